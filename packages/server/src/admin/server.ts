@@ -1,0 +1,83 @@
+import { adminKeyListSchema, adminKeyPatchSchema, adminKeySchema } from "@mkt/protocol";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import { validatorCompiler } from "fastify-type-provider-zod";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { notFound, unauthorized } from "../errors.ts";
+import { errorHandlerFor, sendError } from "../http/register-surface.ts";
+import { platformSurface } from "../http/surfaces.ts";
+import { secretsEqual } from "../keys/secrets.ts";
+import type { KeyService } from "../keys/service.ts";
+import type { Metrics } from "../metrics/index.ts";
+
+export interface AdminServerDeps {
+  logger: Logger;
+  token: string;
+  keys: KeyService;
+  metrics: Metrics;
+  /** Operator routes other areas add (indexer status and so on). */
+  extend?: (app: FastifyInstance) => void;
+}
+
+/**
+ * The operator listener: key administration and metrics, on its own port and
+ * bind address, behind `Authorization: Bearer <ADMIN_TOKEN>` compared in
+ * constant time. Not part of any public API document.
+ */
+export function createAdminServer({
+  logger,
+  token,
+  keys,
+  metrics,
+  extend,
+}: AdminServerDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: logger.child({ listener: "admin" }) as FastifyBaseLogger,
+    // mkt logs one line per request itself (onResponse), without headers.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  const surface = platformSurface();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandlerFor(surface, logger));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(surface, notFound(`no route ${request.method} ${request.url.split("?")[0]}`), reply),
+  );
+  app.addHook("onRequest", async (request) => {
+    const header = request.headers.authorization ?? "";
+    const presented = header.startsWith("Bearer ") ? header.slice("Bearer ".length) : "";
+    if (!secretsEqual(presented, token)) throw unauthorized("operator token missing or wrong");
+  });
+
+  app.get("/metrics", async (_request, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+
+  app.get(
+    "/admin/keys",
+    {
+      schema: {
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+          cursor: z.string().max(500).optional(),
+        }),
+      },
+    },
+    async (request) => {
+      const { limit, cursor } = request.query as { limit: number; cursor?: string };
+      return adminKeyListSchema.parse(await keys.list({ limit, after: cursor }));
+    },
+  );
+
+  app.patch(
+    "/admin/keys/:id",
+    { schema: { params: z.object({ id: z.string().min(1).max(100) }), body: adminKeyPatchSchema } },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return adminKeySchema.parse(await keys.update(id, request.body as z.infer<typeof adminKeyPatchSchema>));
+    },
+  );
+
+  extend?.(app);
+  return app;
+}

@@ -1,0 +1,131 @@
+import { z } from "zod";
+
+/**
+ * The whole runtime configuration, parsed once at start. Nothing else in the
+ * server reads `process.env`; everything receives the parsed `Config`.
+ */
+export type Config = z.infer<typeof configSchema>;
+
+const port = z.coerce.number().int().min(0).max(65535);
+const commaList = z.string().transform((value) =>
+  value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0),
+);
+
+const origin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.origin === value && (url.protocol === "http:" || url.protocol === "https:");
+  } catch {
+    return false;
+  }
+}, "must be an origin such as https://example.com (scheme, host and optional port, no path)");
+
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): boolean | number | string[] => {
+    if (value === undefined || value === "" || value === "false") return false;
+    if (value === "true") return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const list = value.split(",").map((item) => item.trim());
+    for (const item of list) {
+      if (
+        !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(item) &&
+        !["loopback", "linklocal", "uniquelocal"].includes(item)
+      ) {
+        ctx.addIssue({ code: "custom", message: `not a hop count, address or CIDR: ${item}` });
+        return z.NEVER;
+      }
+    }
+    return list;
+  });
+
+const databaseUrl = z
+  .string()
+  .optional()
+  .refine(
+    (value) =>
+      value === undefined ||
+      value === "" ||
+      value === "memory://" ||
+      value.startsWith("postgres://") ||
+      value.startsWith("postgresql://") ||
+      value.startsWith("file://"),
+    "must be postgres://…, memory:// or unset",
+  );
+
+const rawSchema = z.object({
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: port.default(8080),
+  DATABASE_URL: databaseUrl,
+  ADMIN_HOST: z.string().min(1).default("127.0.0.1"),
+  ADMIN_PORT: port.default(8081),
+  ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  ALLOWED_ORIGINS: commaList
+    .default(["http://localhost:8080", "http://127.0.0.1:8080"])
+    .pipe(z.array(origin).min(1, "needs at least one origin")),
+  RPC_URL_8453: z.url().optional(),
+  RPC_URL_4663: z.url().optional(),
+  MKT_DEMO: z.enum(["0", "1"]).default("1"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PUBLIC_URL: z.url().optional(),
+  TRUST_PROXY: trustProxy,
+  PUBLIC_READS: z.enum(["key", "open"]).default("key"),
+  MKT_CONFIG: z.string().min(1).optional(),
+  MKT_DATA_DIR: z.string().min(1).default(".mkt"),
+  MKT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
+});
+
+export const configSchema = rawSchema.transform((raw) => {
+  const publicUrl = (raw.PUBLIC_URL ?? `http://${raw.HOST}:${raw.PORT}`).replace(/\/+$/, "");
+  const database =
+    raw.DATABASE_URL === "memory://"
+      ? ({ kind: "pglite", dataDir: undefined } as const)
+      : raw.DATABASE_URL?.startsWith("postgres")
+        ? ({ kind: "postgres", url: raw.DATABASE_URL } as const)
+        : ({
+            kind: "pglite",
+            dataDir: raw.DATABASE_URL?.startsWith("file://")
+              ? raw.DATABASE_URL.slice("file://".length)
+              : `${raw.MKT_DATA_DIR}/db`,
+          } as const);
+  return {
+    host: raw.HOST,
+    port: raw.PORT,
+    database,
+    admin: { host: raw.ADMIN_HOST, port: raw.ADMIN_PORT, token: raw.ADMIN_TOKEN },
+    allowedOrigins: raw.ALLOWED_ORIGINS,
+    rpcUrls: { 8453: raw.RPC_URL_8453, 4663: raw.RPC_URL_4663 } as Record<8453 | 4663, string | undefined>,
+    demo: raw.MKT_DEMO === "1",
+    logLevel: raw.LOG_LEVEL,
+    publicUrl,
+    secureCookies: publicUrl.startsWith("https://"),
+    trustProxy: raw.TRUST_PROXY,
+    publicReads: raw.PUBLIC_READS,
+    configFile: raw.MKT_CONFIG,
+    dataDir: raw.MKT_DATA_DIR,
+    maxInFlight: raw.MKT_MAX_IN_FLIGHT,
+  };
+});
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** Parses the environment; throws a `ConfigError` naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const defined = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = configSchema.safeParse(defined);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
+    );
+    throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}

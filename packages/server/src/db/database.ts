@@ -1,0 +1,355 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import { DatabaseUnavailableError, translateDatabaseError } from "./errors.ts";
+import type { DB } from "./schema.ts";
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+/** One dedicated connection: session state (advisory locks, BEGIN) stays on it. */
+export interface SqlConnection {
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /** Runs a script of several statements without parameters. */
+  exec(script: string): Promise<void>;
+}
+
+export interface NotificationHandlers {
+  onNotify(payload: string): void;
+  /** Called after the listening connection was lost and re-established: notifications may have been missed. */
+  onReconnect?(): void;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+export interface Database {
+  readonly kind: "pglite" | "postgres";
+  readonly kysely: Kysely<DB>;
+  withConnection<T>(fn: (connection: SqlConnection) => Promise<T>): Promise<T>;
+  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  ping(): Promise<void>;
+  poolStats(): PoolStats;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: "pglite"; dataDir?: string | undefined; loadDataDir?: Blob | undefined }
+  | { kind: "postgres"; url: string; poolSize?: number | undefined };
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** Opens the database named by the target. Both drivers return int8 and numeric as strings. */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.kind === "pglite" ? openPglite(target) : openPostgres(target);
+}
+
+function commandOf(sql: string): string {
+  const match = /^\s*(?:with\b[\s\S]*?\)\s*)?(\w+)/i.exec(sql);
+  return (match?.[1] ?? "").toUpperCase();
+}
+
+async function openPglite(target: {
+  dataDir?: string | undefined;
+  loadDataDir?: Blob | undefined;
+}): Promise<Database> {
+  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  const identity = (value: string) => value;
+  const pglite = await PGlite.create({
+    dataDir: target.dataDir,
+    loadDataDir: target.loadDataDir,
+    parsers: { [INT8_OID]: identity, [NUMERIC_OID]: identity },
+  });
+  let closed = false;
+  // PGlite is one connection; a queue hands it to one user at a time so a
+  // transaction never interleaves with another caller's statements.
+  let tail: Promise<void> = Promise.resolve();
+  let waiting = 0;
+  let busy = false;
+  const acquire = async (): Promise<() => void> => {
+    if (closed) throw new DatabaseUnavailableError("database is closed", false, undefined);
+    waiting += 1;
+    let release!: () => void;
+    const previous = tail;
+    tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    waiting -= 1;
+    busy = true;
+    return () => {
+      busy = false;
+      release();
+    };
+  };
+  const run = async <R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> => {
+    try {
+      const result = await pglite.query<R>(sql, params as unknown[]);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  };
+  const connection: SqlConnection = {
+    query: run,
+    async exec(script) {
+      try {
+        await pglite.exec(script);
+      } catch (error) {
+        throw translateDatabaseError(error);
+      }
+    },
+  };
+  const pool = {
+    async connect() {
+      const release = await acquire();
+      return {
+        async query(sql: string, parameters: readonly unknown[]) {
+          const result = await run<unknown>(sql, parameters);
+          return { command: commandOf(sql), rowCount: result.rowCount, rows: result.rows };
+        },
+        release,
+      };
+    },
+    async end() {},
+  };
+  const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pool as never }) });
+  return {
+    kind: "pglite",
+    kysely,
+    async withConnection(fn) {
+      const release = await acquire();
+      try {
+        return await fn(connection);
+      } finally {
+        release();
+      }
+    },
+    async listen(channel, handlers) {
+      const unlisten = await pglite.listen(channel, (payload) => handlers.onNotify(payload));
+      return async () => {
+        if (!closed) await unlisten();
+      };
+    },
+    async notify(channel, payload) {
+      await run("SELECT pg_notify($1, $2)", [channel, payload]);
+    },
+    async ping() {
+      if (closed) throw new DatabaseUnavailableError("database is closed", false, undefined);
+      await run("SELECT 1");
+    },
+    poolStats: () => ({ total: 1, idle: busy ? 0 : 1, waiting }),
+    async close() {
+      if (closed) return;
+      await tail;
+      closed = true;
+      await kysely.destroy();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(target: { url: string; poolSize?: number | undefined }): Promise<Database> {
+  const types = {
+    getTypeParser: (oid: number, format?: "text" | "binary") =>
+      oid === INT8_OID || oid === NUMERIC_OID
+        ? (value: string) => value
+        : pg.types.getTypeParser(oid, format),
+  };
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: target.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    types,
+  });
+  // An idle client losing its server must not crash the process; the next
+  // checkout reconnects or reports the database as unavailable.
+  pool.on("error", () => {});
+  const checkout = async (): Promise<pg.PoolClient> => {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  };
+  const translated = async <R>(client: pg.ClientBase, sql: string, params?: readonly unknown[]) => {
+    try {
+      const result = await client.query(sql, params as unknown[] | undefined);
+      return { command: result.command, rowCount: result.rowCount ?? 0, rows: result.rows as R[] };
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  };
+  const kyselyPool = {
+    async connect() {
+      const client = await checkout();
+      return {
+        query: (sql: string, parameters: readonly unknown[]) => translated(client, sql, parameters),
+        release: () => client.release(),
+      };
+    },
+    end: () => pool.end(),
+  };
+  const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyPool as never }) });
+  const listener = createPgListener(target.url, types);
+  let closed = false;
+  return {
+    kind: "postgres",
+    kysely,
+    async withConnection(fn) {
+      const client = await checkout();
+      let broken = false;
+      try {
+        return await fn({
+          query: (sql, params) => translated(client, sql, params),
+          async exec(script) {
+            await translated(client, script);
+          },
+        });
+      } catch (error) {
+        broken = error instanceof DatabaseUnavailableError;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    listen: (channel, handlers) => listener.listen(channel, handlers),
+    async notify(channel, payload) {
+      await kyselyPool.connect().then(async (client) => {
+        try {
+          await client.query("SELECT pg_notify($1, $2)", [channel, payload]);
+        } finally {
+          client.release();
+        }
+      });
+    },
+    async ping() {
+      const client = await checkout();
+      try {
+        await translated(client, "SELECT 1");
+      } finally {
+        client.release();
+      }
+    },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await listener.close();
+      await kysely.destroy();
+    },
+  };
+}
+
+/**
+ * One dedicated connection carries every LISTEN of the process. When it
+ * drops it reconnects with backoff, listens again and tells every handler,
+ * since notifications sent meanwhile are lost.
+ */
+function createPgListener(url: string, types: pg.CustomTypesConfig) {
+  const channels = new Map<string, Set<NotificationHandlers>>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let closed = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let attempt = 0;
+
+  const quote = (channel: string) => `"${channel.replaceAll('"', '""')}"`;
+
+  const connect = async (): Promise<pg.Client> => {
+    const next = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: 5_000 });
+    next.on("notification", (message) => {
+      for (const handlers of channels.get(message.channel) ?? []) handlers.onNotify(message.payload ?? "");
+    });
+    next.on("error", () => dropped(next));
+    next.on("end", () => dropped(next));
+    try {
+      await next.connect();
+      for (const channel of channels.keys()) await next.query(`LISTEN ${quote(channel)}`);
+    } catch (error) {
+      next.removeAllListeners("end");
+      await next.end().catch(() => {});
+      throw translateDatabaseError(error);
+    }
+    return next;
+  };
+
+  const ensure = (): Promise<pg.Client> => {
+    if (client) return Promise.resolve(client);
+    connecting ??= connect().then(
+      (next) => {
+        client = next;
+        connecting = undefined;
+        attempt = 0;
+        return next;
+      },
+      (error) => {
+        connecting = undefined;
+        throw error;
+      },
+    );
+    return connecting;
+  };
+
+  const dropped = (which: pg.Client) => {
+    if (client !== which || closed) return;
+    client = undefined;
+    scheduleReconnect();
+  };
+
+  const scheduleReconnect = () => {
+    if (closed || retryTimer) return;
+    const delay = Math.min(5_000, 100 * 2 ** attempt);
+    attempt += 1;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      ensure().then(
+        () => {
+          for (const set of channels.values()) for (const handlers of set) handlers.onReconnect?.();
+        },
+        () => scheduleReconnect(),
+      );
+    }, delay);
+    retryTimer.unref();
+  };
+
+  return {
+    async listen(channel: string, handlers: NotificationHandlers) {
+      let set = channels.get(channel);
+      const fresh = !set;
+      if (!set) {
+        set = new Set();
+        channels.set(channel, set);
+      }
+      set.add(handlers);
+      const active = await ensure();
+      if (fresh)
+        await active.query(`LISTEN ${quote(channel)}`).catch((error) => {
+          throw translateDatabaseError(error);
+        });
+      return async () => {
+        set.delete(handlers);
+        if (set.size === 0) {
+          channels.delete(channel);
+          await client?.query(`UNLISTEN ${quote(channel)}`).catch(() => {});
+        }
+      };
+    },
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      const current = client ?? (await connecting?.catch(() => undefined));
+      client = undefined;
+      await current?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,20 @@
+export type {
+  Database,
+  DatabaseTarget,
+  NotificationHandlers,
+  PoolStats,
+  QueryResult,
+  SqlConnection,
+} from "./database.ts";
+export { openDatabase } from "./database.ts";
+export {
+  ConstraintViolationError,
+  DatabaseError,
+  DatabaseUnavailableError,
+  isUniqueViolation,
+  TransactionConflictError,
+  translateDatabaseError,
+} from "./errors.ts";
+export type { Migration } from "./migrate.ts";
+export { isMigrated, MigrationError, migrate, migrationsDir, readMigrations } from "./migrate.ts";
+export type { DB } from "./schema.ts";

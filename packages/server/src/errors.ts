@@ -1,0 +1,85 @@
+/**
+ * Errors services throw. Each carries a semantic kind; every API surface maps
+ * kinds to its own documented status and body in one error handler, so no
+ * service knows about HTTP and no handler builds an error response itself.
+ */
+export type ErrorKind =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "unprocessable"
+  | "rate_limited"
+  | "unavailable"
+  | "internal";
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+export class AppError extends Error {
+  override readonly name: string = "AppError";
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    options: { cause?: unknown; retryAfterSeconds?: number; rateLimit?: RateLimitState } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.rateLimit = options.rateLimit;
+  }
+  /** Whole seconds a client should wait before retrying (429, 503). */
+  readonly retryAfterSeconds: number | undefined;
+  /** The budget state behind a 429, for the surfaces that may reveal it. */
+  readonly rateLimit: RateLimitState | undefined;
+}
+
+export const badRequest = (message: string) => new AppError("bad_request", message);
+export const notFound = (message: string) => new AppError("not_found", message);
+export const unauthorized = (message: string) => new AppError("unauthorized", message);
+export const forbidden = (message: string) => new AppError("forbidden", message);
+export const conflict = (message: string) => new AppError("conflict", message);
+
+/** Why a request was refused with 429; surfaces that must not reveal it ignore it. */
+export type RateLimitReason = "quota" | "failed_attempts" | "admission" | "missing_key" | "invalid_key";
+
+export class RateLimitedError extends AppError {
+  override readonly name = "RateLimitedError";
+  constructor(
+    readonly reason: RateLimitReason,
+    message: string,
+    options: { retryAfterSeconds: number; rateLimit?: RateLimitState },
+  ) {
+    super("rate_limited", message, options);
+  }
+}
+
+/** A dependency (database, key lookup, RPC) cannot answer; the service fails closed. */
+export class UnavailableError extends AppError {
+  override readonly name = "UnavailableError";
+  constructor(message: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+    super("unavailable", message, {
+      retryAfterSeconds: options.retryAfterSeconds ?? 1,
+      cause: options.cause,
+    });
+  }
+}
+
+export const statusOfKind: Record<ErrorKind, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};

@@ -1,0 +1,184 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Config } from "../config/index.ts";
+import { badRequest, RateLimitedError, unauthorized } from "../errors.ts";
+import type { CachedKey } from "../keys/cache.ts";
+import type { KeyService } from "../keys/service.ts";
+import type { LimitDecision, SlidingWindowLimiter } from "../quotas/limiter.ts";
+import type { Budget, MarketBucketName, QuotaPolicies } from "../quotas/policies.ts";
+import type { Access } from "./route.ts";
+import { RATE_LIMIT_HEADERS } from "./surfaces.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The API key that authorised this request, when one did. */
+    apiKey: CachedKey | undefined;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+export interface GuardDeps {
+  keys: KeyService;
+  limiter: SlidingWindowLimiter;
+  policies: QuotaPolicies;
+  publicReads: Config["publicReads"];
+  onRejected?: (request: FastifyRequest, reason: string) => void;
+}
+
+const KEY_HEADER = "api-key";
+
+function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
+  reply.header(RATE_LIMIT_HEADERS.limit, decision.limit);
+  reply.header(RATE_LIMIT_HEADERS.remaining, decision.remaining);
+  reply.header(RATE_LIMIT_HEADERS.reset, decision.resetSeconds);
+}
+
+/**
+ * The one place that applies credentials and budgets, before any body is
+ * read. Each surface gets its rules from its document:
+ *
+ * - market: 401 for a missing, malformed or unknown key; 429 with the real
+ *   budget state when a bucket is spent or the client has used up its failed
+ *   key attempts.
+ * - classic and predict: a missing key, an invalid key and a spent budget give
+ *   one identical 429, headers included, so the answer reveals nothing about
+ *   the key: its headers carry the route class's base budget as exhausted and
+ *   Retry-After the whole window.
+ */
+export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
+  const failedAttempt = (ip: string) => {
+    limiter.take(`failed:${ip}`, policies.failedKeyAttempts.limit, policies.failedKeyAttempts.windowMs);
+  };
+
+  const failuresExhausted = (ip: string) =>
+    !limiter.peek(`failed:${ip}`, policies.failedKeyAttempts.limit, policies.failedKeyAttempts.windowMs)
+      .allowed;
+
+  /** The undifferentiated 429 of the classic and predict surfaces. */
+  const opaqueRefusal = (
+    budget: Budget,
+    reason: "missing_key" | "invalid_key" | "quota" | "failed_attempts",
+  ) => {
+    const windowSeconds = Math.ceil(budget.windowMs / 1000);
+    return new RateLimitedError(reason, "API key missing or invalid, or rate limit exceeded", {
+      retryAfterSeconds: windowSeconds,
+      rateLimit: { limit: budget.limit, remaining: 0, resetSeconds: windowSeconds },
+    });
+  };
+
+  /** Resolves the presented key; null when absent or not valid. Records failures per IP. */
+  const resolveKey = async (request: FastifyRequest): Promise<CachedKey | "missing" | "invalid"> => {
+    const header = request.headers[KEY_HEADER];
+    const presented = Array.isArray(header) ? header[0] : header;
+    if (!presented) return "missing";
+    if (failuresExhausted(request.ip)) return "invalid";
+    const lookup = await keys.authenticate(presented);
+    if (lookup.status === "valid") return lookup.key;
+    failedAttempt(request.ip);
+    return "invalid";
+  };
+
+  const charge = (reply: FastifyReply, id: string, budget: Budget, multiplier: number) => {
+    const decision = limiter.take(id, budget.limit * multiplier, budget.windowMs);
+    if (decision.allowed) setBudgetHeaders(reply, decision);
+    return decision;
+  };
+
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const access = request.routeOptions.config.access;
+    if (!access || access.kind === "none" || access.kind === "key-holder") return;
+    const ip = request.ip;
+    const reject = (reason: string, error: Error): never => {
+      onRejected?.(request, reason);
+      throw error;
+    };
+
+    switch (access.kind) {
+      case "market": {
+        const bucket = access.bucket === "query" ? bucketFromQuery(request) : access.bucket;
+        const budget = policies.market[bucket];
+        const header = request.headers[KEY_HEADER];
+        if (!header && access.publicRead && publicReads === "open") {
+          const decision = charge(reply, `market:${bucket}:ip:${ip}`, budget, 1);
+          if (!decision.allowed) reject("quota", quotaExceeded(decision));
+          return;
+        }
+        if (header && failuresExhausted(ip)) {
+          const state = limiter.peek(
+            `failed:${ip}`,
+            policies.failedKeyAttempts.limit,
+            policies.failedKeyAttempts.windowMs,
+          );
+          reject(
+            "failed_attempts",
+            new RateLimitedError("failed_attempts", "too many failed API key attempts from this client", {
+              retryAfterSeconds: state.retryAfterSeconds,
+            }),
+          );
+        }
+        const key = await resolveKey(request);
+        if (key === "missing")
+          reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
+        if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
+        const valid = key as CachedKey;
+        const decision = charge(reply, `market:${bucket}:key:${valid.id}`, budget, valid.multiplier);
+        if (!decision.allowed) reject("quota", quotaExceeded(decision));
+        request.apiKey = valid;
+        return;
+      }
+      case "classic": {
+        const budget = policies.classic[access.class];
+        if (!access.key) {
+          if (!charge(reply, `classic:${access.class}:ip:${ip}`, budget, 1).allowed) {
+            reject("quota", opaqueRefusal(budget, "quota"));
+          }
+          return;
+        }
+        const key = await resolveKey(request);
+        if (key === "missing" || key === "invalid") {
+          reject(key === "missing" ? "missing_key" : "invalid_key", opaqueRefusal(budget, `${key}_key`));
+        }
+        const valid = key as CachedKey;
+        const id = `classic:${access.class}:key:${valid.id}:ip:${ip}`;
+        if (!charge(reply, id, budget, valid.multiplier).allowed)
+          reject("quota", opaqueRefusal(budget, "quota"));
+        request.apiKey = valid;
+        return;
+      }
+      case "predict": {
+        const budget = policies.predict.all;
+        const key = await resolveKey(request);
+        if (key === "missing" || key === "invalid") {
+          reject(key === "missing" ? "missing_key" : "invalid_key", opaqueRefusal(budget, `${key}_key`));
+        }
+        const valid = key as CachedKey;
+        const id = `predict:key:${valid.id}:ip:${ip}`;
+        if (!charge(reply, id, budget, valid.multiplier).allowed)
+          reject("quota", opaqueRefusal(budget, "quota"));
+        request.apiKey = valid;
+        return;
+      }
+      case "key-creation": {
+        const budget = policies.keyCreation;
+        const decision = charge(reply, `keys:create:ip:${ip}`, budget, 1);
+        if (!decision.allowed)
+          reject("quota", quotaExceeded(decision, "too many keys created from this client"));
+        return;
+      }
+    }
+  };
+}
+
+function bucketFromQuery(request: FastifyRequest): MarketBucketName {
+  const bucket = (request.query as Record<string, unknown> | undefined)?.["bucket"];
+  if (bucket === "read" || bucket === "write" || bucket === "stream") return bucket;
+  throw badRequest("bucket is required and must be one of read, write, stream");
+}
+
+function quotaExceeded(decision: LimitDecision, message = "API key budget exhausted for this bucket") {
+  return new RateLimitedError("quota", message, {
+    retryAfterSeconds: decision.retryAfterSeconds,
+    rateLimit: { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds },
+  });
+}

@@ -1,0 +1,34 @@
+import type { Config } from "../config/index.ts";
+
+/**
+ * Policies mkt decided where the API documents are silent or in conflict,
+ * published in each OpenAPI document's description.
+ */
+const shared = `Keys: create one with POST /keys ({description, email}); it works at once at multiplier 1 on all three APIs and is stored only as a hash. Revoke it with DELETE /keys/current and the key in the API-KEY header.
+
+Budgets are sliding windows counted per replica: no rolling window of the stated length ever admits more than the budget, so there is no boundary at which a client can spend twice. Every limited response carries RateLimit-Limit (the budget: base times the key's multiplier), RateLimit-Remaining and RateLimit-Reset (seconds until the oldest counted request leaves the window). 429 and 503 carry Retry-After in whole seconds; honour it and back off with jitter.
+
+Idempotency: POST routes that create something accept an Idempotency-Key header. The same key with the same body within 24 hours returns the first response (marked Idempotent-Replayed: true) without doing the work again; with another body, 422; while the first is still running, 409.
+
+CORS: any origin may call the APIs without credentials (Access-Control-Allow-Origin: *); the first-party website origins (ALLOWED_ORIGINS) get their origin echoed with credentials. Preflight never needs a key. The first-party proxy /app/api answers first-party origins only.
+
+Every response carries X-Request-Id (yours when you send a valid one, else a generated one). Quote it when you report a problem.`;
+
+export function surfaceNotes(surface: "market" | "classic" | "predict", config: Config): string {
+  switch (surface) {
+    case "market":
+      return `${shared}
+
+Market quotas (section 8): read 100, write 25 and stream 10 requests per minute per key per replica, times the key's multiplier. Every market route charges its bucket. 401 {error} for a missing, malformed or invalid API-KEY. 429 with Retry-After when the bucket is spent, when this client IP has made 20 failed key attempts within a minute (every key-gated request from it is then refused until the window frees), or when the replica is at its in-flight request cap. 503 when the key lookup or another dependency is unavailable: the service fails closed, never open.
+
+Public reads (section 5 leaves a conflict open): this deployment runs with PUBLIC_READS=${config.publicReads}. With "key" (the default, the API description's rule) every route needs API-KEY. With "open" (the authentication guide's rule) the public runtime, catalog, release, room and follow-list reads answer without a key and are then budgeted per client IP at the read rate; a key, when sent, is still checked and charged.`;
+    case "classic":
+      return `${shared}
+
+Classic quotas (section 8): 100 requests per minute for key-gated reads, 25 per minute for search and API-key writes, 2,000 per minute for the public marketplace-standard metadata routes, 10 per hour for reports, times the key's multiplier. Each key's budget is counted per client IP, so several applications behind one address do not share a budget. A missing key, an invalid key and an exhausted budget give one identical 429 {success:false, message, error:"RATE_LIMITED"}, headers included: RateLimit-Limit is the route class's base budget, RateLimit-Remaining 0, RateLimit-Reset and Retry-After the whole window, whatever the key.`;
+    case "predict":
+      return `${shared}
+
+Prediction-feed quotas (section 8): every route under /predict/v9 needs the API-KEY header, health and stream included; 100 requests per minute per client IP and key, times the key's multiplier. A missing key, an invalid key and an exhausted budget give one identical 429 {error:"API_KEY_REQUIRED_OR_RATE_LIMITED", docs}, headers included (RateLimit-Limit 100, RateLimit-Remaining 0, RateLimit-Reset and Retry-After 60). Other errors are {error: CODE, message} with the codes INVALID_INPUT (400), NOT_FOUND (404), CONFLICT (409) and SERVICE_UNAVAILABLE (503, never cacheable).`;
+  }
+}

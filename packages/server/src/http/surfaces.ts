@@ -1,0 +1,136 @@
+import {
+  classicErrorSchema,
+  MARKET_API_VERSION,
+  marketErrorSchema,
+  PREDICT_API_VERSION,
+  PREDICT_RATE_LIMIT_CODE,
+  predictErrorSchema,
+} from "@mkt/protocol";
+import type { z } from "zod";
+import { type AppError, type ErrorKind, statusOfKind } from "../errors.ts";
+
+export type SurfaceName = "market" | "classic" | "predict" | "platform";
+
+export interface RenderedError {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export interface Surface {
+  name: SurfaceName;
+  /** Mount point (CONTRACT.md); "" for platform routes such as `POST /keys`. */
+  prefix: string;
+  title: string;
+  version: string;
+  description: string;
+  errorSchema: z.ZodType;
+  renderError(error: AppError): RenderedError;
+}
+
+/** Header names of every rate-limited response, on every surface. */
+export const RATE_LIMIT_HEADERS = {
+  limit: "RateLimit-Limit",
+  remaining: "RateLimit-Remaining",
+  reset: "RateLimit-Reset",
+} as const;
+
+const codeOfKind: Record<ErrorKind, string> = {
+  bad_request: "INVALID_INPUT",
+  unauthorized: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  payload_too_large: "PAYLOAD_TOO_LARGE",
+  unsupported_media_type: "UNSUPPORTED_MEDIA_TYPE",
+  unprocessable: "UNPROCESSABLE",
+  rate_limited: "RATE_LIMITED",
+  unavailable: "SERVICE_UNAVAILABLE",
+  internal: "INTERNAL_ERROR",
+};
+
+/** Headers every error carries whatever the surface: the budget state when known, Retry-After, no caching of failures. */
+function commonHeaders(error: AppError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (error.rateLimit) {
+    headers[RATE_LIMIT_HEADERS.limit] = String(error.rateLimit.limit);
+    headers[RATE_LIMIT_HEADERS.remaining] = String(error.rateLimit.remaining);
+    headers[RATE_LIMIT_HEADERS.reset] = String(error.rateLimit.resetSeconds);
+  }
+  if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
+  if (error.kind === "unavailable" || error.kind === "rate_limited") headers["Cache-Control"] = "no-store";
+  return headers;
+}
+
+/** Internal failures never show their cause to the client. */
+const publicMessage = (error: AppError) =>
+  error.kind === "internal" ? "the server could not complete the operation" : error.message;
+
+export function marketSurface(): Surface {
+  return {
+    name: "market",
+    prefix: "/market",
+    title: "mkt Market API",
+    version: MARKET_API_VERSION,
+    description:
+      "The current marketplace: API keys and quotas, wallet-signed sessions and indexed runtime reads.",
+    errorSchema: marketErrorSchema,
+    renderError: (error) => ({
+      status: statusOfKind[error.kind],
+      body: { error: publicMessage(error) },
+      headers: commonHeaders(error),
+    }),
+  };
+}
+
+/** `POST /keys` and the other platform routes answer in the market's `{error}` shape. */
+export function platformSurface(): Surface {
+  return { ...marketSurface(), name: "platform", prefix: "" };
+}
+
+export function classicSurface(): Surface {
+  return {
+    name: "classic",
+    prefix: "/classic",
+    title: "mkt Classic Booster-Box API",
+    version: "classic-1",
+    description: "The Classic generation: games, packs, holdings, activity, creator drafts and allowlists.",
+    errorSchema: classicErrorSchema,
+    renderError: (error) => ({
+      status: statusOfKind[error.kind],
+      body:
+        error.kind === "rate_limited"
+          ? {
+              success: false,
+              message: "API key missing or invalid, or rate limit exceeded",
+              error: "RATE_LIMITED",
+            }
+          : {
+              success: false,
+              message: publicMessage(error),
+              error: error.kind === "bad_request" ? "VALIDATION_ERROR" : codeOfKind[error.kind],
+            },
+      headers: commonHeaders(error),
+    }),
+  };
+}
+
+export function predictSurface(publicUrl: string): Surface {
+  const docs = `${publicUrl}/docs/predict`;
+  return {
+    name: "predict",
+    prefix: "/predict/v9",
+    title: "mkt Prediction-Market Feed API",
+    version: PREDICT_API_VERSION,
+    description: "The prediction-market feed V9: runtime, markets, block-pinned quotes and live updates.",
+    errorSchema: predictErrorSchema,
+    renderError: (error) => ({
+      status: statusOfKind[error.kind],
+      body:
+        error.kind === "rate_limited"
+          ? { error: PREDICT_RATE_LIMIT_CODE, docs }
+          : { error: codeOfKind[error.kind], message: publicMessage(error) },
+      headers: commonHeaders(error),
+    }),
+  };
+}

@@ -1,0 +1,166 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Database } from "../db/index.ts";
+import { AppError, badRequest, conflict } from "../errors.ts";
+import type { Clock } from "../quotas/limiter.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    idempotency: { scope: string; keyHash: string; secret: Buffer } | undefined;
+  }
+}
+
+const HEADER = "idempotency-key";
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** Response headers replayed with the stored body. */
+const REPLAYED_HEADERS = ["content-type", "location"];
+
+export interface IdempotencyOptions {
+  db: Database;
+  clock: Clock;
+  ttlMs?: number;
+}
+
+/**
+ * Idempotent POSTs (draft-ietf-httpapi-idempotency-key-header). The first
+ * request with a key claims it with a pending record; its response is stored
+ * and replayed to any retry with the same body for 24 hours.
+ *
+ * Responses can hold secrets (a new API key), so the stored body is sealed
+ * with AES-256-GCM under a key derived from the Idempotency-Key, and the
+ * Idempotency-Key itself is stored only as a hash: what the database holds
+ * opens only for the client that sent the request.
+ */
+export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: IdempotencyOptions) {
+  const seal = (secret: Buffer, plaintext: string) => {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", secret, iv);
+    const sealed = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64");
+  };
+  const open = (secret: Buffer, stored: string) => {
+    const raw = Buffer.from(stored, "base64");
+    const decipher = createDecipheriv("aes-256-gcm", secret, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  };
+
+  const claim = async (scope: string, keyHash: string, fingerprint: string) => {
+    const inserted = await db.kysely
+      .insertInto("idempotency_records")
+      .values({
+        scope,
+        idempotency_key: keyHash,
+        fingerprint,
+        state: "pending",
+        status: null,
+        headers: null,
+        body: null,
+        expires_at: new Date(clock.now() + ttlMs),
+      })
+      .onConflict((oc) => oc.columns(["scope", "idempotency_key"]).doNothing())
+      .returning("scope")
+      .executeTakeFirst();
+    return inserted !== undefined;
+  };
+
+  return {
+    async preHandler(request: FastifyRequest, reply: FastifyReply) {
+      const header = request.headers[HEADER];
+      if (header === undefined) return;
+      const raw = Array.isArray(header) ? (header[0] ?? "") : header;
+      const value = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+      if (!KEY_PATTERN.test(value)) {
+        throw badRequest("Idempotency-Key must be 1 to 255 printable ASCII characters");
+      }
+      const scope = request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`;
+      const keyHash = createHash("sha256").update(value).digest("hex");
+      const secret = Buffer.from(hkdfSync("sha256", value, scope, "mkt idempotent response", 32));
+      const fingerprint = createHash("sha256")
+        .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+        .digest("hex");
+
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (await claim(scope, keyHash, fingerprint)) {
+          request.idempotency = { scope, keyHash, secret };
+          return;
+        }
+        const existing = await db.kysely
+          .selectFrom("idempotency_records")
+          .selectAll()
+          .where("scope", "=", scope)
+          .where("idempotency_key", "=", keyHash)
+          .executeTakeFirst();
+        if (!existing) continue;
+        if (existing.expires_at.getTime() <= clock.now()) {
+          await db.kysely
+            .deleteFrom("idempotency_records")
+            .where("scope", "=", scope)
+            .where("idempotency_key", "=", keyHash)
+            .where("expires_at", "<=", new Date(clock.now()))
+            .execute();
+          continue;
+        }
+        if (existing.fingerprint !== fingerprint) {
+          throw new AppError(
+            "unprocessable",
+            "this Idempotency-Key was already used with a different request",
+          );
+        }
+        if (existing.state === "pending" || existing.status === null || existing.body === null) {
+          throw conflict("a request with this Idempotency-Key is still being processed; retry later");
+        }
+        for (const [name, headerValue] of Object.entries(existing.headers ?? {}))
+          reply.header(name, headerValue);
+        reply.header("Idempotent-Replayed", "true");
+        return reply.code(existing.status).send(open(secret, existing.body));
+      }
+      throw conflict("could not claim this Idempotency-Key; retry");
+    },
+
+    async onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+      const claimed = request.idempotency;
+      if (!claimed) return payload;
+      request.idempotency = undefined;
+      const where = db.kysely
+        .deleteFrom("idempotency_records")
+        .where("scope", "=", claimed.scope)
+        .where("idempotency_key", "=", claimed.keyHash);
+      const text =
+        typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : null;
+      // A server failure must not be replayed: release the key so a retry does the work.
+      if (reply.statusCode >= 500 || text === null) {
+        await where.execute();
+        return payload;
+      }
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      await db.kysely
+        .updateTable("idempotency_records")
+        .set({
+          state: "done",
+          status: reply.statusCode,
+          headers: JSON.stringify(headers),
+          body: seal(claimed.secret, text),
+        })
+        .where("scope", "=", claimed.scope)
+        .where("idempotency_key", "=", claimed.keyHash)
+        .execute();
+      return payload;
+    },
+
+    /** Deletes expired records; run periodically. */
+    async sweep(): Promise<number> {
+      const result = await db.kysely
+        .deleteFrom("idempotency_records")
+        .where("expires_at", "<=", new Date(clock.now()))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type Idempotency = ReturnType<typeof createIdempotency>;

@@ -1,0 +1,56 @@
+import { createdKeySchema, createKeyRequestSchema } from "@mkt/protocol";
+import { unauthorized } from "../errors.ts";
+import { defineRoute, type RouteDefinition } from "../http/route.ts";
+import type { KeyService } from "./service.ts";
+
+/** Platform routes at `/keys`, shared by the three APIs (their `{key_create_url}`). */
+export function keyRoutes({ keys }: { keys: KeyService }): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: "POST",
+      path: "/keys",
+      operationId: "createApiKey",
+      summary: "Create an API key",
+      description:
+        "Creates a key that works at once on all three APIs at multiplier 1. The key is returned only in this response and stored only as a hash; keep it out of source control, URLs and logs. Limited to 10 keys per hour per client IP.",
+      tags: ["API keys"],
+      access: { kind: "key-creation" },
+      idempotent: true,
+      request: { body: createKeyRequestSchema },
+      responses: {
+        201: { description: "The new key.", schema: createdKeySchema },
+        400: { description: "description or email missing or invalid." },
+        422: { description: "The Idempotency-Key was already used with another body." },
+        429: { description: "Too many keys created from this client IP." },
+        503: { description: "The database is unavailable." },
+      },
+      handler: async (request, reply) => {
+        const created = await keys.create(request.body);
+        reply.header("Cache-Control", "no-store");
+        return reply.code(201).send(created);
+      },
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/keys/current",
+      operationId: "revokeCurrentApiKey",
+      summary: "Revoke the API key sent in the API-KEY header",
+      description:
+        "Lets a key's holder revoke it with the key itself, for example after a leak. Takes effect at once on this replica and within a second on every other. Answers 204 with an empty body.",
+      tags: ["API keys"],
+      access: { kind: "key-holder" },
+      responses: {
+        204: { description: "The key is revoked." },
+        401: { description: "API-KEY missing, malformed, unknown or already revoked." },
+        503: { description: "The database is unavailable." },
+      },
+      handler: async (request, reply) => {
+        const header = request.headers["api-key"];
+        const presented = Array.isArray(header) ? header[0] : header;
+        if (!presented) throw unauthorized("API key missing: send it in the API-KEY header");
+        await keys.revokeSelf(presented);
+        return reply.code(204).send();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,31 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { API_KEY_PREFIX, apiKeyPattern } from "@mkt/protocol";
+
+/** A new API key: 32 random bytes, base64url, behind a recognisable prefix. */
+export function generateApiKey(): string {
+  return `${API_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+}
+
+export function isWellFormedApiKey(value: string): boolean {
+  return apiKeyPattern.test(value);
+}
+
+/**
+ * Keys carry 256 bits of entropy, so one SHA-256 is enough to make the stored
+ * value useless to whoever reads the database; a slow password hash would
+ * only put a CPU cost on every uncached request.
+ */
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** Compares two secrets in time independent of where they differ. */
+export function secretsEqual(a: string, b: string): boolean {
+  const left = createHash("sha256").update(a).digest();
+  const right = createHash("sha256").update(b).digest();
+  return timingSafeEqual(left, right);
+}
+
+export function newKeyId(): string {
+  return `key_${randomBytes(12).toString("hex")}`;
+}

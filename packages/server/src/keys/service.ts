@@ -1,0 +1,229 @@
+import type { AdminKey, AdminKeyPatch, CreatedKey, CreateKeyRequest } from "@mkt/protocol";
+import type { Database } from "../db/index.ts";
+import { DatabaseError } from "../db/index.ts";
+import { badRequest, notFound, UnavailableError, unauthorized } from "../errors.ts";
+import type { Clock } from "../quotas/limiter.ts";
+import { type CachedKey, createKeyCache } from "./cache.ts";
+import { generateApiKey, hashSecret, isWellFormedApiKey, newKeyId } from "./secrets.ts";
+
+export const KEYS_CHANNEL = "mkt_api_keys";
+
+export interface KeyServiceOptions {
+  db: Database;
+  clock: Clock;
+  positiveTtlMs?: number;
+  negativeTtlMs?: number;
+  maxCacheEntries?: number;
+  onCacheFlush?: () => void;
+}
+
+export type KeyLookup = { status: "valid"; key: CachedKey } | { status: "malformed" } | { status: "unknown" };
+
+interface KeyRow {
+  id: string;
+  prefix: string;
+  description: string;
+  email: string;
+  multiplier: number;
+  revoked: boolean;
+  revoked_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toAdminKey = (row: KeyRow): AdminKey => ({
+  id: row.id,
+  prefix: row.prefix,
+  description: row.description,
+  email: row.email,
+  multiplier: row.multiplier,
+  revoked: row.revoked,
+  revokedAt: row.revoked_at?.toISOString() ?? null,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+});
+
+const adminColumns = [
+  "id",
+  "prefix",
+  "description",
+  "email",
+  "multiplier",
+  "revoked",
+  "revoked_at",
+  "created_at",
+  "updated_at",
+] as const;
+
+/**
+ * API keys: creation, lookup on the hot path, operator changes and
+ * self-revocation. Lookups are served from a per-replica cache; every change
+ * is announced on KEYS_CHANNEL so every replica drops its copy at once.
+ */
+export function createKeyService({
+  db,
+  clock,
+  positiveTtlMs = 30_000,
+  negativeTtlMs = 5_000,
+  maxCacheEntries = 100_000,
+  onCacheFlush,
+}: KeyServiceOptions) {
+  const cache = createKeyCache({ clock, positiveTtlMs, negativeTtlMs, maxEntries: maxCacheEntries });
+  let unlisten: (() => Promise<void>) | undefined;
+
+  const announce = async (hash: string) => {
+    cache.delete(hash);
+    // A failed notification is bounded by the cache TTL on other replicas.
+    await db.notify(KEYS_CHANNEL, hash).catch(() => {});
+  };
+
+  const lookup = async (hash: string): Promise<CachedKey | null> => {
+    try {
+      const row = await db.kysely
+        .selectFrom("api_keys")
+        .select(["id", "multiplier", "revoked"])
+        .where("hash", "=", hash)
+        .executeTakeFirst();
+      return row && !row.revoked ? { id: row.id, multiplier: row.multiplier } : null;
+    } catch (error) {
+      if (error instanceof DatabaseError) {
+        throw new UnavailableError("the API key lookup is unavailable; try again shortly", { cause: error });
+      }
+      throw error;
+    }
+  };
+
+  return {
+    /** Subscribes to key changes from other replicas. */
+    async start() {
+      unlisten = await db.listen(KEYS_CHANNEL, {
+        onNotify: (hash) => cache.delete(hash),
+        onReconnect: () => {
+          cache.clear();
+          onCacheFlush?.();
+        },
+      });
+    },
+    async stop() {
+      await unlisten?.();
+      unlisten = undefined;
+    },
+
+    async create(input: CreateKeyRequest): Promise<CreatedKey> {
+      const key = generateApiKey();
+      const hash = hashSecret(key);
+      const row = await db.kysely
+        .insertInto("api_keys")
+        .values({
+          id: newKeyId(),
+          hash,
+          prefix: key.slice(0, 12),
+          description: input.description,
+          email: input.email,
+          multiplier: 1,
+        })
+        .returning(["id", "multiplier", "created_at"])
+        .executeTakeFirstOrThrow();
+      await announce(hash);
+      return { id: row.id, key, multiplier: row.multiplier, createdAt: row.created_at.toISOString() };
+    },
+
+    /**
+     * Resolves a presented key. Fails closed: a key fresh in the cache is
+     * served while the database is down; one that must be looked up throws
+     * UnavailableError.
+     */
+    async authenticate(presented: string): Promise<KeyLookup> {
+      if (!isWellFormedApiKey(presented)) return { status: "malformed" };
+      const hash = hashSecret(presented);
+      let key = cache.get(hash);
+      if (key === undefined) {
+        key = await lookup(hash);
+        cache.set(hash, key);
+      }
+      return key ? { status: "valid", key } : { status: "unknown" };
+    },
+
+    async list({ limit, after }: { limit: number; after?: string | undefined }) {
+      let query = db.kysely
+        .selectFrom("api_keys")
+        .select(adminColumns)
+        .orderBy("created_at")
+        .orderBy("id")
+        .limit(limit + 1);
+      if (after) {
+        const cursor = decodeCursor(after);
+        query = query.where((eb) =>
+          eb.or([
+            eb("created_at", ">", cursor.createdAt),
+            eb.and([eb("created_at", "=", cursor.createdAt), eb("id", ">", cursor.id)]),
+          ]),
+        );
+      }
+      const rows = await query.execute();
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        keys: page.map(toAdminKey),
+        next: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+      };
+    },
+
+    async update(id: string, patch: AdminKeyPatch): Promise<AdminKey> {
+      const now = new Date(clock.now());
+      const row = await db.kysely
+        .updateTable("api_keys")
+        .set({
+          ...(patch.multiplier !== undefined ? { multiplier: patch.multiplier } : {}),
+          ...(patch.revoked !== undefined
+            ? { revoked: patch.revoked, revoked_at: patch.revoked ? now : null }
+            : {}),
+          updated_at: now,
+        })
+        .where("id", "=", id)
+        .returning([...adminColumns, "hash"])
+        .executeTakeFirst();
+      if (!row) throw notFound(`no API key with id ${id}`);
+      await announce(row.hash);
+      return toAdminKey(row);
+    },
+
+    /** The holder revokes the key it presents. Revoking a revoked key again succeeds. */
+    async revokeSelf(presented: string): Promise<{ id: string }> {
+      if (!isWellFormedApiKey(presented)) throw unauthorized("API key missing, malformed or invalid");
+      const hash = hashSecret(presented);
+      const now = new Date(clock.now());
+      const row = await db.kysely
+        .updateTable("api_keys")
+        .set((eb) => ({
+          revoked: true,
+          revoked_at: eb.fn.coalesce("revoked_at", eb.val(now)),
+          updated_at: now,
+        }))
+        .where("hash", "=", hash)
+        .returning(["id"])
+        .executeTakeFirst();
+      if (!row) throw unauthorized("API key missing, malformed or invalid");
+      await announce(hash);
+      return row;
+    },
+
+    cacheSize: () => cache.size(),
+  };
+}
+
+export type KeyService = ReturnType<typeof createKeyService>;
+
+function encodeCursor(createdAt: Date, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (typeof createdAt === "string" && typeof id === "string" && !Number.isNaN(Date.parse(createdAt))) {
+      return { createdAt: new Date(createdAt), id };
+    }
+  } catch {}
+  throw badRequest("cursor is not a cursor this API returned");
+}

@@ -1,0 +1,82 @@
+import { createApp } from "./app.ts";
+import { type Config, ConfigError, loadConfig } from "./config/index.ts";
+import { migrate, openDatabase } from "./db/index.ts";
+import { createLogger } from "./logging/index.ts";
+
+/**
+ * `npm start`: parse the environment, open and migrate the database, serve
+ * the public and operator listeners, and shut down cleanly on SIGINT/SIGTERM.
+ */
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`mkt: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  const db = await openDatabase(
+    config.database.kind === "postgres"
+      ? config.database
+      : { kind: "pglite", dataDir: config.database.dataDir },
+  );
+  const applied = await migrate(db);
+  if (applied.length > 0) logger.info({ msg: "migrations applied", migrations: applied });
+  const app = await createApp({ config, db, logger });
+  const { publicUrl, adminUrl } = await app.listen();
+
+  // The banner goes to stdout directly, never through the logger, because it
+  // may carry the generated operator token.
+  const base = config.publicUrl;
+  const lines = [
+    "",
+    "mkt is running",
+    `  database        ${config.database.kind === "postgres" ? "PostgreSQL" : config.database.dataDir ? `PGlite in ${config.database.dataDir}` : "PGlite in memory"}`,
+    `  listening on    ${publicUrl}`,
+    `  market API      ${base}/market        docs ${base}/docs/market    OpenAPI ${base}/openapi/market.json`,
+    `  classic API     ${base}/classic       docs ${base}/docs/classic   OpenAPI ${base}/openapi/classic.json`,
+    `  prediction feed ${base}/predict/v9    docs ${base}/docs/predict   OpenAPI ${base}/openapi/predict.json`,
+    `  API keys        POST ${base}/keys`,
+    `  operator        ${adminUrl}  (GET /admin/keys, PATCH /admin/keys/{id}, GET /metrics)`,
+    config.admin.token
+      ? "  admin token     (from ADMIN_TOKEN)"
+      : `  admin token     ${app.adminToken}   (generated; set ADMIN_TOKEN to keep one across restarts)`,
+    "",
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ msg: "shutting down", signal });
+    const force = setTimeout(() => {
+      logger.error({ msg: "shutdown took too long; exiting" });
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await db.close();
+      logger.info({ msg: "stopped" });
+      logger.flush();
+      process.exitCode = 0;
+    } catch (error) {
+      logger.error({ msg: "shutdown failed", err: error });
+      process.exitCode = 1;
+    }
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error) => {
+  process.stderr.write(
+    `mkt: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,134 @@
+/**
+ * A sliding-window limiter, one per replica, shared by every surface.
+ *
+ * Each counter keeps SLOTS sub-windows of window/SLOTS and counts a request in
+ * the slot it arrives in. A request is admitted when the slots overlapping
+ * the last full window (SLOTS + 1 of them, counting the partly expired
+ * oldest one in full) hold fewer than `limit` requests. Counting the oldest
+ * slot in full makes the rule conservative: no rolling window of the stated
+ * length ever admits more than `limit`, so there is no fixed-window boundary
+ * at which a client spends twice its budget. The price is that a request can
+ * be refused up to one slot (window/SLOTS) early. Memory per counter is
+ * constant whatever the limit, so a high multiplier costs nothing.
+ *
+ * Node runs one request handler at a time, so check-and-increment is atomic:
+ * a burst of concurrent requests never overspends.
+ */
+export const SLOTS = 60;
+
+export interface LimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the oldest request counted in the window leaves it (0 when none is counted). */
+  resetSeconds: number;
+  /** Whole seconds to wait before retrying, for `Retry-After`; at least 1 when refused. */
+  retryAfterSeconds: number;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+interface Counter {
+  /** Index of the newest slot, in slot units since the epoch. */
+  head: number;
+  counts: Uint32Array;
+  total: number;
+}
+
+export interface SlidingWindowLimiter {
+  /** Reserves one request under `id` if the budget allows it. */
+  take(id: string, limit: number, windowMs: number): LimitDecision;
+  /** Reads the state without reserving. */
+  peek(id: string, limit: number, windowMs: number): LimitDecision;
+  /** Drops idle counters; called periodically. */
+  sweep(): void;
+  size(): number;
+}
+
+export function createSlidingWindowLimiter({
+  clock = systemClock,
+}: {
+  clock?: Clock;
+} = {}): SlidingWindowLimiter {
+  const counters = new Map<string, { counter: Counter; windowMs: number }>();
+  const ring = SLOTS + 1;
+
+  const advance = (counter: Counter, slot: number) => {
+    if (slot <= counter.head) return;
+    const steps = Math.min(slot - counter.head, ring);
+    for (let step = 1; step <= steps; step++) {
+      const index = (counter.head + step) % ring;
+      counter.total -= counter.counts[index]!;
+      counter.counts[index] = 0;
+    }
+    counter.head = slot;
+  };
+
+  /** Reads the budget state; a slot s leaves the window when the current slot passes s + SLOTS. */
+  const decide = (
+    counter: Counter,
+    limit: number,
+    slotMs: number,
+    now: number,
+    allowed: boolean,
+  ): LimitDecision => {
+    let oldestExpiry = 0;
+    let admitAt = now;
+    let excess = counter.total - limit + 1;
+    for (let age = SLOTS; age >= 0; age--) {
+      const slot = counter.head - age;
+      const count = counter.counts[slot % ring]!;
+      if (count === 0) continue;
+      const expiry = (slot + SLOTS + 1) * slotMs;
+      if (oldestExpiry === 0) oldestExpiry = expiry;
+      if (excess > 0) {
+        excess -= count;
+        if (excess <= 0) admitAt = expiry;
+      }
+    }
+    const remaining = Math.max(0, limit - counter.total);
+    const resetSeconds = oldestExpiry === 0 ? 0 : Math.max(1, Math.ceil((oldestExpiry - now) / 1000));
+    const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil((admitAt - now) / 1000));
+    return { allowed, limit, remaining, resetSeconds, retryAfterSeconds };
+  };
+
+  const counterFor = (id: string, windowMs: number, now: number) => {
+    const slotMs = windowMs / SLOTS;
+    const slot = Math.floor(now / slotMs);
+    let entry = counters.get(id);
+    if (!entry || entry.windowMs !== windowMs) {
+      entry = { counter: { head: slot, counts: new Uint32Array(ring), total: 0 }, windowMs };
+      counters.set(id, entry);
+    }
+    advance(entry.counter, slot);
+    return { counter: entry.counter, slotMs, slot };
+  };
+
+  return {
+    take(id, limit, windowMs) {
+      const now = clock.now();
+      const { counter, slotMs, slot } = counterFor(id, windowMs, now);
+      if (counter.total >= limit) return decide(counter, limit, slotMs, now, false);
+      counter.counts[slot % ring]! += 1;
+      counter.total += 1;
+      return decide(counter, limit, slotMs, now, true);
+    },
+    peek(id, limit, windowMs) {
+      const now = clock.now();
+      const { counter, slotMs } = counterFor(id, windowMs, now);
+      return decide(counter, limit, slotMs, now, counter.total < limit);
+    },
+    sweep() {
+      const now = clock.now();
+      for (const [id, entry] of counters) {
+        const slot = Math.floor(now / (entry.windowMs / SLOTS));
+        if (slot - entry.counter.head > SLOTS) counters.delete(id);
+      }
+    },
+    size: () => counters.size,
+  };
+}

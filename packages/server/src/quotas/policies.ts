@@ -1,0 +1,37 @@
+/**
+ * Quota policies of the three surfaces, exactly as their documents state
+ * them. All budgets are per replica (the market document says so; the others
+ * count per client IP, which a replica sees on its own), sliding windows.
+ */
+export interface Budget {
+  limit: number;
+  windowMs: number;
+}
+
+const perMinute = (limit: number): Budget => ({ limit, windowMs: 60_000 });
+
+export interface QuotaPolicies {
+  market: { read: Budget; write: Budget; stream: Budget };
+  classic: { read: Budget; search: Budget; metadata: Budget; report: Budget };
+  predict: { all: Budget };
+  /** `POST /keys` per client IP. */
+  keyCreation: Budget;
+  /** Failed key attempts per client IP before every key-gated request from it is refused. */
+  failedKeyAttempts: Budget;
+}
+
+export const defaultPolicies: QuotaPolicies = {
+  market: { read: perMinute(100), write: perMinute(25), stream: perMinute(10) },
+  classic: {
+    read: perMinute(100),
+    search: perMinute(25),
+    metadata: perMinute(2_000),
+    report: { limit: 10, windowMs: 3_600_000 },
+  },
+  predict: { all: perMinute(100) },
+  keyCreation: { limit: 10, windowMs: 3_600_000 },
+  failedKeyAttempts: perMinute(20),
+};
+
+export type MarketBucketName = keyof QuotaPolicies["market"];
+export type ClassicClass = keyof QuotaPolicies["classic"];

@@ -125,6 +125,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     bodyLimit: 1_048_576,
     return503OnClosing: true,
   });
+  // JSON only: any other content type is a 415 in the surface's error body.
+  server.removeContentTypeParser("text/plain");
   server.decorateRequest("apiKey", undefined);
   server.decorateRequest("idempotency", undefined);
 

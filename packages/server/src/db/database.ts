@@ -38,6 +38,8 @@ export interface Database {
   ping(): Promise<void>;
   poolStats(): PoolStats;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball, to open copies of it (test templates). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export type DatabaseTarget =
@@ -75,7 +77,7 @@ async function openPglite(target: {
   let waiting = 0;
   let busy = false;
   const acquire = async (): Promise<() => void> => {
-    if (closed) throw new DatabaseUnavailableError("database is closed", false, undefined);
+    if (closed) throw new DatabaseUnavailableError("database is closed", true, undefined);
     waiting += 1;
     let release!: () => void;
     const previous = tail;
@@ -143,10 +145,18 @@ async function openPglite(target: {
       await run("SELECT pg_notify($1, $2)", [channel, payload]);
     },
     async ping() {
-      if (closed) throw new DatabaseUnavailableError("database is closed", false, undefined);
+      if (closed) throw new DatabaseUnavailableError("database is closed", true, undefined);
       await run("SELECT 1");
     },
     poolStats: () => ({ total: 1, idle: busy ? 0 : 1, waiting }),
+    async dumpDataDir() {
+      const release = await acquire();
+      try {
+        return await pglite.dumpDataDir("none");
+      } finally {
+        release();
+      }
+    },
     async close() {
       if (closed) return;
       await tail;

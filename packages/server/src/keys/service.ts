@@ -1,6 +1,5 @@
 import type { AdminKey, AdminKeyPatch, CreatedKey, CreateKeyRequest } from "@mkt/protocol";
 import type { Database } from "../db/index.ts";
-import { DatabaseError } from "../db/index.ts";
 import { badRequest, notFound, UnavailableError, unauthorized } from "../errors.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import { type CachedKey, createKeyCache } from "./cache.ts";
@@ -86,10 +85,8 @@ export function createKeyService({
         .executeTakeFirst();
       return row && !row.revoked ? { id: row.id, multiplier: row.multiplier } : null;
     } catch (error) {
-      if (error instanceof DatabaseError) {
-        throw new UnavailableError("the API key lookup is unavailable; try again shortly", { cause: error });
-      }
-      throw error;
+      // Whatever broke, the key cannot be checked: fail closed.
+      throw new UnavailableError("the API key lookup is unavailable; try again shortly", { cause: error });
     }
   };
 

@@ -62,6 +62,17 @@ export interface App {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const MAINTENANCE_INTERVAL_MS = 60_000;
 
+/**
+ * TRUST_PROXY as Fastify takes it. Fastify 5 now ignores a bare hop count
+ * (it cannot check the peer), so a count becomes the function Express uses:
+ * trust exactly that many hops nearest the server, as the operator states.
+ */
+function trustProxyOption(
+  value: Config["trustProxy"],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === "number" ? (_address, hop) => hop < value : value;
+}
+
 /** The composition root: every service and both listeners, wired once. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, db, logger } = options;
@@ -104,10 +115,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     name,
     title: surfaces[name].title,
     build: () =>
-      buildOpenApiDocument(surfaces[name], [...shared, ...routes[name]], {
-        publicUrl: config.publicUrl,
-        notes: surfaceNotes(name, config),
-      }),
+      buildOpenApiDocument(
+        surfaces[name],
+        [
+          { prefix: "", routes: shared },
+          { prefix: surfaces[name].prefix, routes: routes[name] },
+        ],
+        {
+          publicUrl: config.publicUrl,
+          notes: surfaceNotes(name, config),
+        },
+      ),
   }));
   routes.platform = [...shared, ...platformRoutes({ db, documents })];
 
@@ -115,8 +133,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     loggerInstance: logger as FastifyBaseLogger,
     // mkt logs one line per request itself (onResponse), without headers.
     logController: new LogController({ disableRequestLogging: true }),
-    // Fastify accepts a hop count at run time; its types omit it.
-    trustProxy: config.trustProxy as boolean | string[],
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers["x-request-id"];

@@ -207,7 +207,8 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
         release: () => client.release(),
       };
     },
-    end: () => pool.end(),
+    // The pool outlives Kysely's use of it; close() ends it.
+    async end() {},
   };
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyPool as never }) });
   const listener = createPgListener(target.url, types);
@@ -256,6 +257,7 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
       closed = true;
       await listener.close();
       await kysely.destroy();
+      await pool.end();
     },
   };
 }

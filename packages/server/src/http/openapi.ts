@@ -18,7 +18,11 @@ const toPath = (prefix: string, path: string) =>
  * every schema taken from the zod schemas the server validates with, so the
  * document cannot drift from what is served.
  */
-export function buildOpenApiDocument(surface: Surface, routes: RouteDefinition[], options: OpenApiOptions) {
+export function buildOpenApiDocument(
+  surface: Surface,
+  groups: Array<{ prefix: string; routes: RouteDefinition[] }>,
+  options: OpenApiOptions,
+) {
   const components: Record<string, JsonObject> = {};
   const schemaOf = (schema: z.ZodType, io: "input" | "output"): JsonObject => {
     const json = z.toJSONSchema(schema, {
@@ -52,7 +56,9 @@ export function buildOpenApiDocument(surface: Surface, routes: RouteDefinition[]
   };
 
   const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const route of routes) {
+  for (const { prefix, route } of groups.flatMap((group) =>
+    group.routes.map((route) => ({ prefix: group.prefix, route })),
+  )) {
     const parameters: JsonObject[] = [];
     const addParameters = (where: "query" | "path" | "header", schema: z.ZodObject | undefined) => {
       if (!schema) return;
@@ -102,7 +108,7 @@ export function buildOpenApiDocument(surface: Surface, routes: RouteDefinition[]
           : {}),
       };
     }
-    const path = toPath(surface.prefix, route.path);
+    const path = toPath(prefix, route.path);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: route.operationId,

@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { afterEach, describe, expect, it } from "vitest";
+import { onPostgres, setupDatabase, type TestDatabase } from "./_test/database.ts";
+
+const main = new URL("./main.ts", import.meta.url).pathname;
+
+/** Starts the real entry point on free ports and resolves with its printed URLs. */
+async function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", main], {
+    env: { ...process.env, PORT: "0", ADMIN_PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", () => {
+      if (stdout.includes("admin token")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  await ready;
+  const url = /listening on\s+(\S+)/.exec(stdout)?.[1];
+  const admin = /operator\s+(\S+)/.exec(stdout)?.[1];
+  return { child, url: url!, admin: admin!, output: () => ({ stdout, stderr }) };
+}
+
+describe("npm start entry point", () => {
+  let child: ChildProcess | undefined;
+  let database: TestDatabase | undefined;
+  afterEach(async () => {
+    if (child && child.exitCode === null) child.kill("SIGKILL");
+    await database?.close();
+    database = undefined;
+  });
+
+  it("serves, prints the generated admin token once outside the logs, and shuts down cleanly on SIGTERM", async () => {
+    database = onPostgres ? await setupDatabase() : undefined;
+    const started = await start({ DATABASE_URL: database?.url ?? "memory://", ADMIN_TOKEN: "" });
+    child = started.child;
+    expect((await fetch(`${started.url}/readyz`)).status).toBe(200);
+    const token = /admin token\s+(\S+)/.exec(started.output().stdout)?.[1];
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const keys = await fetch(`${started.admin}/admin/keys`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(keys.status).toBe(200);
+    const created = await fetch(`${started.url}/keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ description: "e2e", email: "a@example.com" }),
+    });
+    const { key } = (await created.json()) as { key: string };
+    expect(
+      (await fetch(`${started.url}/market/api-key?bucket=read`, { headers: { "api-key": key } })).status,
+    ).toBe(204);
+
+    child.kill("SIGTERM");
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+    const { stdout } = started.output();
+    const logLines = stdout.split("\n").filter((line) => line.startsWith("{"));
+    expect(logLines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+    // The token appears once, in the banner, and in no log line; the key in none.
+    expect(stdout.split(token!).length - 1).toBe(1);
+    for (const line of logLines) {
+      expect(line).not.toContain(token!);
+      expect(line).not.toContain(key.slice(4));
+    }
+  });
+
+  it("refuses a bad configuration with a clear message and exit code 2", async () => {
+    const bad = spawn(process.execPath, ["--import", "tsx", main], {
+      env: { ...process.env, PORT: "not-a-port", PUBLIC_READS: "sometimes" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    bad.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = await once(bad, "exit");
+    expect(code).toBe(2);
+    expect(stderr).toContain("PORT");
+    expect(stderr).toContain("PUBLIC_READS");
+  });
+});

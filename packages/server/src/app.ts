@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import cors from "@fastify/cors";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -11,6 +10,7 @@ import { createAdminServer } from "./admin/server.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { notFound, RateLimitedError } from "./errors.ts";
+import { registerCors } from "./http/cors.ts";
 import { createGuard } from "./http/guard.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { type PublishedDocument, platformRoutes } from "./http/platform-routes.ts";
@@ -189,41 +189,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
   });
 
-  await server.register(cors, {
-    hideOptionsRoute: true,
-    strictPreflight: false,
-    delegator: (request, callback) => {
-      const origin = request.headers.origin;
-      const firstParty = origin !== undefined && config.allowedOrigins.includes(origin);
-      const url = request.url ?? "";
-      callback(null, {
-        // The first-party proxy answers its own origins only; the APIs let any
-        // origin read without credentials and the first-party origins with them.
-        origin: url.startsWith("/app/api") ? firstParty && origin : firstParty ? origin : "*",
-        credentials: firstParty,
-        methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-        allowedHeaders: [
-          "API-KEY",
-          "Authorization",
-          "Content-Type",
-          "Idempotency-Key",
-          "X-MKT-Wallet",
-          "X-MKT-Session",
-          "X-Request-Id",
-          "X-Bypass-Image-Proxy",
-        ],
-        exposedHeaders: [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset",
-          "Retry-After",
-          "X-Request-Id",
-          "Idempotent-Replayed",
-        ],
-        maxAge: 600,
-      });
-    },
-  });
+  registerCors(server, config.allowedOrigins);
 
   server.setErrorHandler(errorHandlerFor(surfaces.platform, logger));
   server.setNotFoundHandler((request, reply) =>

@@ -23,7 +23,8 @@ describe("log redaction", () => {
         },
       },
       res: { headers: { "set-cookie": secrets.cookie } },
-      body: { signature: secrets.signature, token: "TOKENVALUE", nested: { key: "NESTEDKEYVALUE" } },
+      body: { signature: secrets.signature, token: "TOKENVALUE", key: "NESTEDKEYVALUE" },
+      apiKey: "TOPLEVELKEY",
       msg: "request",
     });
     const text = capture.text();

@@ -1,0 +1,61 @@
+import type { CreatedKey, CreateKeyRequest, MarketBucket } from "@mkt/protocol";
+import { createdKeySchema } from "@mkt/protocol";
+import { createTransport, type TransportOptions } from "./http.ts";
+
+export interface RateLimit {
+  limit: number;
+  remaining: number;
+  /** Seconds until the oldest counted request leaves the window. */
+  resetSeconds: number;
+}
+
+export interface MktClientOptions extends TransportOptions {}
+
+/**
+ * Creates a client of the mkt APIs.
+ *
+ * @example
+ * ```ts
+ * import { createMktClient } from "@mkt/client";
+ *
+ * const anonymous = createMktClient({ baseUrl: "http://127.0.0.1:8080" });
+ * const { key } = await anonymous.keys.create({ description: "my bot", email: "me@example.com" });
+ * const client = createMktClient({ baseUrl: "http://127.0.0.1:8080", apiKey: key });
+ * const budget = await client.market.reserve("read");
+ * console.log(budget.remaining);
+ * ```
+ */
+export function createMktClient(options: MktClientOptions) {
+  const request = createTransport(options);
+  return {
+    keys: {
+      /** Creates an API key; the key is in the answer only. Retries reuse one Idempotency-Key. */
+      async create(input: CreateKeyRequest): Promise<CreatedKey> {
+        const { body } = await request<unknown>({
+          method: "POST",
+          path: "/keys",
+          body: input,
+          authenticated: false,
+        });
+        return createdKeySchema.parse(body);
+      },
+      /** Revokes the client's own key. */
+      async revokeCurrent(): Promise<void> {
+        await request({ method: "DELETE", path: "/keys/current" });
+      },
+    },
+    market: {
+      /** Reserves one request in a budget (`GET /market/api-key`) and returns the budget's state. */
+      async reserve(bucket: MarketBucket): Promise<RateLimit> {
+        const { headers } = await request({ method: "GET", path: "/market/api-key", query: { bucket } });
+        return {
+          limit: Number(headers.get("ratelimit-limit")),
+          remaining: Number(headers.get("ratelimit-remaining")),
+          resetSeconds: Number(headers.get("ratelimit-reset")),
+        };
+      },
+    },
+  };
+}
+
+export type MktClient = ReturnType<typeof createMktClient>;

@@ -73,6 +73,6 @@ describe("@mkt/client transport", () => {
     expect(server.calls).toHaveLength(1);
     expect(server.calls[0]?.url).toBe("http://mkt.test/market/api-key?bucket=write");
     expect(server.calls[0]?.url).not.toContain("secret-key");
-    expect((server.calls[0]?.init.headers as Record<string, string>)["API-KEY"]).toBe("secret-key");
+    expect((server.calls[0]!.init.headers as Record<string, string>)["API-KEY"]).toBe("secret-key");
   });
 });

@@ -1,6 +1,7 @@
+import { pbkdf2Sync } from "node:crypto";
 import type { HDAccount, Hex } from "viem";
 import { toHex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { HDKey, hdKeyToAccount } from "viem/accounts";
 
 /** The standard development mnemonic; its accounts are public knowledge, never use them on a real chain. */
 export const DEV_MNEMONIC = "test test test test test test test test test test test junk";
@@ -17,8 +18,18 @@ export const DEV_ACCOUNT_ROLES = {
   firstUser: 3,
 } as const;
 
-export function deriveDevAccounts(mnemonic: string = DEV_MNEMONIC, count: number = DEV_ACCOUNT_COUNT): HDAccount[] {
-  return Array.from({ length: count }, (_, addressIndex) => mnemonicToAccount(mnemonic, { addressIndex }));
+/**
+ * The mnemonic's accounts on the standard path m/44'/60'/0'/0/i. The BIP-39 seed is computed once, with
+ * node's native PBKDF2: viem's mnemonicToAccount recomputes it in JavaScript for every account, which
+ * costs about half a second for 20 accounts.
+ */
+export function deriveDevAccounts(
+  mnemonic: string = DEV_MNEMONIC,
+  count: number = DEV_ACCOUNT_COUNT,
+): HDAccount[] {
+  const seed = pbkdf2Sync(mnemonic.normalize("NFKD"), "mnemonic", 2048, 64, "sha512");
+  const root = HDKey.fromMasterSeed(seed);
+  return Array.from({ length: count }, (_, addressIndex) => hdKeyToAccount(root, { addressIndex }));
 }
 
 export function accountPrivateKey(account: HDAccount): Hex {

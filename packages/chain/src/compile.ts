@@ -59,7 +59,9 @@ export function compileContracts(): { artifacts: CompiledArtifacts; warnings: st
   const require = createRequire(import.meta.url);
   const solc = require("solc") as { compile(input: string): string; version(): string };
   const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(contractsDir).filter((name) => name.endsWith(".sol")).sort()) {
+  for (const file of readdirSync(contractsDir)
+    .filter((name) => name.endsWith(".sol"))
+    .sort()) {
     sources[file] = { content: readFileSync(`${contractsDir}${file}`, "utf8") };
   }
   const output = JSON.parse(
@@ -124,9 +126,15 @@ export function writeArtifacts(): { written: string[]; warnings: string[] } {
   return { written: Object.keys(files), warnings };
 }
 
-/** Recompiles and compares with the committed files; `stale` names every file that differs or is missing. */
-export function checkArtifacts(): { upToDate: boolean; stale: string[] } {
-  const files = renderArtifactFiles(compileContracts().artifacts);
+/**
+ * Compares the committed files with a fresh compilation (or the one passed in); `stale` names every
+ * file that differs or is missing.
+ */
+export function checkArtifacts(artifacts: CompiledArtifacts = compileContracts().artifacts): {
+  upToDate: boolean;
+  stale: string[];
+} {
+  const files = renderArtifactFiles(artifacts);
   const stale = Object.entries(files)
     .filter(([path, content]) => {
       try {

@@ -33,7 +33,9 @@ interface HardhatNetworkModules {
     loggerConfig: { enabled: boolean },
   ): Promise<Eip1193Provider>;
   defaultChains: unknown;
-  createJsonRpcHandler(provider: Eip1193Provider): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  createJsonRpcHandler(
+    provider: Eip1193Provider,
+  ): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
 export function loadHardhatNetwork(): HardhatNetworkModules {

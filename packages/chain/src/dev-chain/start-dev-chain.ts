@@ -51,9 +51,13 @@ export async function startDevChain(options: DevChainOptions): Promise<DevChain>
   const logger = options.logger ?? createSilentLogger();
   if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`invalid dev chain id: ${chainId}`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid dev chain port: ${port}`);
-  if (!Number.isInteger(intervalMs) || intervalMs < 0) throw new Error(`invalid mining interval: ${intervalMs}`);
+  if (!Number.isInteger(intervalMs) || intervalMs < 0)
+    throw new Error(`invalid mining interval: ${intervalMs}`);
 
-  const accounts = deriveDevAccounts(options.mnemonic ?? DEV_MNEMONIC, options.accountCount ?? DEV_ACCOUNT_COUNT);
+  const accounts = deriveDevAccounts(
+    options.mnemonic ?? DEV_MNEMONIC,
+    options.accountCount ?? DEV_ACCOUNT_COUNT,
+  );
   const balance = options.accountBalance ?? DEFAULT_BALANCE;
   const network = loadHardhatNetwork();
   const provider = await network.createHardhatNetworkProvider(
@@ -87,16 +91,22 @@ export async function startDevChain(options: DevChainOptions): Promise<DevChain>
       res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === "EADDRINUSE"
-          ? new Error(`dev chain ${chainId}: port ${port} on ${host} is already in use`)
-          : error,
-      );
+  const stopMining = () => provider.request({ method: "evm_setIntervalMining", params: [0] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", (error: NodeJS.ErrnoException) => {
+        reject(
+          error.code === "EADDRINUSE"
+            ? new Error(`dev chain ${chainId}: port ${port} on ${host} is already in use`)
+            : error,
+        );
+      });
+      server.listen(port, host, () => resolve());
     });
-    server.listen(port, host, () => resolve());
-  });
+  } catch (error) {
+    await stopMining();
+    throw error;
+  }
   const { port: actualPort } = server.address() as AddressInfo;
   const rpcUrl = `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
   logger.info({ msg: "dev chain started", chainId, rpcUrl, intervalMs });
@@ -104,7 +114,7 @@ export async function startDevChain(options: DevChainOptions): Promise<DevChain>
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      await provider.request({ method: "evm_setIntervalMining", params: [0] });
+      await stopMining();
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         // Clients keep HTTP connections alive; without this, close waits for their idle timeout.

@@ -1,0 +1,104 @@
+import { encodeAbiParameters, hexToBigInt, keccak256 } from "viem";
+
+/** Rarity codes as the booster drop stores them; 0 until the batch's randomness arrives. */
+export const RARITY = { unassigned: 0, common: 1, rare: 2, epic: 3, legendary: 4, mythic: 5 } as const;
+export type RarityCode = (typeof RARITY)[keyof typeof RARITY];
+export const RARITY_NAMES = ["NOT_ASSIGNED", "Common", "Rare", "Epic", "Legendary", "Mythic"] as const;
+
+/**
+ * Upper bounds (exclusive) of the basis-point roll for Common..Mythic: 60%, 25%, 10%, 4%, 1%.
+ * Must match BoosterDrop.deriveRarity.
+ */
+export const RARITY_ROLL_BOUNDS_BPS = [6000n, 8500n, 9500n, 9900n, 10000n] as const;
+
+/** Sell-back offer per rarity (Common..Mythic) as basis points of the pack price, for sample games. */
+export const DEFAULT_OFFER_BPS = [2000n, 5000n, 10000n, 30000n, 100000n] as const;
+
+export type RarityOffers = readonly [bigint, bigint, bigint, bigint, bigint];
+
+export function defaultOffers(pricePerPack: bigint): RarityOffers {
+  const [common, rare, epic, legendary, mythic] = DEFAULT_OFFER_BPS.map(
+    (bps) => (pricePerPack * bps) / 10000n,
+  );
+  return [common!, rare!, epic!, legendary!, mythic!];
+}
+
+export interface RarityDraw {
+  /** keccak256(abi.encode(batchRandomNumber, tokenId)) as a uint256: the token-specific randomness. */
+  tokenSeed: bigint;
+  /** tokenSeed % 10000, the roll compared against RARITY_ROLL_BOUNDS_BPS. */
+  randomValue: bigint;
+  rarity: Exclude<RarityCode, 0>;
+}
+
+/** Recomputes offchain the rarity BoosterDrop assigns to `tokenId` from its batch's random number. */
+export function deriveRarity(randomNumber: bigint, tokenId: bigint): RarityDraw {
+  const tokenSeed = hexToBigInt(
+    keccak256(encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [randomNumber, tokenId])),
+  );
+  const randomValue = tokenSeed % 10000n;
+  const index = RARITY_ROLL_BOUNDS_BPS.findIndex((bound) => randomValue < bound);
+  return { tokenSeed, randomValue, rarity: (index + 1) as RarityDraw["rarity"] };
+}
+
+/** The bonding curve's state as BoosterToken stores it (all amounts in wei / token base units). */
+export interface CurveState {
+  virtualEth: bigint;
+  virtualTokens: bigint;
+  ethReserve: bigint;
+  tokensSold: bigint;
+}
+
+function curvePoint(state: CurveState): { x: bigint; y: bigint } {
+  return { x: state.virtualEth + state.ethReserve, y: state.virtualTokens - state.tokensSold };
+}
+
+/** Tokens out for `ethIn` wei: floor(y * ethIn / (x + ethIn)), as BoosterToken.quoteBuy. */
+export function curveQuoteBuy(state: CurveState, ethIn: bigint): bigint {
+  if (ethIn < 0n) throw new RangeError("ethIn must not be negative");
+  const { x, y } = curvePoint(state);
+  return (y * ethIn) / (x + ethIn);
+}
+
+/** Wei out for `tokensIn`: floor(x * tokensIn / (y + tokensIn)), as BoosterToken.quoteSell. */
+export function curveQuoteSell(state: CurveState, tokensIn: bigint): bigint {
+  if (tokensIn < 0n) throw new RangeError("tokensIn must not be negative");
+  const { x, y } = curvePoint(state);
+  return (x * tokensIn) / (y + tokensIn);
+}
+
+export function curveAfterBuy(state: CurveState, ethIn: bigint): { tokensOut: bigint; state: CurveState } {
+  const tokensOut = curveQuoteBuy(state, ethIn);
+  return {
+    tokensOut,
+    state: { ...state, ethReserve: state.ethReserve + ethIn, tokensSold: state.tokensSold + tokensOut },
+  };
+}
+
+export function curveAfterSell(state: CurveState, tokensIn: bigint): { ethOut: bigint; state: CurveState } {
+  if (tokensIn > state.tokensSold) throw new RangeError("cannot sell more tokens than the curve sold");
+  const ethOut = curveQuoteSell(state, tokensIn);
+  return {
+    ethOut,
+    state: { ...state, ethReserve: state.ethReserve - ethOut, tokensSold: state.tokensSold - tokensIn },
+  };
+}
+
+/** Spot price in wei of one whole token (10^18 base units), rounded down. */
+export function curveSpotPrice(state: CurveState): bigint {
+  const { x, y } = curvePoint(state);
+  return (x * 10n ** 18n) / y;
+}
+
+/** Value in wei of the circulating supply at the spot price, rounded down. */
+export function curveMarketCap(state: CurveState): bigint {
+  const { x, y } = curvePoint(state);
+  return (x * state.tokensSold) / y;
+}
+
+/** Tokens minted into the pool at graduation: the ETH reserve priced at the closing spot price. */
+export function graduationTokenLiquidity(state: CurveState): bigint {
+  return (
+    (state.ethReserve * (state.virtualTokens - state.tokensSold)) / (state.virtualEth + state.ethReserve)
+  );
+}

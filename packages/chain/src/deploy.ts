@@ -1,0 +1,270 @@
+import type { Abi, Address, Hex, TransactionReceipt } from "viem";
+import { getAddress, maxUint256, parseEther, zeroHash } from "viem";
+import { DEV_ACCOUNT_ROLES } from "./accounts.ts";
+import type { Allowlist } from "./allowlist.ts";
+import { buildAllowlist } from "./allowlist.ts";
+import type { ChainDeployment, ContractDeployment, RuntimeDeployment } from "./chain-config.ts";
+import { defaultOffers } from "./classic-math.ts";
+import type { ChainClients } from "./clients.ts";
+import { createChainClients, waitForSuccess } from "./clients.ts";
+import {
+  claimDropsAbi,
+  dropFactoryAbi,
+  entropyProviderAbi,
+  marketFactoryAbi,
+  runtimeRegistryAbi,
+  wethAbi,
+} from "./generated/abis.ts";
+import {
+  claimDropsBytecode,
+  dropFactoryBytecode,
+  entropyProviderBytecode,
+  marketFactoryBytecode,
+  runtimeRegistryBytecode,
+  wethBytecode,
+} from "./generated/bytecode.ts";
+import type { ChainLogger } from "./logger.ts";
+import { createSilentLogger } from "./logger.ts";
+
+export const CLASSIC_CHAIN_ID = 8453;
+export const PREDICT_CHAIN_ID = 4663;
+
+/** Current-generation runtimes deployed on the classic chain, oldest first. */
+export const DEV_RUNTIMES = [
+  { id: "r1", version: 1 },
+  { id: "r2", version: 2 },
+] as const;
+/** The prediction feed's contract generation, listed as a runtime of its chain. */
+export const PREDICT_RUNTIME = { id: "v9", version: 9 } as const;
+
+/** Mnemonic accounts on the sample allowlisted game's list (users 3 to 10). */
+export const DEV_ALLOWLIST_ACCOUNT_INDICES = [3, 4, 5, 6, 7, 8, 9, 10] as const;
+
+export function devAllowlist(clients: Pick<ChainClients, "accounts">): Allowlist {
+  return buildAllowlist(
+    DEV_ALLOWLIST_ACCOUNT_INDICES.map((index) => {
+      const account = clients.accounts[index];
+      if (account === undefined) throw new Error(`dev account ${index} is not derived`);
+      return account.address;
+    }),
+  );
+}
+
+/** A drop id with all 78 decimal digits, to keep indexers honest about uint256 ids. */
+export const SAMPLE_MAX_DROP_ID = maxUint256;
+
+export interface DeployOptions {
+  rpcUrl: string;
+  chainId: number;
+  mnemonic?: string;
+  /** Written into the deployment for the indexer; dev chains default to 2. */
+  finalityDepth?: number;
+  logger?: ChainLogger;
+}
+
+/**
+ * Deploys the reference contracts for `chainId` (8453: entropy, drop factory, two runtimes and sample
+ * games and drops; 4663: WETH, market factory and a sample market) from the mnemonic's accounts and
+ * describes them in the MKT_CONFIG shape.
+ *
+ * @example
+ * const chain = await startDevChain({ chainId: 8453, port: 0 });
+ * const deployment = await deployReferenceContracts({ rpcUrl: chain.rpcUrl, chainId: 8453 });
+ */
+export async function deployReferenceContracts(options: DeployOptions): Promise<ChainDeployment> {
+  const logger = options.logger ?? createSilentLogger();
+  const clients = createChainClients({
+    rpcUrl: options.rpcUrl,
+    chainId: options.chainId,
+    ...(options.mnemonic === undefined ? {} : { mnemonic: options.mnemonic }),
+  });
+  const remoteChainId = await clients.publicClient.getChainId();
+  if (remoteChainId !== options.chainId) {
+    throw new Error(`RPC ${options.rpcUrl} serves chain ${remoteChainId}, expected ${options.chainId}`);
+  }
+  const genesis = await clients.publicClient.getBlock({ blockNumber: 0n });
+  const deployed =
+    options.chainId === CLASSIC_CHAIN_ID
+      ? await deployClassic(clients)
+      : options.chainId === PREDICT_CHAIN_ID
+        ? await deployPredict(clients)
+        : undefined;
+  if (deployed === undefined) {
+    throw new Error(
+      `no reference contracts for chain ${options.chainId}; supported: ${CLASSIC_CHAIN_ID}, ${PREDICT_CHAIN_ID}`,
+    );
+  }
+  const deployment: ChainDeployment = {
+    chainId: options.chainId,
+    rpcUrl: options.rpcUrl,
+    finalityDepth: options.finalityDepth ?? 2,
+    genesisHash: genesis.hash,
+    ...deployed,
+  };
+  logger.info({
+    msg: "reference contracts deployed",
+    chainId: options.chainId,
+    contracts: Object.fromEntries(Object.entries(deployment.contracts).map(([name, c]) => [name, c.address])),
+    runtimes: deployment.runtimes.map((runtime) => runtime.id),
+  });
+  return deployment;
+}
+
+type Deployed = Pick<ChainDeployment, "contracts" | "runtimes">;
+
+async function deployContract(
+  clients: ChainClients,
+  abi: Abi,
+  bytecode: Hex,
+  args: readonly unknown[],
+): Promise<ContractDeployment> {
+  const wallet = clients.wallet(DEV_ACCOUNT_ROLES.deployer);
+  const hash = await wallet.deployContract({ abi, bytecode, args });
+  const receipt = await waitForSuccess(clients.publicClient, hash);
+  if (!receipt.contractAddress) throw new Error(`deployment ${hash} created no contract`);
+  return { address: getAddress(receipt.contractAddress), startBlock: Number(receipt.blockNumber) };
+}
+
+async function deployClassic(clients: ChainClients): Promise<Deployed> {
+  const deployer = clients.wallet(DEV_ACCOUNT_ROLES.deployer);
+  const fulfiller = clients.wallet(DEV_ACCOUNT_ROLES.entropyFulfiller).account.address;
+  const send = async (hash: Promise<Hex>): Promise<TransactionReceipt> =>
+    waitForSuccess(clients.publicClient, await hash);
+
+  const entropy = await deployContract(clients, entropyProviderAbi, entropyProviderBytecode, [fulfiller]);
+  const factory = await deployContract(clients, dropFactoryAbi, dropFactoryBytecode, [entropy.address]);
+  const registry = await deployContract(clients, runtimeRegistryAbi, runtimeRegistryBytecode, []);
+
+  const runtimes: RuntimeDeployment[] = [];
+  for (const { id, version } of DEV_RUNTIMES) {
+    const claimDrops = await deployContract(clients, claimDropsAbi, claimDropsBytecode, [
+      id,
+      BigInt(version),
+    ]);
+    await send(
+      deployer.writeContract({
+        address: registry.address,
+        abi: runtimeRegistryAbi,
+        functionName: "register",
+        args: [id, BigInt(version), claimDrops.address],
+      }),
+    );
+    runtimes.push({
+      id,
+      version,
+      contracts: { ClaimDrops: claimDrops.address },
+      startBlock: claimDrops.startBlock,
+    });
+  }
+
+  const [oldRuntime, currentRuntime] = runtimes.map((runtime) => runtime.contracts["ClaimDrops"] as Address);
+  const sampleDrops: [Address | undefined, bigint, bigint, bigint][] = [
+    [oldRuntime, 1n, 0n, 100n],
+    [currentRuntime, SAMPLE_MAX_DROP_ID, parseEther("0.0001"), 1000n],
+    [currentRuntime, 12345678901234567890123456789n, 0n, 0n],
+  ];
+  for (const [address, dropId, price, maxSupply] of sampleDrops) {
+    if (address === undefined) throw new Error("runtime missing");
+    await send(
+      deployer.writeContract({
+        address,
+        abi: claimDropsAbi,
+        functionName: "createDrop",
+        args: [dropId, price, maxSupply],
+      }),
+    );
+  }
+
+  const allowlist = devAllowlist(clients);
+  const sampleGames = [
+    {
+      nftName: "Genesis Booster",
+      nftSymbol: "GENBOX",
+      tokenName: "Genesis",
+      tokenSymbol: "GEN",
+      pricePerPack: parseEther("0.001"),
+      merkleRoot: zeroHash,
+      graduationEth: parseEther("0.1"),
+    },
+    {
+      nftName: "Allowlist Booster",
+      nftSymbol: "ALBOX",
+      tokenName: "Allowlist",
+      tokenSymbol: "ALW",
+      pricePerPack: parseEther("0.002"),
+      merkleRoot: allowlist.root,
+      graduationEth: parseEther("10"),
+    },
+  ];
+  for (const game of sampleGames) {
+    await send(
+      deployer.writeContract({
+        address: factory.address,
+        abi: dropFactoryAbi,
+        functionName: "createGame",
+        args: [
+          {
+            ...game,
+            offers: defaultOffers(game.pricePerPack),
+            virtualEth: parseEther("1"),
+            virtualTokens: parseEther("1000000000"),
+          },
+        ],
+      }),
+    );
+  }
+
+  return {
+    contracts: { EntropyProvider: entropy, DropFactory: factory, RuntimeRegistry: registry },
+    runtimes,
+  };
+}
+
+async function deployPredict(clients: ChainClients): Promise<Deployed> {
+  const deployer = clients.wallet(DEV_ACCOUNT_ROLES.deployer);
+  const operator = clients.wallet(DEV_ACCOUNT_ROLES.marketOperator).account.address;
+  const send = async (hash: Promise<Hex>): Promise<TransactionReceipt> =>
+    waitForSuccess(clients.publicClient, await hash);
+
+  const weth = await deployContract(clients, wethAbi, wethBytecode, []);
+  const factory = await deployContract(clients, marketFactoryAbi, marketFactoryBytecode, [weth.address]);
+  await send(
+    deployer.writeContract({
+      address: factory.address,
+      abi: marketFactoryAbi,
+      functionName: "setOperator",
+      args: [operator, true],
+    }),
+  );
+  const seed = parseEther("1");
+  await send(
+    deployer.writeContract({ address: weth.address, abi: wethAbi, functionName: "deposit", value: seed }),
+  );
+  await send(
+    deployer.writeContract({
+      address: weth.address,
+      abi: wethAbi,
+      functionName: "approve",
+      args: [factory.address, seed],
+    }),
+  );
+  await send(
+    deployer.writeContract({
+      address: factory.address,
+      abi: marketFactoryAbi,
+      functionName: "createMarket",
+      args: ["Will the sample market resolve YES?", seed, 200n],
+    }),
+  );
+  return {
+    contracts: { WETH: weth, MarketFactory: factory },
+    runtimes: [
+      {
+        id: PREDICT_RUNTIME.id,
+        version: PREDICT_RUNTIME.version,
+        contracts: { WETH: weth.address, MarketFactory: factory.address },
+        startBlock: weth.startBlock,
+      },
+    ],
+  };
+}

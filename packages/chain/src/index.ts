@@ -1,0 +1,74 @@
+export {
+  boosterDropAbi,
+  boosterTokenAbi,
+  claimDropsAbi,
+  dropFactoryAbi,
+  entropyProviderAbi,
+  graduationPoolAbi,
+  marketAbi,
+  marketFactoryAbi,
+  runtimeRegistryAbi,
+  wethAbi,
+} from "./abi.ts";
+export { DEV_ACCOUNT_COUNT, DEV_ACCOUNT_ROLES, DEV_MNEMONIC, deriveDevAccounts } from "./accounts.ts";
+export type { Allowlist } from "./allowlist.ts";
+export { buildAllowlist } from "./allowlist.ts";
+export type {
+  ChainConfigFile,
+  ChainDeployment,
+  ContractDeployment,
+  RuntimeDeployment,
+} from "./chain-config.ts";
+export {
+  ChainConfigError,
+  parseChainConfig,
+  parseChainDeployment,
+  readChainConfig,
+  writeChainConfig,
+} from "./chain-config.ts";
+export type { CurveState, RarityCode, RarityDraw, RarityOffers } from "./classic-math.ts";
+export {
+  curveAfterBuy,
+  curveAfterSell,
+  curveMarketCap,
+  curveQuoteBuy,
+  curveQuoteSell,
+  curveSpotPrice,
+  DEFAULT_OFFER_BPS,
+  defaultOffers,
+  deriveRarity,
+  graduationTokenLiquidity,
+  RARITY,
+  RARITY_NAMES,
+  RARITY_ROLL_BOUNDS_BPS,
+} from "./classic-math.ts";
+export type { ChainClients, ChainClientsOptions, ChainPublicClient, ChainWalletClient } from "./clients.ts";
+export { createChainClients, waitForSuccess } from "./clients.ts";
+export type { CompiledArtifacts, ContractArtifact, ContractName } from "./compile.ts";
+export { CONTRACT_NAMES, checkArtifacts, compileContracts } from "./compile.ts";
+export type { DeployOptions } from "./deploy.ts";
+export {
+  CLASSIC_CHAIN_ID,
+  DEV_ALLOWLIST_ACCOUNT_INDICES,
+  DEV_RUNTIMES,
+  deployReferenceContracts,
+  devAllowlist,
+  PREDICT_CHAIN_ID,
+  PREDICT_RUNTIME,
+  SAMPLE_MAX_DROP_ID,
+} from "./deploy.ts";
+export type { DevChain, DevChainOptions, Eip1193Provider } from "./dev-chain/index.ts";
+export { startDevChain } from "./dev-chain/index.ts";
+export type { FulfilEntropyOptions, FulfilledRequest } from "./entropy.ts";
+export { entropyFor, fulfilEntropy, startEntropyFulfiller } from "./entropy.ts";
+export type { ChainLogger } from "./logger.ts";
+export type { BuyQuote, PoolBalances, SellQuote, Side } from "./predict-math.ts";
+export { BPS, maxSellReturn, probabilityBps, quoteBuy, quoteSell, SIDE, seededPool } from "./predict-math.ts";
+export type { Repeating } from "./repeat.ts";
+export type {
+  ActionReport,
+  ChainSimulation,
+  ChainSimulationOptions,
+  SimulatorOptions,
+} from "./simulator/index.ts";
+export { createChainSimulation, startSimulator } from "./simulator/index.ts";

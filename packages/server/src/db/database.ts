@@ -23,6 +23,11 @@ export interface NotificationHandlers {
   onReconnect?(): void;
 }
 
+export interface AdvisoryLock {
+  lost(): boolean;
+  release(): Promise<void>;
+}
+
 export interface PoolStats {
   total: number;
   idle: number;
@@ -38,6 +43,12 @@ export interface Database {
   ping(): Promise<void>;
   poolStats(): PoolStats;
   close(): Promise<void>;
+  /**
+   * Tries to take a session-level advisory lock on its own connection, held
+   * until released or until that connection is lost (`lost()` turns true).
+   * PGlite is one process's database: the lock is always granted.
+   */
+  tryAdvisoryLock(key: string): Promise<AdvisoryLock | null>;
   /** PGlite only: the data directory as a tarball, to open copies of it (test templates). */
   dumpDataDir?(): Promise<Blob>;
 }
@@ -148,6 +159,9 @@ async function openPglite(target: {
       if (closed) throw new DatabaseUnavailableError("database is closed", true, undefined);
       await run("SELECT 1");
     },
+    async tryAdvisoryLock() {
+      return { lost: () => closed, release: async () => {} };
+    },
     poolStats: () => ({ total: 1, idle: busy ? 0 : 1, waiting }),
     async dumpDataDir() {
       const release = await acquire();
@@ -250,6 +264,36 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
       } finally {
         client.release();
       }
+    },
+    async tryAdvisoryLock(key) {
+      const client = new pg.Client({ connectionString: target.url, types, connectionTimeoutMillis: 5_000 });
+      let lost = false;
+      client.on("error", () => {
+        lost = true;
+      });
+      client.on("end", () => {
+        lost = true;
+      });
+      try {
+        await client.connect();
+        const { rows } = await client.query<{ locked: boolean }>(
+          "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked",
+          [key],
+        );
+        if (rows[0]?.locked) {
+          return {
+            lost: () => lost,
+            async release() {
+              await client.end().catch(() => {});
+            },
+          };
+        }
+      } catch (error) {
+        await client.end().catch(() => {});
+        throw translateDatabaseError(error);
+      }
+      await client.end().catch(() => {});
+      return null;
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {

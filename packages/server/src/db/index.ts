@@ -1,4 +1,5 @@
 export type {
+  AdvisoryLock,
   Database,
   DatabaseTarget,
   NotificationHandlers,

@@ -1,0 +1,237 @@
+import { claimDropsAbi, marketAbi, waitForSuccess } from "@mkt/chain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogCapture } from "../_test/app.ts";
+import { setupDatabase, type TestDatabase } from "../_test/database.ts";
+import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
+import type { Database } from "../db/index.ts";
+import { createLogger } from "../logging/index.ts";
+import { systemClock } from "../quotas/limiter.ts";
+import { createScopeIndexer, type ScopeIndexer } from "./engine.ts";
+import { scopesOf } from "./projections.ts";
+
+const logs = createLogCapture();
+const logger = createLogger({ level: "info", destination: logs.stream });
+
+const PROJECTION_TABLES = [
+  "classic_games",
+  "classic_packs",
+  "market_drops",
+  "market_claims",
+  "predict_markets",
+  "predict_trades",
+  "predict_positions",
+  "chain_events",
+] as const;
+
+async function snapshotProjection(db: Database) {
+  const out: Record<string, unknown[]> = {};
+  for (const table of PROJECTION_TABLES) {
+    const { rows } = await db.withConnection((c) => c.query(`SELECT * FROM ${table}`));
+    out[table] = rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return out;
+}
+
+function indexersFor(db: Database, chain: TestChain): ScopeIndexer[] {
+  return scopesOf(chain.deployment).map((scope) =>
+    createScopeIndexer({
+      db,
+      logger,
+      clock: systemClock,
+      scope,
+      rpcUrl: chain.deployment.rpcUrl,
+      initialRange: 7,
+    }),
+  );
+}
+
+const syncAll = async (indexers: ScopeIndexer[]) => {
+  for (const indexer of indexers) await indexer.syncOnce();
+};
+
+describe("indexer on the classic and current-generation dev chain", () => {
+  let chain: TestChain;
+  let database: TestDatabase;
+  let indexers: ScopeIndexer[];
+  beforeAll(async () => {
+    // A window wide enough that the reorg below is undone block by block.
+    chain = await setupDevChain(8453, { finalityDepth: 64 });
+    database = await setupDatabase();
+    indexers = indexersFor(database.db, chain);
+  }, 120_000);
+  afterAll(async () => {
+    for (const indexer of indexers) await indexer.stop();
+    await database.close();
+    await chain.close();
+  });
+
+  it("projects a claim sent to the runtime, with uint256 ids and quantities as exact strings", async () => {
+    const runtime = chain.deployment.runtimes.at(-1)!;
+    const claims = runtime.contracts["ClaimDrops"]!;
+    const { publicClient } = chain.clients;
+    // Account 2 is the market operator: the simulator never sends from it.
+    const user = chain.clients.wallet(2);
+    const dropId = 10n ** 77n + 12345n;
+    const created = await user.writeContract({
+      address: claims,
+      abi: claimDropsAbi,
+      functionName: "createDrop",
+      args: [dropId, 0n, 10n ** 30n],
+    });
+    await waitForSuccess(publicClient, created);
+    const claimTx = await user.writeContract({
+      address: claims,
+      abi: claimDropsAbi,
+      functionName: "claim",
+      args: [dropId, 3n],
+    });
+    await waitForSuccess(publicClient, claimTx);
+    await syncAll(indexers);
+    const { rows } = await database.db.withConnection((c) =>
+      c.query("SELECT * FROM market_claims WHERE transaction_hash = $1", [claimTx]),
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        runtime_id: runtime.id,
+        owner: user.account.address.toLowerCase(),
+        drop_id: dropId.toString(),
+        quantity: "3",
+        total_claimed: "3",
+      }),
+    ]);
+    const heads = await database.db.withConnection((c) =>
+      c.query<{ scope: string; next_block: string; failure: string | null }>(
+        "SELECT scope, next_block, failure FROM indexer_heads",
+      ),
+    );
+    const latest = await publicClient.getBlockNumber();
+    expect(heads.rows.length).toBe(indexers.length);
+    for (const head of heads.rows) {
+      expect(BigInt(head.next_block)).toBe(latest + 1n);
+      expect(head.failure).toBeNull();
+    }
+  });
+
+  it("follows games, packs and their lifecycle from simulated activity", async () => {
+    await chain.simulate(60);
+    await syncAll(indexers);
+    const games = await database.db.withConnection((c) =>
+      c.query<{ n: number }>("SELECT count(*)::int AS n FROM classic_games"),
+    );
+    expect(games.rows[0]!.n).toBeGreaterThan(0);
+    const statuses = await database.db.withConnection((c) =>
+      c.query<{ status: string; n: number }>(
+        "SELECT status, count(*)::int AS n FROM classic_packs GROUP BY status",
+      ),
+    );
+    expect(statuses.rows.length).toBeGreaterThan(0);
+    const assigned = await database.db.withConnection((c) =>
+      c.query<{ rarity: number; token_seed: string | null; status: string }>(
+        "SELECT rarity, token_seed, status FROM classic_packs WHERE status <> 'minted'",
+      ),
+    );
+    for (const pack of assigned.rows) {
+      expect(pack.rarity).toBeGreaterThanOrEqual(1);
+      expect(pack.rarity).toBeLessThanOrEqual(5);
+      expect(pack.token_seed).toMatch(/^\d+$/);
+    }
+  });
+
+  it("after a reorg inside the unfinalised window, the projection equals a fresh re-index from block 0", async () => {
+    const snapshot = await chain.snapshot();
+    await chain.simulate(15, 7n);
+    await syncAll(indexers);
+    const before = await snapshotProjection(database.db);
+    await chain.revert(snapshot);
+    // A different history at the same heights, longer than the one it replaces.
+    await chain.simulate(12, 99n);
+    await chain.mine(4);
+    await syncAll(indexers);
+    const afterReorg = await snapshotProjection(database.db);
+    expect(afterReorg).not.toEqual(before);
+    expect(logs.text()).toContain("reorg: rolled back to the fork block");
+    expect(logs.text()).not.toContain("deeper than the stored window");
+
+    const fresh = await setupDatabase();
+    try {
+      const freshIndexers = indexersFor(fresh.db, chain);
+      await syncAll(freshIndexers);
+      for (const indexer of freshIndexers) await indexer.stop();
+      expect(await snapshotProjection(fresh.db)).toEqual(afterReorg);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe("a reorg deeper than the finality depth", () => {
+  it("resets the scope and rebuilds it, equal to a fresh re-index", async () => {
+    const chain = await setupDevChain(8453, { finalityDepth: 2 });
+    const database = await setupDatabase();
+    const indexers = indexersFor(database.db, chain);
+    try {
+      await chain.simulate(10);
+      await syncAll(indexers);
+      const snapshot = await chain.snapshot();
+      await chain.simulate(10, 5n);
+      await syncAll(indexers);
+      await chain.revert(snapshot);
+      await chain.simulate(8, 6n);
+      await chain.mine(6);
+      await syncAll(indexers);
+      expect(logs.text()).toContain("reorg deeper than the stored window");
+      const fresh = await setupDatabase();
+      try {
+        const freshIndexers = indexersFor(fresh.db, chain);
+        await syncAll(freshIndexers);
+        for (const indexer of freshIndexers) await indexer.stop();
+        expect(await snapshotProjection(fresh.db)).toEqual(await snapshotProjection(database.db));
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      for (const indexer of indexers) await indexer.stop();
+      await database.close();
+      await chain.close();
+    }
+  }, 120_000);
+});
+
+describe("indexer on the prediction-feed dev chain", () => {
+  let chain: TestChain;
+  let database: TestDatabase;
+  let indexers: ScopeIndexer[];
+  beforeAll(async () => {
+    chain = await setupDevChain(4663);
+    database = await setupDatabase();
+    indexers = indexersFor(database.db, chain);
+  }, 120_000);
+  afterAll(async () => {
+    for (const indexer of indexers) await indexer.stop();
+    await database.close();
+    await chain.close();
+  });
+
+  it("projects markets, trades and positions whose pools match the contract", async () => {
+    await chain.simulate(40);
+    await syncAll(indexers);
+    const markets = await database.db.withConnection((c) =>
+      c.query<{ address: string; yes_pool: string; no_pool: string; backing: string }>(
+        "SELECT address, yes_pool, no_pool, backing FROM predict_markets",
+      ),
+    );
+    expect(markets.rows.length).toBeGreaterThan(0);
+    for (const market of markets.rows) {
+      const backing = await chain.clients.publicClient.readContract({
+        address: market.address as `0x${string}`,
+        abi: marketAbi,
+        functionName: "backing",
+      });
+      expect(market.backing).toBe(String(backing));
+    }
+    const trades = await database.db.withConnection((c) =>
+      c.query<{ n: number }>("SELECT count(*)::int AS n FROM predict_trades"),
+    );
+    expect(trades.rows[0]!.n).toBeGreaterThan(0);
+  });
+});

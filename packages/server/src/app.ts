@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { createServer } from "node:http";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -10,7 +11,7 @@ import { createAdminServer } from "./admin/server.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { notFound, RateLimitedError } from "./errors.ts";
-import { registerCors } from "./http/cors.ts";
+import { createCorsPolicy, registerPreflight } from "./http/cors.ts";
 import { createGuard } from "./http/guard.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { type PublishedDocument, platformRoutes } from "./http/platform-routes.ts";
@@ -27,6 +28,7 @@ import {
 import { createIdempotency } from "./idempotency/index.ts";
 import { keyRoutes } from "./keys/routes.ts";
 import { createKeyService } from "./keys/service.ts";
+import { createApiKeyFastPath } from "./market/api-key-fast-path.ts";
 import { apiKeyCheckRoute } from "./market/api-key-route.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { predictRoutes } from "./predict/routes.ts";
@@ -129,10 +131,62 @@ export async function createApp(options: AppOptions): Promise<App> {
   }));
   routes.platform = [...shared, ...platformRoutes({ db, documents })];
 
+  const cors = createCorsPolicy(config.allowedOrigins);
+  /** Metrics and the one log line of every answered request. */
+  const answered = (
+    surface: string,
+    route: string,
+    method: string,
+    reqId: string,
+    path: string,
+    status: number,
+    ms: number,
+  ) => {
+    metrics.recordRequest(surface, route, method, status, ms / 1000);
+    logger.info({ msg: "request", reqId, method, route, path, status, ms: Math.round(ms * 100) / 100 });
+  };
+  let closing = false;
+  // The hottest route's success answer, served before Fastify routes the request. With
+  // TRUST_PROXY set the client IP needs Fastify's proxy handling, so the fast path is off.
+  const fastPath =
+    config.trustProxy === false
+      ? createApiKeyFastPath({
+          keys,
+          limiter,
+          policies,
+          commonHeaders: (origin, url) => cors.headersFor(origin, url),
+          admit: () => {
+            if (inFlight >= config.maxInFlight) return false;
+            inFlight += 1;
+            return true;
+          },
+          leave: () => {
+            inFlight -= 1;
+          },
+          accepting: () => !closing,
+          answered: ({ reqId, path, status, ms }) =>
+            answered(
+              "market",
+              `${surfaces.market.prefix}${apiKeyCheckRoute.path}`,
+              "GET",
+              reqId,
+              path,
+              status,
+              ms,
+            ),
+        })
+      : undefined;
+
   const server = Fastify({
+    serverFactory: (handler) =>
+      createServer((request, response) => {
+        if (!fastPath?.(request, response)) handler(request, response);
+      }),
     loggerInstance: logger as FastifyBaseLogger,
     // mkt logs one line per request itself (onResponse), without headers.
     logController: new LogController({ disableRequestLogging: true }),
+    // No per-request child logger: lines that need the request id carry it explicitly.
+    childLoggerFactory: (logger) => logger,
     trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     genReqId: (request) => {
@@ -157,39 +211,50 @@ export async function createApp(options: AppOptions): Promise<App> {
     return surfaces.platform;
   };
 
-  // Admission: a cap on requests in flight per replica, before any other work.
-  server.addHook("onRequest", async (request, reply) => {
+  registerPreflight(server, cors);
+  const counted = new WeakSet<FastifyRequest>();
+  const release = (request: FastifyRequest) => {
+    if (counted.delete(request)) inFlight -= 1;
+  };
+
+  // One synchronous hook for the work every request needs: its id, CORS
+  // headers, and admission (a cap on requests in flight per replica).
+  server.addHook("onRequest", (request, reply, done) => {
     reply.header("X-Request-Id", request.id);
+    reply.headers(cors.headersFor(request.headers.origin, request.url));
     inFlight += 1;
-    reply.raw.once("close", () => {
-      inFlight -= 1;
-    });
+    counted.add(request);
     if (inFlight > config.maxInFlight) {
       metrics.quotaRejections.inc({ surface: surfaceOf(request).name, reason: "admission" });
-      throw new RateLimitedError("admission", "the service is at capacity; retry shortly", {
-        retryAfterSeconds: 1,
-      });
+      done(
+        new RateLimitedError("admission", "the service is at capacity; retry shortly", {
+          retryAfterSeconds: 1,
+        }),
+      );
+      return;
     }
+    done();
+  });
+  server.addHook("onRequestAbort", (request, done) => {
+    release(request);
+    done();
   });
 
-  server.addHook("onResponse", async (request, reply) => {
+  server.addHook("onResponse", (request, reply, done) => {
+    release(request);
     const surface = request.routeOptions.config.surface ?? "platform";
     const route = request.routeOptions.url ?? "unmatched";
-    const status = reply.statusCode;
-    metrics.httpRequests.inc({ surface, route, method: request.method, status });
-    metrics.httpDuration.observe({ surface, route, method: request.method }, reply.elapsedTime / 1000);
-    logger.info({
-      msg: "request",
-      reqId: request.id,
-      method: request.method,
+    answered(
+      surface,
       route,
-      path: request.url.split("?")[0],
-      status,
-      ms: Math.round(reply.elapsedTime * 100) / 100,
-    });
+      request.method,
+      request.id,
+      request.url.split("?")[0] ?? "",
+      reply.statusCode,
+      reply.elapsedTime,
+    );
+    done();
   });
-
-  registerCors(server, config.allowedOrigins);
 
   server.setErrorHandler(errorHandlerFor(surfaces.platform, logger));
   server.setNotFoundHandler((request, reply) =>
@@ -233,6 +298,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       return { publicUrl: publicAddress, adminUrl: adminAddress };
     },
     async close() {
+      closing = true;
       clearInterval(maintenance);
       await server.close();
       await admin.close();

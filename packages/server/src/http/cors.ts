@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 
 const ALLOWED_HEADERS = [
   "API-KEY",
@@ -25,38 +25,55 @@ const PROXY_PREFIX = "/app/api";
  * The CORS policy, the same on every API surface: any origin may call
  * without credentials (`*`); the first-party origins get their origin echoed
  * with credentials. The first-party proxy (`/app/api`) answers its own
- * origins only. Preflight is answered here, before any key check.
+ * origins only. Preflight is answered before any key check.
  *
  * Written here rather than with @fastify/cors because that plugin rebuilds
  * its options on every request when they depend on the request, which cost
  * a measurable share of the hot path.
  */
-export function registerCors(app: FastifyInstance, allowedOrigins: readonly string[]) {
+/** The CORS response headers for a request from `origin` to `url` (always Vary: Origin). */
+export function createCorsPolicy(allowedOrigins: readonly string[]) {
   const firstParty = new Set(allowedOrigins);
-
-  /** The Access-Control-Allow-Origin value for this request, or undefined for none. */
-  const allowOrigin = (request: FastifyRequest): { origin: string; credentials: boolean } | undefined => {
-    const origin = request.headers.origin;
+  const varyOnly = Object.freeze({ Vary: "Origin" });
+  const publicHeaders = Object.freeze({
+    Vary: "Origin",
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+  });
+  /** Whether any CORS access is granted, and to which origin value. */
+  const allowOrigin = (
+    origin: string | undefined,
+    url: string,
+  ): { origin: string; credentials: boolean } | undefined => {
     if (origin === undefined) return undefined;
     if (firstParty.has(origin)) return { origin, credentials: true };
-    return request.url.startsWith(PROXY_PREFIX) ? undefined : { origin: "*", credentials: false };
+    return url.startsWith(PROXY_PREFIX) ? undefined : { origin: "*", credentials: false };
   };
-
-  const apply = (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header("Vary", "Origin");
-    const allowed = allowOrigin(request);
-    if (!allowed) return;
-    reply.header("Access-Control-Allow-Origin", allowed.origin);
-    if (allowed.credentials) reply.header("Access-Control-Allow-Credentials", "true");
-    reply.header("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+  return {
+    allowOrigin,
+    headersFor(origin: string | undefined, url: string): Readonly<Record<string, string>> {
+      const allowed = allowOrigin(origin, url);
+      if (!allowed) return varyOnly;
+      if (!allowed.credentials) return publicHeaders;
+      return {
+        Vary: "Origin",
+        "Access-Control-Allow-Origin": allowed.origin,
+        "Access-Control-Allow-Credentials": "true",
+        "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+      };
+    },
   };
+}
 
-  app.addHook("onRequest", async (request, reply) => {
-    apply(request, reply);
-  });
+export type CorsPolicy = ReturnType<typeof createCorsPolicy>;
 
+/** Registers the preflight route; the caller sets `headersFor` on every other response. */
+export function registerPreflight(app: FastifyInstance, policy: CorsPolicy) {
   app.options("/*", { config: { access: { kind: "none" } } }, async (request, reply) => {
-    if (request.headers["access-control-request-method"] && allowOrigin(request)) {
+    if (
+      request.headers["access-control-request-method"] &&
+      policy.allowOrigin(request.headers.origin, request.url)
+    ) {
       reply.header("Access-Control-Allow-Methods", METHODS);
       reply.header("Access-Control-Allow-Headers", ALLOWED_HEADERS);
       reply.header("Access-Control-Max-Age", "600");

@@ -1,8 +1,8 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import type { Config } from "../config/index.ts";
 import { badRequest, RateLimitedError, unauthorized } from "../errors.ts";
 import type { CachedKey } from "../keys/cache.ts";
-import type { KeyService } from "../keys/service.ts";
+import type { KeyLookup, KeyService } from "../keys/service.ts";
 import type { LimitDecision, SlidingWindowLimiter } from "../quotas/limiter.ts";
 import type { Budget, MarketBucketName, QuotaPolicies } from "../quotas/policies.ts";
 import type { Access } from "./route.ts";
@@ -28,6 +28,8 @@ export interface GuardDeps {
 
 const KEY_HEADER = "api-key";
 
+type Resolved = CachedKey | "missing" | "invalid";
+
 function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
   reply.header(RATE_LIMIT_HEADERS.limit, decision.limit);
   reply.header(RATE_LIMIT_HEADERS.remaining, decision.remaining);
@@ -45,21 +47,17 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
  *   one identical 429, headers included, so the answer reveals nothing about
  *   the key: its headers carry the route class's base budget as exhausted and
  *   Retry-After the whole window.
+ *
+ * It is a callback-style hook that finishes synchronously when the key is in
+ * the cache: the hot path allocates no promise.
  */
 export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
-  const failedAttempt = (ip: string) => {
-    limiter.take(`failed:${ip}`, policies.failedKeyAttempts.limit, policies.failedKeyAttempts.windowMs);
-  };
-
+  const failed = policies.failedKeyAttempts;
   const failuresExhausted = (ip: string) =>
-    !limiter.peek(`failed:${ip}`, policies.failedKeyAttempts.limit, policies.failedKeyAttempts.windowMs)
-      .allowed;
+    !limiter.peek(`failed:${ip}`, failed.limit, failed.windowMs).allowed;
 
   /** The undifferentiated 429 of the classic and predict surfaces. */
-  const opaqueRefusal = (
-    budget: Budget,
-    reason: "missing_key" | "invalid_key" | "quota" | "failed_attempts",
-  ) => {
+  const opaqueRefusal = (budget: Budget, reason: "missing_key" | "invalid_key" | "quota") => {
     const windowSeconds = Math.ceil(budget.windowMs / 1000);
     return new RateLimitedError(reason, "API key missing or invalid, or rate limit exceeded", {
       retryAfterSeconds: windowSeconds,
@@ -67,16 +65,22 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     });
   };
 
-  /** Resolves the presented key; null when absent or not valid. Records failures per IP. */
-  const resolveKey = async (request: FastifyRequest): Promise<CachedKey | "missing" | "invalid"> => {
+  const toResolved = (request: FastifyRequest, lookup: KeyLookup): Resolved => {
+    if (lookup.status === "valid") return lookup.key;
+    limiter.take(`failed:${request.ip}`, failed.limit, failed.windowMs);
+    return "invalid";
+  };
+
+  /** The presented key, synchronously when cached. Unknown keys count as failed attempts of the client IP. */
+  const resolveKey = (request: FastifyRequest): Resolved | Promise<Resolved> => {
     const header = request.headers[KEY_HEADER];
     const presented = Array.isArray(header) ? header[0] : header;
     if (!presented) return "missing";
     if (failuresExhausted(request.ip)) return "invalid";
-    const lookup = await keys.authenticate(presented);
-    if (lookup.status === "valid") return lookup.key;
-    failedAttempt(request.ip);
-    return "invalid";
+    const lookup = keys.authenticate(presented);
+    return lookup instanceof Promise
+      ? lookup.then((result) => toResolved(request, result))
+      : toResolved(request, lookup);
   };
 
   const charge = (reply: FastifyReply, id: string, budget: Budget, multiplier: number) => {
@@ -85,7 +89,13 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     return decision;
   };
 
-  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Runs `then` on the resolved key, synchronously when it is. */
+  const withKey = (request: FastifyRequest, then: (key: Resolved) => void): void | Promise<void> => {
+    const key = resolveKey(request);
+    return key instanceof Promise ? key.then(then) : then(key);
+  };
+
+  const check = (request: FastifyRequest, reply: FastifyReply): void | Promise<void> => {
     const access = request.routeOptions.config.access;
     if (!access || access.kind === "none" || access.kind === "key-holder") return;
     const ip = request.ip;
@@ -105,11 +115,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           return;
         }
         if (header && failuresExhausted(ip)) {
-          const state = limiter.peek(
-            `failed:${ip}`,
-            policies.failedKeyAttempts.limit,
-            policies.failedKeyAttempts.windowMs,
-          );
+          const state = limiter.peek(`failed:${ip}`, failed.limit, failed.windowMs);
           reject(
             "failed_attempts",
             new RateLimitedError("failed_attempts", "too many failed API key attempts from this client", {
@@ -117,15 +123,15 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
             }),
           );
         }
-        const key = await resolveKey(request);
-        if (key === "missing")
-          reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
-        if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
-        const valid = key as CachedKey;
-        const decision = charge(reply, `market:${bucket}:key:${valid.id}`, budget, valid.multiplier);
-        if (!decision.allowed) reject("quota", quotaExceeded(decision));
-        request.apiKey = valid;
-        return;
+        return withKey(request, (key) => {
+          if (key === "missing")
+            reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
+          if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
+          const valid = key as CachedKey;
+          const decision = charge(reply, `market:${bucket}:key:${valid.id}`, budget, valid.multiplier);
+          if (!decision.allowed) reject("quota", quotaExceeded(decision));
+          request.apiKey = valid;
+        });
       }
       case "classic": {
         const budget = policies.classic[access.class];
@@ -135,38 +141,49 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           }
           return;
         }
-        const key = await resolveKey(request);
-        if (key === "missing" || key === "invalid") {
-          reject(key === "missing" ? "missing_key" : "invalid_key", opaqueRefusal(budget, `${key}_key`));
-        }
-        const valid = key as CachedKey;
-        const id = `classic:${access.class}:key:${valid.id}:ip:${ip}`;
-        if (!charge(reply, id, budget, valid.multiplier).allowed)
-          reject("quota", opaqueRefusal(budget, "quota"));
-        request.apiKey = valid;
-        return;
+        return withKey(request, (key) => {
+          if (key === "missing" || key === "invalid") {
+            reject(`${key}_key`, opaqueRefusal(budget, `${key}_key`));
+          }
+          const valid = key as CachedKey;
+          const id = `classic:${access.class}:key:${valid.id}:ip:${ip}`;
+          if (!charge(reply, id, budget, valid.multiplier).allowed)
+            reject("quota", opaqueRefusal(budget, "quota"));
+          request.apiKey = valid;
+        });
       }
       case "predict": {
         const budget = policies.predict.all;
-        const key = await resolveKey(request);
-        if (key === "missing" || key === "invalid") {
-          reject(key === "missing" ? "missing_key" : "invalid_key", opaqueRefusal(budget, `${key}_key`));
-        }
-        const valid = key as CachedKey;
-        const id = `predict:key:${valid.id}:ip:${ip}`;
-        if (!charge(reply, id, budget, valid.multiplier).allowed)
-          reject("quota", opaqueRefusal(budget, "quota"));
-        request.apiKey = valid;
-        return;
+        return withKey(request, (key) => {
+          if (key === "missing" || key === "invalid") {
+            reject(`${key}_key`, opaqueRefusal(budget, `${key}_key`));
+          }
+          const valid = key as CachedKey;
+          const id = `predict:key:${valid.id}:ip:${ip}`;
+          if (!charge(reply, id, budget, valid.multiplier).allowed)
+            reject("quota", opaqueRefusal(budget, "quota"));
+          request.apiKey = valid;
+        });
       }
       case "key-creation": {
-        const budget = policies.keyCreation;
-        const decision = charge(reply, `keys:create:ip:${ip}`, budget, 1);
+        const decision = charge(reply, `keys:create:ip:${ip}`, policies.keyCreation, 1);
         if (!decision.allowed)
           reject("quota", quotaExceeded(decision, "too many keys created from this client"));
         return;
       }
     }
+  };
+
+  return function guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    let pending: void | Promise<void>;
+    try {
+      pending = check(request, reply);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (pending instanceof Promise) pending.then(() => done(), done);
+    else done();
   };
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import type { AppError } from "../errors.ts";
@@ -36,7 +36,7 @@ export function errorHandlerFor(surface: Surface, logger: Logger) {
 }
 
 export interface SurfaceDeps {
-  guard: onRequestHookHandler;
+  guard: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
   idempotency: Idempotency;
   logger: Logger;
 }

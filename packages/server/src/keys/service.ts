@@ -126,19 +126,26 @@ export function createKeyService({
     },
 
     /**
-     * Resolves a presented key. Fails closed: a key fresh in the cache is
+     * Resolves a presented key, synchronously when cached. Fails closed: a key fresh in the cache is
      * served while the database is down; one that must be looked up throws
      * UnavailableError.
      */
-    async authenticate(presented: string): Promise<KeyLookup> {
+    authenticate(presented: string): KeyLookup | Promise<KeyLookup> {
       if (!isWellFormedApiKey(presented)) return { status: "malformed" };
       const hash = hashSecret(presented);
-      let key = cache.get(hash);
-      if (key === undefined) {
-        key = await lookup(hash);
+      const cached = cache.get(hash);
+      // Answered synchronously from the cache: the hot path takes no promise.
+      if (cached !== undefined) return cached ? { status: "valid", key: cached } : { status: "unknown" };
+      return lookup(hash).then((key) => {
         cache.set(hash, key);
-      }
-      return key ? { status: "valid", key } : { status: "unknown" };
+        return key ? { status: "valid", key } : { status: "unknown" };
+      });
+    },
+
+    /** The cached lookup of a presented key, without ever asking the database; undefined when not cached. */
+    cached(presented: string): CachedKey | null | undefined {
+      if (!isWellFormedApiKey(presented)) return null;
+      return cache.get(hashSecret(presented));
     },
 
     async list({ limit, after }: { limit: number; after?: string | undefined }) {

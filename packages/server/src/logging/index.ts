@@ -42,7 +42,7 @@ export function createLogger(options: { level: string; destination?: Destination
       redact: { paths: redactPaths, censor: "[redacted]" },
       base: { pid: process.pid },
     },
-    options.destination ?? pino.destination({ fd: 1, sync: false }),
+    options.destination ?? pino.destination({ fd: 1, sync: false, minLength: 4096 }),
   );
 }
 

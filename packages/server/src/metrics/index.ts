@@ -62,7 +62,26 @@ export function createMetrics(sources: MetricsSources) {
     help: "Times the key cache was cleared because the LISTEN connection was re-established.",
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, quotaRejections, keyCacheFlushes };
+  // Label lookups hash the label object on every call; the answered-request
+  // path resolves each label set once and keeps the child.
+  const requestChildren = new Map<
+    string,
+    { count: { inc(): void }; duration: { observe(value: number): void } }
+  >();
+  const recordRequest = (surface: string, route: string, method: string, status: number, seconds: number) => {
+    const id = `${surface}\u0000${route}\u0000${method}\u0000${status}`;
+    let children = requestChildren.get(id);
+    if (!children) {
+      children = {
+        count: httpRequests.labels({ surface, route, method, status }),
+        duration: httpDuration.labels({ surface, route, method }),
+      };
+      requestChildren.set(id, children);
+    }
+    children.count.inc();
+    children.duration.observe(seconds);
+  };
+  return { registry, httpRequests, httpDuration, quotaRejections, keyCacheFlushes, recordRequest };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -76,24 +76,32 @@ export function createSlidingWindowLimiter({
     now: number,
     allowed: boolean,
   ): LimitDecision => {
-    let oldestExpiry = 0;
-    let admitAt = now;
-    let excess = counter.total - limit + 1;
+    const remaining = Math.max(0, limit - counter.total);
+    // The oldest counted slot gives the reset; a busy counter finds it at once.
+    let resetSeconds = 0;
     for (let age = SLOTS; age >= 0; age--) {
       const slot = counter.head - age;
-      const count = counter.counts[slot % ring]!;
-      if (count === 0) continue;
-      const expiry = (slot + SLOTS + 1) * slotMs;
-      if (oldestExpiry === 0) oldestExpiry = expiry;
-      if (excess > 0) {
-        excess -= count;
-        if (excess <= 0) admitAt = expiry;
+      if (counter.counts[slot % ring]! > 0) {
+        resetSeconds = Math.max(1, Math.ceil(((slot + SLOTS + 1) * slotMs - now) / 1000));
+        break;
       }
     }
-    const remaining = Math.max(0, limit - counter.total);
-    const resetSeconds = oldestExpiry === 0 ? 0 : Math.max(1, Math.ceil((oldestExpiry - now) / 1000));
-    const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil((admitAt - now) / 1000));
-    return { allowed, limit, remaining, resetSeconds, retryAfterSeconds };
+    if (allowed) return { allowed, limit, remaining, resetSeconds, retryAfterSeconds: 0 };
+    // Refused: find how many of the oldest slots must leave before one more request fits.
+    let admitAt = now;
+    let excess = counter.total - limit + 1;
+    for (let age = SLOTS; age >= 0 && excess > 0; age--) {
+      const slot = counter.head - age;
+      excess -= counter.counts[slot % ring]!;
+      if (excess <= 0) admitAt = (slot + SLOTS + 1) * slotMs;
+    }
+    return {
+      allowed,
+      limit,
+      remaining,
+      resetSeconds,
+      retryAfterSeconds: Math.max(1, Math.ceil((admitAt - now) / 1000)),
+    };
   };
 
   const counterFor = (id: string, windowMs: number, now: number) => {
@@ -118,6 +126,9 @@ export function createSlidingWindowLimiter({
       return decide(counter, limit, slotMs, now, true);
     },
     peek(id, limit, windowMs) {
+      // Peeking never creates a counter: an unknown id has its whole budget.
+      if (!counters.has(id))
+        return { allowed: limit > 0, limit, remaining: limit, resetSeconds: 0, retryAfterSeconds: 0 };
       const now = clock.now();
       const { counter, slotMs } = counterFor(id, windowMs, now);
       return decide(counter, limit, slotMs, now, counter.total < limit);

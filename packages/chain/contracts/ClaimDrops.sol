@@ -50,4 +50,25 @@ contract ClaimDrops {
             require(ok, "Claims: payment failed");
         }
     }
+
+    /// The creator hands out a drop for free: one `Claimed` per recipient (paid 0), in order, each with the
+    /// running total, exactly as if every recipient had claimed in turn. Respects `maxSupply`.
+    function airdrop(uint256 dropId, address[] calldata owners, uint256[] calldata quantities) external {
+        Drop storage drop = drops[dropId];
+        require(drop.creator != address(0), "Claims: unknown drop");
+        require(msg.sender == drop.creator, "Claims: not the creator");
+        require(owners.length == quantities.length, "Claims: length mismatch");
+        uint256 total = drop.claimed;
+        for (uint256 i = 0; i < owners.length; i++) {
+            address owner = owners[i];
+            uint256 quantity = quantities[i];
+            require(owner != address(0), "Claims: zero owner");
+            require(quantity > 0, "Claims: zero quantity");
+            total += quantity;
+            balanceOf[dropId][owner] += quantity;
+            emit Claimed(owner, dropId, quantity, 0, total);
+        }
+        require(drop.maxSupply == 0 || total <= drop.maxSupply, "Claims: sold out");
+        drop.claimed = total;
+    }
 }

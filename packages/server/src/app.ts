@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer } from "node:http";
+import type { ChainDeployment } from "@mkt/chain";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -26,10 +27,12 @@ import {
   type Surface,
 } from "./http/surfaces.ts";
 import { createIdempotency } from "./idempotency/index.ts";
+import { createIndexerService, type IndexerService } from "./indexer/service.ts";
 import { keyRoutes } from "./keys/routes.ts";
 import { createKeyService } from "./keys/service.ts";
 import { createApiKeyFastPath } from "./market/api-key-fast-path.ts";
 import { apiKeyCheckRoute } from "./market/api-key-route.ts";
+import { marketRuntimeRoute } from "./market/runtime-route.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { predictRoutes } from "./predict/routes.ts";
 import { type Clock, createSlidingWindowLimiter, systemClock } from "./quotas/limiter.ts";
@@ -42,6 +45,10 @@ export interface AppOptions {
   clock?: Clock;
   policies?: QuotaPolicies;
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
+  /** The chains the indexer follows; their runtimes are served by the runtime routes. */
+  deployments?: ChainDeployment[];
+  /** Run the indexer when listening (off in HTTP-only tests). */
+  indexing?: boolean;
 }
 
 export interface App {
@@ -54,6 +61,7 @@ export interface App {
     limiter: ReturnType<typeof createSlidingWindowLimiter>;
     metrics: ReturnType<typeof createMetrics>;
     idempotency: ReturnType<typeof createIdempotency>;
+    indexer: IndexerService | undefined;
   };
   /** Binds both listeners. */
   listen(): Promise<{ publicUrl: string; adminUrl: string }>;
@@ -99,6 +107,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     inFlight: () => inFlight,
   });
   const idempotency = createIdempotency({ db, clock });
+  const deployments = options.deployments ?? [];
+  const indexer =
+    deployments.length > 0
+      ? createIndexerService({ db, logger, clock, deployments, registry: metrics.registry })
+      : undefined;
 
   const surfaces = {
     platform: platformSurface(),
@@ -108,9 +121,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
-    market: [apiKeyCheckRoute],
+    market: [apiKeyCheckRoute, marketRuntimeRoute(deployments)],
     classic: [],
-    predict: predictRoutes({ db }),
+    predict: predictRoutes({
+      db,
+      deployment: deployments.find((deployment) => deployment.contracts["MarketFactory"] !== undefined),
+    }),
   };
   const shared = keyRoutes({ keys });
   const documents: PublishedDocument[] = (["market", "classic", "predict"] as const).map((name) => ({
@@ -275,7 +291,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   const adminToken = config.admin.token ?? randomBytes(24).toString("base64url");
-  const admin = createAdminServer({ logger, token: adminToken, keys, metrics });
+  const admin = createAdminServer({ logger, token: adminToken, keys, metrics, indexer });
 
   await keys.start();
   const maintenance = setInterval(() => {
@@ -291,8 +307,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     server,
     admin,
     adminToken,
-    services: { keys, limiter, metrics, idempotency },
+    services: { keys, limiter, metrics, idempotency, indexer },
     async listen() {
+      if (options.indexing !== false) indexer?.start();
       const publicAddress = await server.listen({ host: config.host, port: config.port });
       const adminAddress = await admin.listen({ host: config.admin.host, port: config.admin.port });
       return { publicUrl: publicAddress, adminUrl: adminAddress };
@@ -302,6 +319,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       clearInterval(maintenance);
       await server.close();
       await admin.close();
+      await indexer?.stop();
       await keys.stop();
     },
   };

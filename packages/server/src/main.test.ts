@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { onPostgres, setupDatabase, type TestDatabase } from "./_test/database.ts";
 
 const main = new URL("./main.ts", import.meta.url).pathname;
@@ -8,7 +11,17 @@ const main = new URL("./main.ts", import.meta.url).pathname;
 /** Starts the real entry point on free ports and resolves with its printed URLs. */
 async function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, PORT: "0", ADMIN_PORT: "0", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      ADMIN_PORT: "0",
+      DEVNET_PORT_8453: "0",
+      DEVNET_PORT_4663: "0",
+      MKT_DEMO: "0",
+      MKT_DATA_DIR: mkdtempSync(join(tmpdir(), "mkt-main-")),
+      LOG_LEVEL: "info",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

@@ -1,4 +1,5 @@
 import { createApp } from "./app.ts";
+import { redactUrl, startChains } from "./chains/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config/index.ts";
 import { migrate, openDatabase } from "./db/index.ts";
 import { createLogger } from "./logging/index.ts";
@@ -26,7 +27,8 @@ async function main() {
   );
   const applied = await migrate(db);
   if (applied.length > 0) logger.info({ msg: "migrations applied", migrations: applied });
-  const app = await createApp({ config, db, logger });
+  const chains = await startChains({ config, logger });
+  const app = await createApp({ config, db, logger, deployments: chains.deployments });
   const { publicUrl, adminUrl } = await app.listen();
 
   // The banner goes to stdout directly, never through the logger, because it
@@ -41,7 +43,13 @@ async function main() {
     `  classic API     ${base}/classic       docs ${base}/docs/classic   OpenAPI ${base}/openapi/classic.json`,
     `  prediction feed ${base}/predict/v9    docs ${base}/docs/predict   OpenAPI ${base}/openapi/predict.json`,
     `  API keys        POST ${base}/keys`,
-    `  operator        ${adminUrl}  (GET /admin/keys, PATCH /admin/keys/{id}, GET /metrics)`,
+    `  operator        ${adminUrl}  (GET /admin/keys, PATCH /admin/keys/{id}, GET /admin/indexer, GET /metrics)`,
+    ...chains.deployments.map(
+      (deployment) =>
+        `  chain ${deployment.chainId}      ${chains.devChains.some((chain) => chain.chainId === deployment.chainId) ? `dev chain ${deployment.rpcUrl}` : `RPC ${redactUrl(deployment.rpcUrl)}`}`,
+    ),
+    ...(chains.configPath ? [`  chain config    ${chains.configPath}`] : []),
+    `  demo activity   ${chains.devChains.length > 0 && config.demo ? "on (MKT_DEMO=0 turns it off)" : "off"}`,
     config.admin.token
       ? "  admin token     (from ADMIN_TOKEN)"
       : `  admin token     ${app.adminToken}   (generated; set ADMIN_TOKEN to keep one across restarts)`,
@@ -61,6 +69,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
+      await chains.close();
       await db.close();
       logger.info({ msg: "stopped" });
       logger.flush();

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { notFound, unauthorized } from "../errors.ts";
 import { errorHandlerFor, sendError } from "../http/register-surface.ts";
 import { platformSurface } from "../http/surfaces.ts";
+import type { IndexerService } from "../indexer/service.ts";
 import { secretsEqual } from "../keys/secrets.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { Metrics } from "../metrics/index.ts";
@@ -15,7 +16,8 @@ export interface AdminServerDeps {
   token: string;
   keys: KeyService;
   metrics: Metrics;
-  /** Operator routes other areas add (indexer status and so on). */
+  indexer?: IndexerService | undefined;
+  /** Operator routes other areas add. */
   extend?: (app: FastifyInstance) => void;
 }
 
@@ -29,6 +31,7 @@ export function createAdminServer({
   token,
   keys,
   metrics,
+  indexer,
   extend,
 }: AdminServerDeps): FastifyInstance {
   const app = Fastify({
@@ -77,6 +80,11 @@ export function createAdminServer({
       return adminKeySchema.parse(await keys.update(id, request.body as z.infer<typeof adminKeyPatchSchema>));
     },
   );
+
+  app.get("/admin/indexer", async () => {
+    if (!indexer) return { scopes: [] };
+    return { scopes: await indexer.heads() };
+  });
 
   extend?.(app);
   return app;

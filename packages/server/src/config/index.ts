@@ -67,6 +67,8 @@ const rawSchema = z.object({
   ALLOWED_ORIGINS: commaList
     .default(["http://localhost:8080", "http://127.0.0.1:8080"])
     .pipe(z.array(origin).min(1, "needs at least one origin")),
+  DEVNET_PORT_8453: port.default(8545),
+  DEVNET_PORT_4663: port.default(8546),
   RPC_URL_8453: z.url().optional(),
   RPC_URL_4663: z.url().optional(),
   MKT_DEMO: z.enum(["0", "1"]).default("1"),
@@ -99,6 +101,7 @@ export const configSchema = rawSchema.transform((raw) => {
     admin: { host: raw.ADMIN_HOST, port: raw.ADMIN_PORT, token: raw.ADMIN_TOKEN },
     allowedOrigins: raw.ALLOWED_ORIGINS,
     rpcUrls: { 8453: raw.RPC_URL_8453, 4663: raw.RPC_URL_4663 } as Record<8453 | 4663, string | undefined>,
+    devnetPorts: { 8453: raw.DEVNET_PORT_8453, 4663: raw.DEVNET_PORT_4663 } as Record<8453 | 4663, number>,
     demo: raw.MKT_DEMO === "1",
     logLevel: raw.LOG_LEVEL,
     publicUrl,

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import {
   type Abi,
+  BaseError,
   createPublicClient,
   decodeEventLog,
   type Hex,
@@ -133,6 +134,14 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         return false;
       }
       if (head.genesis_hash === genesis) return false;
+      if (head.genesis_hash === null) {
+        // Created while the chain was unreachable: nothing was indexed yet.
+        await connection.query("UPDATE indexer_heads SET genesis_hash = $2 WHERE scope = $1", [
+          scope.id,
+          genesis,
+        ]);
+        return false;
+      }
       await resetScope(connection, scope.id);
       await connection.query(
         `UPDATE indexer_heads SET genesis_hash = $2, next_block = $3, block_hash = NULL, revision = revision + 1,
@@ -151,12 +160,15 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     await loadContracts();
   };
 
-  const recordFailure = async (message: string | null) => {
+  /** Records why indexing fails, creating the head row if the chain was never reached. */
+  const recordFailure = async (message: string) => {
     await db
       .withConnection((connection) =>
         connection.query(
-          "UPDATE indexer_heads SET failure = $2, updated_at = $3 WHERE scope = $1 AND failure IS DISTINCT FROM $2",
-          [scope.id, message, new Date(clock.now())],
+          `INSERT INTO indexer_heads (scope, chain_id, next_block, failure, updated_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (scope) DO UPDATE SET failure = EXCLUDED.failure, updated_at = EXCLUDED.updated_at
+           WHERE indexer_heads.failure IS DISTINCT FROM EXCLUDED.failure`,
+          [scope.id, scope.chainId, scope.startBlock.toString(), message, new Date(clock.now())],
         ),
       )
       .catch(() => {});
@@ -486,7 +498,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         if (!more) await sleep(pollIntervalMs);
       } catch (error) {
         if (stopped) break;
-        const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+        const message = describeFailure(error);
         log.warn({ msg: "indexing failed; retrying", reason: message, retryInMs: backoff });
         await recordFailure(message.slice(0, 500));
         await sleep(backoff);
@@ -583,3 +595,15 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
 }
 
 export type ScopeIndexer = ReturnType<typeof createScopeIndexer>;
+
+/**
+ * One line saying why indexing failed. viem errors carry a short message and
+ * the provider's details; their full message also names the request URL,
+ * which may hold a provider API key, so it is never used.
+ */
+export function describeFailure(error: unknown): string {
+  if (error instanceof BaseError)
+    return error.details ? `${error.shortMessage}: ${error.details}` : error.shortMessage;
+  if (error instanceof Error) return error.message.split("\n")[0] ?? error.name;
+  return String(error);
+}

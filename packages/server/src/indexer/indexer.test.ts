@@ -1,7 +1,10 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { claimDropsAbi, marketAbi, waitForSuccess } from "@mkt/chain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPublicClient, custom } from "viem";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogCapture } from "../_test/app.ts";
-import { setupDatabase, type TestDatabase } from "../_test/database.ts";
+import { onPostgres, POSTGRES_ONLY, setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
 import type { Database } from "../db/index.ts";
 import { createLogger } from "../logging/index.ts";
@@ -212,6 +215,66 @@ describe("indexer on the prediction-feed dev chain", () => {
     await chain.close();
   });
 
+  it("records RPC failures in head.failure until they clear, then catches up", async () => {
+    let broken = true;
+    const client = createPublicClient({
+      transport: custom({
+        request: async ({ method, params }) => {
+          if (broken) throw new Error("connection refused by test");
+          return chain.chain.provider.request({ method, params } as never);
+        },
+      }),
+    });
+    const fresh = await setupDatabase();
+    const scope = scopesOf(chain.deployment)[0]!;
+    const indexer = createScopeIndexer({
+      db: fresh.db,
+      logger,
+      clock: systemClock,
+      scope,
+      rpcUrl: "",
+      client: client as never,
+      pollIntervalMs: 20,
+    });
+    const head = async () =>
+      (
+        await fresh.db.withConnection((c) =>
+          c.query<{ failure: string | null; next_block: string }>(
+            "SELECT failure, next_block FROM indexer_heads",
+          ),
+        )
+      ).rows[0];
+    try {
+      indexer.start();
+      await vi.waitFor(async () => expect((await head())?.failure).toMatch(/connection refused by test/), {
+        timeout: 5_000,
+        interval: 20,
+      });
+      broken = false;
+      const latest = await chain.clients.publicClient.getBlockNumber();
+      await vi.waitFor(
+        async () => {
+          const current = await head();
+          expect(current?.failure).toBeNull();
+          expect(BigInt(current!.next_block)).toBeGreaterThan(latest);
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+    } finally {
+      await indexer.stop();
+      await fresh.close();
+    }
+  });
+
+  it("resets and rebuilds a scope whose chain is gone (another genesis block)", async () => {
+    await syncAll(indexers);
+    const before = await snapshotProjection(database.db);
+    await database.db.withConnection((c) => c.query("UPDATE indexer_heads SET genesis_hash = '0xgone'"));
+    await syncAll(indexers);
+    expect(logs.text()).toContain("the chain this scope indexed is gone");
+    expect(await snapshotProjection(database.db)).toEqual(before);
+  });
+
   it("projects markets, trades and positions whose pools match the contract", async () => {
     await chain.simulate(40);
     await syncAll(indexers);
@@ -235,3 +298,52 @@ describe("indexer on the prediction-feed dev chain", () => {
     expect(trades.rows[0]!.n).toBeGreaterThan(0);
   });
 });
+
+describe.skipIf(!onPostgres)(
+  `killed with SIGKILL mid-backfill (${onPostgres ? "PostgreSQL" : POSTGRES_ONLY})`,
+  () => {
+    it("resumes with nothing lost or duplicated", async () => {
+      const chain = await setupDevChain(8453);
+      const database = await setupDatabase();
+      const reference = await setupDatabase();
+      try {
+        await chain.simulate(40);
+        const script = new URL("../_test/index-process.ts", import.meta.url).pathname;
+        const env = {
+          ...process.env,
+          DATABASE_URL: database.url!,
+          MKT_TEST_DEPLOYMENT: JSON.stringify(chain.deployment),
+        };
+        const child = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: "ignore" });
+        // Kill it once it has committed some ranges but not all.
+        const latest = await chain.clients.publicClient.getBlockNumber();
+        await vi.waitFor(
+          async () => {
+            const { rows } = await database.db.withConnection((c) =>
+              c.query<{ next: string }>("SELECT max(next_block) AS next FROM indexer_heads"),
+            );
+            expect(Number(rows[0]?.next ?? 0)).toBeGreaterThan(10);
+          },
+          { timeout: 60_000, interval: 5 },
+        );
+        child.kill("SIGKILL");
+        await once(child, "exit");
+        const { rows } = await database.db.withConnection((c) =>
+          c.query<{ next: string }>("SELECT min(next_block) AS next FROM indexer_heads"),
+        );
+        expect(BigInt(rows[0]!.next)).toBeLessThanOrEqual(latest);
+        const rerun = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: "ignore" });
+        const [code] = await once(rerun, "exit");
+        expect(code).toBe(0);
+        const referenceIndexers = indexersFor(reference.db, chain);
+        await syncAll(referenceIndexers);
+        for (const indexer of referenceIndexers) await indexer.stop();
+        expect(await snapshotProjection(database.db)).toEqual(await snapshotProjection(reference.db));
+      } finally {
+        await database.close();
+        await reference.close();
+        await chain.close();
+      }
+    }, 180_000);
+  },
+);

@@ -35,15 +35,22 @@ export const redactPaths = [
   ),
 ];
 
+/**
+ * The process logger. Lines are written to stdout in batches (a write per
+ * 4 KiB instead of a write per line, which cost the hot path a system call
+ * per request) and flushed at least every second, so a quiet process still
+ * shows its lines at once.
+ */
 export function createLogger(options: { level: string; destination?: DestinationStream }): Logger {
-  return pino(
-    {
-      level: options.level,
-      redact: { paths: redactPaths, censor: "[redacted]" },
-      base: { pid: process.pid },
-    },
-    options.destination ?? pino.destination({ fd: 1, sync: false, minLength: 4096 }),
-  );
+  const settings = {
+    level: options.level,
+    redact: { paths: redactPaths, censor: "[redacted]" },
+    base: { pid: process.pid },
+  };
+  if (options.destination) return pino(settings, options.destination);
+  const logger = pino(settings, pino.destination({ fd: 1, sync: false, minLength: 4096 }));
+  setInterval(() => logger.flush(), 1_000).unref();
+  return logger;
 }
 
 export type { Logger };

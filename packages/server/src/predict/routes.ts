@@ -1,10 +1,61 @@
+import type { ChainDeployment } from "@mkt/chain";
 import { z } from "zod";
 import type { Database } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
 import { defineRoute, type RouteDefinition } from "../http/route.ts";
 
-export function predictRoutes({ db }: { db: Database }): RouteDefinition[] {
+export const predictRuntimeSchema = z
+  .object({
+    enabled: z.boolean().describe("The feed runs on this deployment."),
+    publicEnabled: z
+      .boolean()
+      .describe("The feed is open to third-party integrators. A client stops unless both flags are true."),
+    chainId: z.number().int(),
+    version: z.string(),
+    contracts: z.record(z.string(), z.string()).describe("Contract addresses by name (WETH, MarketFactory)."),
+    startBlock: z.number().int(),
+    scope: z.string().describe("The indexer scope of the feed's projection."),
+  })
+  .meta({ id: "PredictRuntime" });
+
+export function predictRoutes({
+  db,
+  deployment,
+}: {
+  db: Database;
+  deployment: ChainDeployment | undefined;
+}): RouteDefinition[] {
+  const factory = deployment?.contracts["MarketFactory"];
+  const runtime = predictRuntimeSchema.parse({
+    enabled: deployment !== undefined,
+    publicEnabled: deployment !== undefined,
+    chainId: deployment?.chainId ?? 4663,
+    version: "v9",
+    contracts: Object.fromEntries(
+      Object.entries(deployment?.contracts ?? {}).map(([name, contract]) => [
+        name,
+        contract.address.toLowerCase(),
+      ]),
+    ),
+    startBlock: factory?.startBlock ?? 0,
+    scope: factory ? `${deployment!.chainId}:predict:${factory.address.toLowerCase()}` : "",
+  });
   return [
+    defineRoute({
+      method: "GET",
+      path: "/runtime",
+      operationId: "predictRuntime",
+      summary: "The prediction feed's runtime record",
+      description:
+        "Read at startup: continue only when both `enabled` and `publicEnabled` are true. Both are false when this deployment follows no prediction chain.",
+      tags: ["Runtime"],
+      access: { kind: "predict" },
+      responses: {
+        200: { description: "The runtime record.", schema: predictRuntimeSchema },
+        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+      },
+      handler: () => runtime,
+    }),
     defineRoute({
       method: "GET",
       path: "/health",

@@ -1,0 +1,115 @@
+import { join } from "node:path";
+import {
+  type ChainDeployment,
+  createChainClients,
+  type DevChain,
+  deployReferenceContracts,
+  type Repeating,
+  readChainConfig,
+  startDevChain,
+  startEntropyFulfiller,
+  startSimulator,
+  writeChainConfig,
+} from "@mkt/chain";
+import type { Logger } from "pino";
+import type { Config } from "../config/index.ts";
+
+export const CHAIN_IDS = [8453, 4663] as const;
+
+export interface Chains {
+  /** Every chain the indexer follows, as the config file describes it. */
+  deployments: ChainDeployment[];
+  /** Dev chains started by this process (none for real chains). */
+  devChains: DevChain[];
+  /** Where the deployments were written (dev chains) or read from (MKT_CONFIG). */
+  configPath: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The chains this process indexes. A chain with RPC_URL_<id> is a real
+ * chain, described by MKT_CONFIG; a chain without one gets an in-process dev
+ * chain on its loopback port, with the reference contracts deployed and the
+ * deployment written to `<MKT_DATA_DIR>/chains.json`, the same format as
+ * MKT_CONFIG, so the indexer reads both the same way. MKT_DEMO keeps seeded
+ * activity flowing on the dev chains; with it off, randomness requests are
+ * still fulfilled so packs get their rarities.
+ */
+export async function startChains({ config, logger }: { config: Config; logger: Logger }): Promise<Chains> {
+  const log = logger.child({ area: "chains" });
+  const fromFile = config.configFile ? (await readChainConfig(config.configFile)).chains : [];
+  const deployments: ChainDeployment[] = [];
+  const devChains: DevChain[] = [];
+  const background: Repeating[] = [];
+  try {
+    for (const chainId of CHAIN_IDS) {
+      const rpcUrl = config.rpcUrls[chainId];
+      const described = fromFile.find((chain) => chain.chainId === chainId);
+      if (rpcUrl || described) {
+        if (!described) {
+          throw new Error(
+            `RPC_URL_${chainId} is set but MKT_CONFIG does not describe chain ${chainId} (contracts, start blocks)`,
+          );
+        }
+        deployments.push({ ...described, rpcUrl: rpcUrl ?? described.rpcUrl });
+        log.info({ msg: "following a real chain", chainId, rpcUrl: redactUrl(rpcUrl ?? described.rpcUrl) });
+        continue;
+      }
+      const chain = await startDevChain({
+        chainId,
+        port: config.devnetPorts[chainId],
+        intervalMs: 1_000,
+        logger: log,
+      });
+      devChains.push(chain);
+      const deployment = await deployReferenceContracts({ rpcUrl: chain.rpcUrl, chainId, logger: log });
+      deployments.push(deployment);
+      log.info({ msg: "dev chain started and reference contracts deployed", chainId, rpcUrl: chain.rpcUrl });
+    }
+    let configPath = config.configFile;
+    if (devChains.length > 0) {
+      configPath = join(config.dataDir, "chains.json");
+      await writeChainConfig(configPath, deployments);
+      const dev = deployments.filter((deployment) =>
+        devChains.some((chain) => chain.chainId === deployment.chainId),
+      );
+      if (config.demo) {
+        background.push(startSimulator({ chains: dev, seed: 1, logger: log }));
+      } else {
+        for (const deployment of dev) {
+          const entropy = deployment.contracts["EntropyProvider"];
+          if (!entropy) continue;
+          background.push(
+            startEntropyFulfiller({
+              clients: createChainClients({ rpcUrl: deployment.rpcUrl, chainId: deployment.chainId }),
+              entropyProvider: entropy.address,
+              logger: log,
+            }),
+          );
+        }
+      }
+    }
+    return {
+      deployments,
+      devChains,
+      configPath,
+      async close() {
+        for (const task of background) await task.stop();
+        for (const chain of devChains) await chain.close();
+      },
+    };
+  } catch (error) {
+    for (const task of background) await task.stop().catch(() => {});
+    for (const chain of devChains) await chain.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** RPC URLs of providers often carry an API key in the path or query: log the origin only. */
+export function redactUrl(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "[invalid url]";
+  }
+}

@@ -1,0 +1,155 @@
+import type { ChainDeployment } from "@mkt/chain";
+import type { Logger } from "pino";
+import { Counter, Gauge, type Registry } from "prom-client";
+import type { Database } from "../db/index.ts";
+import type { Clock } from "../quotas/limiter.ts";
+import { createScopeIndexer, type HeadRow, type ScopeIndexer } from "./engine.ts";
+import { type ScopeDefinition, scopesOf } from "./projections.ts";
+
+/** The claims `head` object (market-api.md section 2): the state of one scope's projection. */
+export interface Head {
+  scope: string;
+  nextBlock: number;
+  blockHash: string;
+  revision: number;
+  updatedAt: number;
+  failure: string;
+  observedHead: number;
+  observedAt: number;
+  webhookAudit: Record<string, unknown>;
+}
+
+export function toHead(row: HeadRow): Head {
+  return {
+    scope: row.scope,
+    nextBlock: Number(row.next_block),
+    blockHash: row.block_hash ?? "",
+    revision: Number(row.revision),
+    updatedAt: row.updated_at.getTime(),
+    failure: row.failure ?? "",
+    observedHead: row.observed_head === null ? 0 : Number(row.observed_head),
+    observedAt: row.observed_at?.getTime() ?? 0,
+    webhookAudit: row.webhook_audit ?? {},
+  };
+}
+
+export interface IndexerServiceOptions {
+  db: Database;
+  logger: Logger;
+  clock: Clock;
+  deployments: ChainDeployment[];
+  registry: Registry;
+  /** How often backfill progress is printed. */
+  progressIntervalMs?: number;
+}
+
+/**
+ * Runs one indexer per scope of every deployment, and reports progress: a
+ * line every few seconds while a scope is backfilling (blocks/s, logs/s,
+ * ETA), and the same figures as metrics.
+ */
+export function createIndexerService({
+  db,
+  logger,
+  clock,
+  deployments,
+  registry,
+  progressIntervalMs = 2_000,
+}: IndexerServiceOptions) {
+  const log = logger.child({ area: "indexer" });
+  const blocksTotal = new Counter({
+    name: "mkt_indexer_blocks_total",
+    help: "Blocks indexed, by scope.",
+    labelNames: ["scope"] as const,
+    registers: [registry],
+  });
+  const logsTotal = new Counter({
+    name: "mkt_indexer_logs_total",
+    help: "Logs applied to the projection, by scope.",
+    labelNames: ["scope"] as const,
+    registers: [registry],
+  });
+  const progress = new Map<string, { blocks: number; logs: number; since: number }>();
+  const scopes: ScopeDefinition[] = deployments.flatMap(scopesOf);
+  const rpcOf = new Map(deployments.map((deployment) => [deployment.chainId, deployment.rpcUrl]));
+  const indexers: ScopeIndexer[] = scopes.map((scope) =>
+    createScopeIndexer({
+      db,
+      logger,
+      clock,
+      scope,
+      rpcUrl: rpcOf.get(scope.chainId)!,
+      onProgress: ({ scope: id, blocks, logs }) => {
+        blocksTotal.inc({ scope: id }, blocks);
+        logsTotal.inc({ scope: id }, logs);
+        const entry = progress.get(id) ?? { blocks: 0, logs: 0, since: clock.now() };
+        entry.blocks += blocks;
+        entry.logs += logs;
+        progress.set(id, entry);
+      },
+    }),
+  );
+
+  const heads = async (): Promise<Array<Head & { chainId: number; lag: number }>> => {
+    const { rows } = await db.withConnection((connection) =>
+      connection.query<HeadRow>("SELECT * FROM indexer_heads ORDER BY scope"),
+    );
+    return rows.map((row) => {
+      const head = toHead(row);
+      return { ...head, chainId: row.chain_id, lag: Math.max(0, head.observedHead - (head.nextBlock - 1)) };
+    });
+  };
+
+  new Gauge({
+    name: "mkt_indexer_lag_blocks",
+    help: "Blocks between the chain head last observed and the last block indexed, by scope.",
+    labelNames: ["scope"] as const,
+    registers: [registry],
+    async collect() {
+      for (const head of await heads().catch(() => [])) this.set({ scope: head.scope }, head.lag);
+    },
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  const report = async () => {
+    const now = clock.now();
+    const current = await heads().catch(() => []);
+    for (const head of current) {
+      const entry = progress.get(head.scope);
+      if (!entry) continue;
+      const seconds = Math.max(0.001, (now - entry.since) / 1000);
+      const blocksPerSecond = entry.blocks / seconds;
+      if (head.lag > 50) {
+        log.info({
+          msg: "backfill",
+          scope: head.scope,
+          block: head.nextBlock - 1,
+          head: head.observedHead,
+          blocksPerSecond: Math.round(blocksPerSecond),
+          logsPerSecond: Math.round(entry.logs / seconds),
+          etaSeconds: blocksPerSecond > 0 ? Math.round(head.lag / blocksPerSecond) : null,
+        });
+      }
+      progress.set(head.scope, { blocks: 0, logs: 0, since: now });
+    }
+  };
+
+  return {
+    scopes,
+    indexers,
+    heads,
+    /** The indexer of a scope, for recovery (classic `/events/{txHash}`). */
+    indexerOf: (scopeId: string) => indexers.find((indexer) => indexer.scope.id === scopeId),
+    start() {
+      for (const indexer of indexers) indexer.start();
+      timer = setInterval(() => void report(), progressIntervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      await Promise.all(indexers.map((indexer) => indexer.stop()));
+    },
+  };
+}
+
+export type IndexerService = ReturnType<typeof createIndexerService>;

@@ -1,0 +1,59 @@
+import type { ChainDeployment } from "@mkt/chain";
+import { z } from "zod";
+import { defineRoute } from "../http/route.ts";
+
+export const marketRuntimeSchema = z
+  .object({
+    id: z
+      .string()
+      .describe("The runtime id clients put in `{version}` paths. Never infer the newest from a name."),
+    version: z.number().int().describe("Onchain version number of the runtime; higher is newer."),
+    chainId: z.number().int(),
+    contracts: z.record(z.string(), z.string()).describe("Contract addresses of the runtime, by name."),
+    startBlock: z.number().int().describe("First block the indexer reads for this runtime."),
+    scope: z.string().describe("The indexer scope whose `head` runtime-versioned reads report."),
+    current: z.boolean().describe("True for the newest runtime of its chain."),
+  })
+  .meta({ id: "MarketRuntime" });
+
+export const marketRuntimeListSchema = z
+  .object({ runtimes: z.array(marketRuntimeSchema) })
+  .meta({ id: "MarketRuntimeList" });
+
+/** `GET /market/runtime`: the runtimes of the current generation, from the deployment the indexer follows. */
+export function marketRuntimeRoute(deployments: ChainDeployment[]) {
+  const runtimes = deployments
+    .filter((deployment) => !deployment.contracts["MarketFactory"])
+    .flatMap((deployment) => {
+      const newest = Math.max(...deployment.runtimes.map((runtime) => runtime.version));
+      return deployment.runtimes.map((runtime) => ({
+        id: runtime.id,
+        version: runtime.version,
+        chainId: deployment.chainId,
+        contracts: Object.fromEntries(
+          Object.entries(runtime.contracts).map(([name, address]) => [name, address.toLowerCase()]),
+        ),
+        startBlock: runtime.startBlock,
+        scope: `${deployment.chainId}:runtime:${runtime.id}`,
+        current: runtime.version === newest,
+      }));
+    })
+    .sort((a, b) => b.version - a.version);
+  const body = marketRuntimeListSchema.parse({ runtimes });
+  return defineRoute({
+    method: "GET",
+    path: "/runtime",
+    operationId: "listRuntimes",
+    summary: "List the runtimes of the current marketplace",
+    description:
+      "Runtime discovery: clients take `{version}` for runtime-versioned reads from here, never from a name. Newest first. A public read: it needs no key when PUBLIC_READS=open.",
+    tags: ["Discovery"],
+    access: { kind: "market", bucket: "read", publicRead: true },
+    responses: {
+      200: { description: "The runtimes.", schema: marketRuntimeListSchema },
+      401: { description: "API key missing, malformed or invalid (PUBLIC_READS=key)." },
+      429: { description: "Read budget exhausted." },
+    },
+    handler: () => body,
+  });
+}

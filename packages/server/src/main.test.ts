@@ -73,6 +73,37 @@ describe("npm start entry point", () => {
     expect(
       (await fetch(`${started.url}/market/api-key?bucket=read`, { headers: { "api-key": key } })).status,
     ).toBe(204);
+    // The dev chains, their deployment and the indexer came up with the server.
+    const runtimes = (await (
+      await fetch(`${started.url}/market/runtime`, { headers: { "api-key": key } })
+    ).json()) as {
+      runtimes: Array<{ id: string; chainId: number; current: boolean }>;
+    };
+    expect(runtimes.runtimes.map((r) => [r.id, r.chainId, r.current])).toEqual([
+      ["r2", 8453, true],
+      ["r1", 8453, false],
+    ]);
+    const predict = (await (
+      await fetch(`${started.url}/predict/v9/runtime`, { headers: { "api-key": key } })
+    ).json()) as {
+      enabled: boolean;
+      publicEnabled: boolean;
+      chainId: number;
+    };
+    expect(predict).toMatchObject({ enabled: true, publicEnabled: true, chainId: 4663 });
+    await vi.waitFor(
+      async () => {
+        const indexer = (await (
+          await fetch(`${started.admin}/admin/indexer`, { headers: { authorization: `Bearer ${token}` } })
+        ).json()) as { scopes: Array<{ scope: string; failure: string; nextBlock: number }> };
+        expect(indexer.scopes).toHaveLength(4);
+        for (const scope of indexer.scopes) {
+          expect(scope.failure).toBe("");
+          expect(scope.nextBlock).toBeGreaterThan(1);
+        }
+      },
+      { timeout: 20_000, interval: 200 },
+    );
 
     child.kill("SIGTERM");
     const [code] = await once(child, "exit");

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { ChainDeployment } from "@mkt/chain";
 import Fastify, {
@@ -71,6 +71,7 @@ export interface App {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const MAINTENANCE_INTERVAL_MS = 60_000;
+const SLOW_REQUEST_MS = 1_000;
 
 /**
  * TRUST_PROXY as Fastify takes it. Fastify 5 now ignores a bare hop count
@@ -81,6 +82,17 @@ function trustProxyOption(
   value: Config["trustProxy"],
 ): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof value === "number" ? (_address, hop) => hop < value : value;
+}
+
+/**
+ * Request ids: a random per-process prefix and a counter. Unique across
+ * replicas and restarts for practical purposes, and far cheaper than a UUID
+ * per request.
+ */
+function createRequestIds() {
+  const prefix = randomBytes(6).toString("base64url");
+  let next = 0;
+  return () => `${prefix}-${(next++).toString(36)}`;
 }
 
 /** The composition root: every service and both listeners, wired once. */
@@ -148,7 +160,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   routes.platform = [...shared, ...platformRoutes({ db, documents })];
 
   const cors = createCorsPolicy(config.allowedOrigins);
+  const newRequestId = createRequestIds();
   /** Metrics and the one log line of every answered request. */
+  /**
+   * Metrics and the log line of every answered request. Refused, failed and
+   * slow requests are logged at info; successful ones at debug (LOG_LEVEL=debug
+   * gives a full access log): at thousands of budget checks a second, an info
+   * line each would be most of the work, and the metrics count them anyway.
+   */
   const answered = (
     surface: string,
     route: string,
@@ -159,7 +178,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     ms: number,
   ) => {
     metrics.recordRequest(surface, route, method, status, ms / 1000);
-    logger.info({ msg: "request", reqId, method, route, path, status, ms: Math.round(ms * 100) / 100 });
+    const level = status >= 400 || ms >= SLOW_REQUEST_MS ? "info" : "debug";
+    if (logger.isLevelEnabled(level)) {
+      logger[level]({ msg: "request", reqId, method, route, path, status, ms: Math.round(ms * 100) / 100 });
+    }
   };
   let closing = false;
   // The hottest route's success answer, served before Fastify routes the request. With
@@ -171,6 +193,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           limiter,
           policies,
           commonHeaders: (origin, url) => cors.headersFor(origin, url),
+          newRequestId,
           admit: () => {
             if (inFlight >= config.maxInFlight) return false;
             inFlight += 1;
@@ -207,7 +230,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
-      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : newRequestId();
     },
     bodyLimit: 1_048_576,
     return503OnClosing: true,

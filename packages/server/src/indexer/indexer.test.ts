@@ -117,23 +117,41 @@ describe("indexer on the classic and current-generation dev chain", () => {
 
   it("re-applies one transaction's logs by hash, idempotently", async () => {
     const { rows } = await database.db.withConnection((c) =>
-      c.query<{ transaction_hash: string; scope: string }>("SELECT transaction_hash, scope FROM market_claims LIMIT 1"),
+      c.query<{ transaction_hash: string; scope: string }>(
+        "SELECT transaction_hash, scope FROM market_claims LIMIT 1",
+      ),
     );
     const { transaction_hash: hash, scope } = rows[0]!;
     const indexer = indexers.find((candidate) => candidate.scope.id === scope)!;
-    expect(await indexer.reapplyTransaction(hash as `0x${string}`)).toEqual({ applied: 0, found: true, pending: false });
+    expect(await indexer.reapplyTransaction(hash as `0x${string}`)).toEqual({
+      applied: 0,
+      found: true,
+      pending: false,
+    });
     // As if the indexer had missed the transaction's logs.
     await database.db.withConnection(async (c) => {
       await c.query("DELETE FROM chain_events WHERE transaction_hash = $1", [hash]);
       await c.query("DELETE FROM market_claims WHERE transaction_hash = $1", [hash]);
     });
-    expect(await indexer.reapplyTransaction(hash as `0x${string}`)).toMatchObject({ applied: 1, found: true });
-    expect(await indexer.reapplyTransaction(hash as `0x${string}`)).toMatchObject({ applied: 0, found: true });
+    expect(await indexer.reapplyTransaction(hash as `0x${string}`)).toMatchObject({
+      applied: 1,
+      found: true,
+    });
+    expect(await indexer.reapplyTransaction(hash as `0x${string}`)).toMatchObject({
+      applied: 0,
+      found: true,
+    });
     const claims = await database.db.withConnection((c) =>
-      c.query<{ n: number }>("SELECT count(*)::int AS n FROM market_claims WHERE transaction_hash = $1", [hash]),
+      c.query<{ n: number }>("SELECT count(*)::int AS n FROM market_claims WHERE transaction_hash = $1", [
+        hash,
+      ]),
     );
     expect(claims.rows[0]!.n).toBe(1);
-    expect(await indexer.reapplyTransaction(`0x${"ab".repeat(32)}`)).toEqual({ applied: 0, found: false, pending: false });
+    expect(await indexer.reapplyTransaction(`0x${"ab".repeat(32)}`)).toEqual({
+      applied: 0,
+      found: false,
+      pending: false,
+    });
   });
 
   it("follows games, packs and their lifecycle from simulated activity", async () => {

@@ -16,9 +16,8 @@ export async function benchApiKeyCheck({ durationSeconds }: { durationSeconds: n
     /listening on (\S+)/,
   );
   const server = await startProcess(
-    ["--import", "tsx", `${root}packages/server/src/main.ts`],
+    ["--import", "tsx", `${root}bench/api-server.ts`],
     {
-      DATABASE_URL: "memory://",
       PORT: "0",
       ADMIN_PORT: "0",
       ADMIN_TOKEN,

@@ -12,5 +12,8 @@ const app = await createApp({ config, db, logger: createLogger({ level: config.l
 const { publicUrl, adminUrl } = await app.listen();
 process.stdout.write(`listening on ${publicUrl}\noperator ${adminUrl}\n`);
 process.on("SIGTERM", () => {
-  void app.close().then(() => db.close()).then(() => process.exit(0));
+  void app
+    .close()
+    .then(() => db.close())
+    .then(() => process.exit(0));
 });

@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 import { benchApiKeyCheck } from "./api-key.bench.ts";
+import { benchIndexerBackfill } from "./indexer.bench.ts";
 
 const durationSeconds = Number(process.env["BENCH_SECONDS"] ?? 10);
-const suites = [() => benchApiKeyCheck({ durationSeconds })];
+const suites = [() => benchApiKeyCheck({ durationSeconds }), () => benchIndexerBackfill()];
 
 let allMet = true;
 for (const suite of suites) {

@@ -1,0 +1,386 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type ChainDeployment,
+  claimDropsAbi,
+  createChainClients,
+  deployReferenceContracts,
+  waitForSuccess,
+} from "@mkt/chain";
+import pg from "pg";
+import {
+  type Address,
+  createPublicClient,
+  decodeEventLog,
+  getAddress,
+  type Hex,
+  http,
+  keccak256,
+  numberToHex,
+  type PublicClient,
+} from "viem";
+import { type Database, migrate, openDatabase } from "../packages/server/src/db/index.ts";
+import { createScopeIndexer } from "../packages/server/src/indexer/engine.ts";
+import { runtimeScopes, type ScopeDefinition } from "../packages/server/src/indexer/projections.ts";
+import { createLogger } from "../packages/server/src/logging/index.ts";
+import { systemClock } from "../packages/server/src/quotas/limiter.ts";
+import { startProcess } from "./harness.ts";
+
+const CHAIN_ID = 8453;
+/** Claimed logs per airdrop transaction (about 13M gas, under the dev chain's 60M block limit). */
+const RECIPIENTS_PER_TX = 500;
+const TARGET_POSTGRES_LOGS_PER_SECOND = 20_000;
+const PG_BIN = "/usr/lib/postgresql/15/bin";
+const chainModule = fileURLToPath(new URL("../packages/chain/src/index.ts", import.meta.url));
+/** The dev chain runs in its own process, as an RPC node would: its JSON-RPC work is not on the indexer's thread. */
+const CHAIN_SCRIPT = `
+const { startDevChain } = await import(${JSON.stringify(chainModule)});
+const chain = await startDevChain({ chainId: ${CHAIN_ID}, port: 0, intervalMs: 0 });
+process.stdout.write("dev chain on " + chain.rpcUrl + "\\n");
+process.once("SIGTERM", () => chain.close().then(() => process.exit(0)));
+`;
+
+type Range = readonly [bigint, bigint];
+
+interface Measured {
+  logs: number;
+  seconds: number;
+}
+
+interface IndexerRun extends Measured {
+  claims: number;
+  /** The block ranges of the indexer's steps, in order. */
+  ranges: Range[];
+  /** eth_getLogs calls the RPC refused (answer too large) before the indexer shrank its range. */
+  refused: number;
+}
+
+const rate = (m: Measured) => m.logs / m.seconds;
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/**
+ * Backfill throughput of the indexer: a dev chain holding at least `logs`
+ * `Claimed` logs (creator airdrops on the newest runtime's ClaimDrops),
+ * indexed from its start block by one runtime scope's `syncOnce()` with the
+ * indexer's default settings (as the indexer service starts it), into a fresh
+ * PGlite and a fresh PostgreSQL database. The baseline, measured in the same
+ * run, is the part no indexer can avoid: eth_getLogs over the block ranges the
+ * indexer settled on, each log decoded with viem's `decodeEventLog`, no
+ * database. Target: at least 20,000 logs/s into PostgreSQL.
+ */
+export async function benchIndexerBackfill({
+  logs: wanted = Number(process.env["BENCH_INDEXER_LOGS"] ?? 100_000),
+}: {
+  logs?: number;
+} = {}) {
+  const chain = await startProcess(
+    ["--import", "tsx", "--input-type=module", "-e", CHAIN_SCRIPT],
+    {},
+    /dev chain on (\S+)/,
+  );
+  try {
+    const rpcUrl = chain.match[1]!;
+    const deployment = await deployReferenceContracts({ rpcUrl, chainId: CHAIN_ID, finalityDepth: 2 });
+    const generated = await generateClaims(deployment, wanted);
+    const scope = runtimeScopes(deployment).at(-1)!;
+    const address = scope.contracts[0]!.address as Address;
+    const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) }) as PublicClient;
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    const blocks = head - scope.startBlock + 1n;
+
+    // Warm up viem's request, formatting and decoding paths on the first blocks.
+    const warmUp: Range[] = [[scope.startBlock, scope.startBlock + 3n < head ? scope.startBlock + 3n : head]];
+    for (let round = 0; round < 3; round++) await fetchAndDecode(client, address, warmUp);
+
+    const pglite = await openDatabase({ kind: "pglite" });
+    let pgliteRun: IndexerRun;
+    try {
+      pgliteRun = await indexScope(pglite, scope, rpcUrl);
+    } finally {
+      await pglite.close();
+    }
+    const ranges = pgliteRun.ranges;
+
+    // The baseline over the ranges the indexer used, twice (the first also warms up); the faster counts.
+    const first = await fetchAndDecode(client, address, ranges);
+    const second = await fetchAndDecode(client, address, ranges);
+    const baseline = first.seconds < second.seconds ? first : second;
+    verify("PGlite", pgliteRun, baseline);
+
+    let postgresRun: IndexerRun | undefined;
+    let postgresNote: string;
+    const server = await postgresForBench();
+    if ("skipped" in server) {
+      postgresNote = `skipped: ${server.skipped}`;
+    } else {
+      try {
+        const db = await openDatabase({ kind: "postgres", url: server.url });
+        try {
+          postgresRun = await indexScope(db, scope, rpcUrl);
+        } finally {
+          await db.close();
+        }
+      } finally {
+        await server.dispose();
+      }
+      verify("PostgreSQL", postgresRun, baseline);
+      postgresNote = server.description;
+    }
+
+    const row = (name: string, m: Measured, ratio?: number) =>
+      `${name.padEnd(34)} ${fmt(rate(m)).padStart(8)} logs/s   ${m.seconds.toFixed(2).padStart(6)} s${
+        ratio === undefined ? "" : `   ratio ${ratio.toFixed(3)}`
+      }`;
+    const postgresRate = postgresRun ? rate(postgresRun) : undefined;
+    const met = postgresRate !== undefined && postgresRate >= TARGET_POSTGRES_LOGS_PER_SECOND;
+    return {
+      name: "indexer backfill (ClaimDrops Claimed logs) vs eth_getLogs + decode",
+      lines: [
+        `logs generated: ${fmt(generated.claims)} Claimed in ${generated.transactions} airdrops of up to ${RECIPIENTS_PER_TX} (${fmt(
+          generated.gasPerRecipient,
+        )} gas per recipient, ${generated.seconds.toFixed(1)} s); the scope holds ${fmt(baseline.logs)} logs in ${blocks} blocks`,
+        `indexer steps (default ranges): ${ranges.length}, ${(Number(blocks) / ranges.length).toFixed(1)} blocks and ${fmt(
+          baseline.logs / ranges.length,
+        )} logs each on average, after ${pgliteRun.refused} eth_getLogs refused as too large; the baseline replays these ranges`,
+        row("eth_getLogs + decode (baseline)", baseline),
+        row("indexer into PGlite (in memory)", pgliteRun, rate(pgliteRun) / rate(baseline)),
+        postgresRun
+          ? row("indexer into PostgreSQL", postgresRun, rate(postgresRun) / rate(baseline))
+          : `${"indexer into PostgreSQL".padEnd(34)} ${postgresNote}`,
+        ...(postgresRun ? [`PostgreSQL: ${postgresNote}`] : []),
+        `target >= ${fmt(TARGET_POSTGRES_LOGS_PER_SECOND)} logs/s into PostgreSQL: ${met ? "MET" : "NOT MET"}`,
+      ],
+      met,
+    };
+  } finally {
+    await chain.stop();
+  }
+}
+
+/** Migrates a fresh database and times one scope's `syncOnce()` from its start block to the chain head. */
+async function indexScope(db: Database, scope: ScopeDefinition, rpcUrl: string): Promise<IndexerRun> {
+  await migrate(db);
+  const ranges: Range[] = [];
+  let next = scope.startBlock;
+  // The indexer's own log lines tell how often the RPC refused a range.
+  let refused = 0;
+  const destination = {
+    write(line: string) {
+      if (line.includes("provider refused the log range")) refused += 1;
+    },
+  };
+  const indexer = createScopeIndexer({
+    db,
+    logger: createLogger({ level: "info", destination }),
+    clock: systemClock,
+    scope,
+    rpcUrl,
+    onProgress: (progress) => {
+      ranges.push([next, next + BigInt(progress.blocks) - 1n]);
+      next += BigInt(progress.blocks);
+    },
+  });
+  const started = performance.now();
+  try {
+    await indexer.syncOnce();
+  } finally {
+    await indexer.stop();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const { rows } = await db.withConnection((connection) =>
+    connection.query<{ logs: string; claims: string }>(
+      `SELECT (SELECT count(*) FROM chain_events WHERE scope = $1) AS logs,
+              (SELECT count(*) FROM market_claims WHERE scope = $1) AS claims`,
+      [scope.id],
+    ),
+  );
+  return {
+    logs: Number(rows[0]?.logs ?? 0),
+    claims: Number(rows[0]?.claims ?? 0),
+    seconds,
+    ranges,
+    refused,
+  };
+}
+
+/** The indexer must have recorded every log of the scope and projected every claim, no more. */
+function verify(name: string, run: IndexerRun, chain: { logs: number; claimed: number }) {
+  if (run.logs !== chain.logs || run.claims !== chain.claimed) {
+    throw new Error(
+      `${name}: the indexer recorded ${run.logs} logs and ${run.claims} claims; the chain has ${chain.logs} and ${chain.claimed}`,
+    );
+  }
+}
+
+/** Sends creator airdrops of RECIPIENTS_PER_TX distinct deterministic owners until `wanted` Claimed logs exist. */
+async function generateClaims(deployment: ChainDeployment, wanted: number) {
+  const started = performance.now();
+  const clients = createChainClients({ rpcUrl: deployment.rpcUrl, chainId: CHAIN_ID, pollingIntervalMs: 5 });
+  const creator = clients.wallet(3);
+  const address = deployment.runtimes.at(-1)!.contracts["ClaimDrops"]!;
+  const dropId = 2n ** 128n + 1n;
+  await waitForSuccess(
+    clients.publicClient,
+    await creator.writeContract({
+      address,
+      abi: claimDropsAbi,
+      functionName: "createDrop",
+      args: [dropId, 0n, 0n],
+    }),
+  );
+  let claims = 0;
+  let transactions = 0;
+  let gas: bigint | undefined;
+  let gasPerRecipient = 0;
+  while (claims < wanted) {
+    const count = Math.min(RECIPIENTS_PER_TX, wanted - claims);
+    const owners = Array.from({ length: count }, (_, i) => ownerAt(claims + i));
+    const quantities = owners.map((_, i) => BigInt(((claims + i) % 5) + 1));
+    const args = [dropId, owners, quantities] as const;
+    // Gas is estimated once, with a margin; the other batches have the same shape (fresh owners, fresh slots).
+    if (gas === undefined) {
+      const estimate = await clients.publicClient.estimateContractGas({
+        address,
+        abi: claimDropsAbi,
+        functionName: "airdrop",
+        args,
+        account: creator.account,
+      });
+      gas = (estimate * 6n) / 5n;
+    }
+    const receipt = await waitForSuccess(
+      clients.publicClient,
+      await creator.writeContract({ address, abi: claimDropsAbi, functionName: "airdrop", args, gas }),
+    );
+    if (transactions === 0) gasPerRecipient = Number(receipt.gasUsed) / count;
+    claims += count;
+    transactions += 1;
+  }
+  return { claims, transactions, gasPerRecipient, seconds: (performance.now() - started) / 1000 };
+}
+
+/** A distinct, spread-out owner address per index. */
+function ownerAt(index: number): Address {
+  return getAddress(keccak256(numberToHex(index + 1, { size: 32 })).slice(0, 42) as Hex);
+}
+
+/** The baseline: eth_getLogs over each range, each log decoded. */
+async function fetchAndDecode(client: PublicClient, address: Address, ranges: readonly Range[]) {
+  const started = performance.now();
+  let logs = 0;
+  let claimed = 0;
+  for (const [fromBlock, toBlock] of ranges) {
+    const raw = await client.getLogs({ address: [address], fromBlock, toBlock });
+    for (const log of raw) {
+      const decoded = decodeEventLog({
+        abi: claimDropsAbi,
+        data: log.data,
+        topics: log.topics as [Hex, ...Hex[]],
+      });
+      logs += 1;
+      if (decoded.eventName === "Claimed") claimed += 1;
+    }
+  }
+  return { logs, claimed, seconds: (performance.now() - started) / 1000 };
+}
+
+type BenchPostgres = { url: string; description: string; dispose(): Promise<void> } | { skipped: string };
+
+/**
+ * A fresh database for the run: a new database in DATABASE_URL's server when
+ * it names PostgreSQL, else a temporary PostgreSQL 15 cluster, else skipped.
+ */
+async function postgresForBench(): Promise<BenchPostgres> {
+  const configured = process.env["DATABASE_URL"];
+  if (configured && /^postgres(ql)?:\/\//.test(configured)) return freshDatabaseIn(configured);
+  if (!existsSync(`${PG_BIN}/postgres`)) {
+    return { skipped: `DATABASE_URL is not a PostgreSQL URL and ${PG_BIN}/postgres is not installed` };
+  }
+  return temporaryCluster();
+}
+
+async function freshDatabaseIn(serverUrl: string): Promise<BenchPostgres> {
+  const name = `mkt_bench_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    description: `database ${name} created in DATABASE_URL's server for this run, dropped after`,
+    async dispose() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+async function temporaryCluster(): Promise<BenchPostgres> {
+  const dir = mkdtempSync(join(tmpdir(), "mkt-bench-pg-"));
+  const data = join(dir, "data");
+  const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
+  // initdb and postgres refuse to run as root: run them as the postgres user, like .ci/run.
+  const run = (command: string) => {
+    if (asRoot) execFileSync("su", ["postgres", "-s", "/bin/bash", "-c", command], { stdio: "pipe" });
+    else execFileSync("/bin/bash", ["-c", command], { stdio: "pipe" });
+  };
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  let started = false;
+  try {
+    if (asRoot) {
+      try {
+        execFileSync("id", ["postgres"], { stdio: "pipe" });
+      } catch {
+        rmSync(dir, { recursive: true, force: true });
+        return { skipped: "running as root and there is no postgres user to run initdb as" };
+      }
+      execFileSync("chown", ["postgres", dir]);
+    }
+    run(`${PG_BIN}/initdb -D ${data} -U postgres -A trust --no-sync >/dev/null`);
+    run(`${PG_BIN}/pg_ctl -D ${data} -l ${dir}/log -w -o "${options}" start >/dev/null`);
+    started = true;
+  } catch (error) {
+    if (started) run(`${PG_BIN}/pg_ctl -D ${data} -m immediate stop >/dev/null 2>&1 || true`);
+    rmSync(dir, { recursive: true, force: true });
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { skipped: `could not start a temporary PostgreSQL 15 cluster: ${message}` };
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    description: `temporary PostgreSQL 15 cluster on 127.0.0.1:${port} (fsync=off), removed after`,
+    async dispose() {
+      try {
+        run(`${PG_BIN}/pg_ctl -D ${data} -m fast stop >/dev/null`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

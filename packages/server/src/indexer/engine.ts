@@ -6,8 +6,11 @@ import {
   decodeEventLog,
   type Hex,
   http,
+  LimitExceededRpcError,
   type Log,
   type PublicClient,
+  ResponseBodyTooLargeError,
+  TimeoutError,
 } from "viem";
 import type { AdvisoryLock, Database, SqlConnection } from "../db/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
@@ -52,7 +55,24 @@ export interface ScopeIndexerOptions {
 }
 
 /** An RPC answer that says the requested log range is too large. */
+/** Provider answers that say the requested log range is too large (wording differs per provider). */
 const RANGE_ERROR = /range|too many|limit exceeded|exceed|response size|10000 results|block range/i;
+/** Logs one range should bring: large enough to amortise a commit, small enough for any provider's answer. */
+const TARGET_LOGS_PER_RANGE = 5_000;
+
+/** True when a failed eth_getLogs asked for too much: too many logs, too large an answer, or too slow. */
+function isRangeTooLarge(error: unknown): boolean {
+  if (error instanceof BaseError) {
+    const cause = error.walk(
+      (inner) =>
+        inner instanceof ResponseBodyTooLargeError ||
+        inner instanceof TimeoutError ||
+        inner instanceof LimitExceededRpcError,
+    );
+    if (cause) return true;
+  }
+  return RANGE_ERROR.test(error instanceof Error ? error.message : String(error));
+}
 
 class ChainMovedError extends Error {
   override readonly name = "ChainMovedError";
@@ -293,30 +313,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       );
       // Record every log; only logs not applied before are handled (recovery may have applied some).
       if (logs.length > 0) {
-        const { rows } = await connection.query<{ block_number: string; log_index: number }>(
-          `INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
-           SELECT $1, (e->>'b')::bigint, (e->>'i')::int, $2, e->>'h', (e->>'t')::timestamptz, e->>'x', e->>'a', e->>'n', e->'r'
-           FROM json_array_elements($3::json) e
-           ON CONFLICT DO NOTHING RETURNING block_number, log_index`,
-          [
-            scope.id,
-            scope.chainId,
-            JSON.stringify(
-              logs.map(({ log: entry }) => ({
-                b: entry.blockNumber.toString(),
-                i: entry.logIndex,
-                h: entry.blockHash,
-                t: entry.blockTime.toISOString(),
-                x: entry.transactionHash,
-                a: entry.address,
-                n: entry.event,
-                r: entry.args,
-              })),
-              (_key, value) => (typeof value === "bigint" ? value.toString() : value),
-            ),
-          ],
-        );
-        const fresh = new Set(rows.map((row) => `${row.block_number}:${row.log_index}`));
+        const fresh = await recordEvents(connection, logs);
         const toApply = logs.filter(({ log: entry }) => fresh.has(`${entry.blockNumber}:${entry.logIndex}`));
         await applyLogs(store, toApply);
       }
@@ -358,6 +355,39 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       await connection.query("SELECT pg_notify($1, $2)", [INDEXER_CHANNEL, scope.id]);
     });
     return decoded.length;
+  };
+
+  /**
+   * Inserts the logs into chain_events and returns the keys of those not
+   * recorded before: only they are applied (recovery may have applied some).
+   */
+  const recordEvents = async (
+    connection: SqlConnection,
+    logs: Array<{ log: IndexedLog }>,
+  ): Promise<Set<string>> => {
+    const { rows } = await connection.query<{ block_number: string; log_index: number }>(
+      `INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
+       SELECT $1, (e->>'b')::bigint, (e->>'i')::int, $2, e->>'h', (e->>'t')::timestamptz, e->>'x', e->>'a', e->>'n', e->'r'
+       FROM jsonb_array_elements($3::jsonb) e
+       ON CONFLICT DO NOTHING RETURNING block_number, log_index`,
+      [
+        scope.id,
+        scope.chainId,
+        JSON.stringify(
+          logs.map(({ log: entry }) => ({
+            b: entry.blockNumber.toString(),
+            i: entry.logIndex,
+            h: entry.blockHash,
+            t: entry.blockTime.toISOString(),
+            x: entry.transactionHash,
+            a: entry.address,
+            n: entry.event,
+            r: plainArgs(entry.args),
+          })),
+        ),
+      ],
+    );
+    return new Set(rows.map((row) => `${row.block_number}:${row.log_index}`));
   };
 
   const applyLogs = async (store: BatchStore, logs: Array<{ log: IndexedLog; contract: Discovered }>) => {
@@ -462,17 +492,18 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     const to = next + BigInt(range) - 1n < latest ? next + BigInt(range) - 1n : latest;
     try {
       const logs = await indexRange(head, next, to, latest);
-      options.onProgress?.({ scope: scope.id, blocks: Number(to - next + 1n), logs });
-      // Grow the range while answers stay small; shrink it on provider limits below.
-      if (logs < 5_000 && range < maxRange) range = Math.min(maxRange, range * 2);
+      const blocks = Number(to - next + 1n);
+      options.onProgress?.({ scope: scope.id, blocks, logs });
+      // Size the next range from this one's log density; shrink hard on provider limits below.
+      const sized = logs === 0 ? range * 2 : Math.floor((blocks * TARGET_LOGS_PER_RANGE) / logs);
+      range = Math.min(maxRange, Math.max(1, sized));
     } catch (error) {
       if (error instanceof ChainMovedError) {
         log.info({ msg: "chain moved while reading; checking for a reorg", reason: error.message });
         return true;
       }
-      const message = error instanceof Error ? error.message : String(error);
-      if (RANGE_ERROR.test(message) && range > 1) {
-        range = Math.max(1, Math.floor(range / 2));
+      if (isRangeTooLarge(error) && range > 1) {
+        range = Math.max(1, Math.floor(range / 10));
         log.info({ msg: "provider refused the log range; shrinking", range });
         return true;
       }
@@ -545,29 +576,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
           contract,
           log: { ...entry, blockTime: new Date(Number(block.timestamp) * 1000) },
         }));
-        const { rows } = await connection.query<{ block_number: string; log_index: number }>(
-          `INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
-           SELECT $1, (e->>'b')::bigint, (e->>'i')::int, $2, e->>'h', (e->>'t')::timestamptz, e->>'x', e->>'a', e->>'n', e->'r'
-           FROM json_array_elements($3::json) e ON CONFLICT DO NOTHING RETURNING block_number, log_index`,
-          [
-            scope.id,
-            scope.chainId,
-            JSON.stringify(
-              logs.map(({ log: entry }) => ({
-                b: entry.blockNumber.toString(),
-                i: entry.logIndex,
-                h: entry.blockHash,
-                t: entry.blockTime.toISOString(),
-                x: entry.transactionHash,
-                a: entry.address,
-                n: entry.event,
-                r: entry.args,
-              })),
-              (_key, value) => (typeof value === "bigint" ? value.toString() : value),
-            ),
-          ],
-        );
-        const fresh = new Set(rows.map((row) => `${row.block_number}:${row.log_index}`));
+        const fresh = await recordEvents(connection, logs);
         await applyLogs(
           store,
           logs.filter(({ log: entry }) => fresh.has(`${entry.blockNumber}:${entry.logIndex}`)),
@@ -606,4 +615,17 @@ export function describeFailure(error: unknown): string {
     return error.details ? `${error.shortMessage}: ${error.details}` : error.shortMessage;
   if (error instanceof Error) return error.message.split("\n")[0] ?? error.name;
   return String(error);
+}
+
+/** Event arguments as JSON values: uint values as decimal strings, arrays element by element. */
+function plainArgs(args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name in args) out[name] = plainValue(args[name]);
+  return out;
+}
+
+function plainValue(value: unknown): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map(plainValue);
+  return value;
 }

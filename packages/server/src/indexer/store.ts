@@ -77,7 +77,7 @@ export class BatchStore {
     return (cache.get(id) ?? undefined) as T | undefined;
   }
 
-  /** Writes a whole row at `block`. */
+  /** Writes a whole row at `block`. Column values are JSON values: numerics as decimal strings, never bigint. */
   put(table: StateTableName, row: Row, block: bigint): void {
     const spec = STATE_TABLES[table];
     const id = keyString(spec, row);
@@ -115,7 +115,7 @@ export class BatchStore {
       if (rows.length === 0) continue;
       await this.connection.query(
         `INSERT INTO ${quote(table)} SELECT * FROM json_populate_recordset(NULL::${quote(table)}, $1::json) ON CONFLICT DO NOTHING`,
-        [JSON.stringify(rows, jsonReplacer)],
+        [JSON.stringify(rows)],
       );
     }
     for (const [table, ids] of this.dirty) {
@@ -133,20 +133,14 @@ export class BatchStore {
       await this.connection.query(
         `INSERT INTO ${quote(table)} SELECT * FROM json_populate_recordset(NULL::${quote(table)}, $1::json)
          ON CONFLICT (${spec.key.map(quote).join(", ")}) DO UPDATE SET ${updates}`,
-        [JSON.stringify(rows, jsonReplacer)],
+        [JSON.stringify(rows)],
       );
     }
     if (this.undo.length > 0) {
       await this.connection.query(
         `INSERT INTO indexer_undo (scope, block_number, table_name, row_key, previous)
          SELECT $1, (u->>'block')::bigint, u->>'table', u->'key', u->'previous' FROM json_array_elements($2::json) u`,
-        [
-          this.scope,
-          JSON.stringify(
-            this.undo.map((entry) => ({ ...entry, block: entry.block.toString() })),
-            jsonReplacer,
-          ),
-        ],
+        [this.scope, JSON.stringify(this.undo.map((entry) => ({ ...entry, block: entry.block.toString() })))],
       );
     }
   }
@@ -159,11 +153,6 @@ export class BatchStore {
     }
     return cache;
   }
-}
-
-/** Dates as ISO strings, bigints as decimal strings. */
-function jsonReplacer(_key: string, value: unknown) {
-  return typeof value === "bigint" ? value.toString() : value;
 }
 
 /** Reads the column names of every projection table once. */

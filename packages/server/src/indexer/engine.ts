@@ -1,9 +1,7 @@
 import type { Logger } from "pino";
 import {
-  type Abi,
   BaseError,
   createPublicClient,
-  decodeEventLog,
   type Hex,
   http,
   LimitExceededRpcError,
@@ -14,6 +12,7 @@ import {
 } from "viem";
 import type { AdvisoryLock, Database, SqlConnection } from "../db/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
+import { createLogDecoder } from "./decode.ts";
 import type { Discovered, IndexedLog, ScopeDefinition } from "./projections.ts";
 import { BatchStore, readColumns, resetScope, rollbackScope } from "./store.ts";
 
@@ -97,6 +96,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       transport: http(options.rpcUrl, { batch: { batchSize: 200 }, retryCount: 0 }),
     }) as PublicClient);
   const kinds = new Map<string, Discovered>(scope.contracts.map((contract) => [contract.address, contract]));
+  const decoders = new Map(Object.entries(scope.abis).map(([kind, abi]) => [kind, createLogDecoder(abi)]));
   let columns: Map<string, string[]> | undefined;
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -198,10 +198,11 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     const address = raw.address.toLowerCase();
     const contract = kinds.get(address);
     if (!contract) return undefined;
-    const abi = scope.abis[contract.kind] as Abi | undefined;
-    if (!abi) return undefined;
+    const decodeWith = decoders.get(contract.kind);
+    if (!decodeWith) return undefined;
     try {
-      const decoded = decodeEventLog({ abi, data: raw.data, topics: raw.topics as [Hex, ...Hex[]] });
+      const decoded = decodeWith(raw.data, raw.topics as Hex[]);
+      if (!decoded) return undefined;
       return {
         contract,
         log: {

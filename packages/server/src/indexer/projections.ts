@@ -50,7 +50,7 @@ const lower = (value: unknown) => String(value).toLowerCase();
 const str = (value: unknown) => (typeof value === "bigint" ? value.toString() : String(value));
 const big = (value: unknown) => BigInt(value as string | bigint);
 
-export const RARITY_NAMES = ["NOT_ASSIGNED", "Common", "Rare", "Epic", "Legendary", "Mythic"] as const;
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** Classic generation: the drop factory and every booster drop and token it deploys. */
 export function classicScope(deployment: ChainDeployment): ScopeDefinition {
@@ -164,6 +164,17 @@ export function classicScope(deployment: ChainDeployment): ScopeDefinition {
       }
       if (kind !== "drop") return undefined;
       const game = store.get("classic_games", gameKey(log.address));
+      /** The transaction, block and time columns of one lifecycle step (`mint`, `rarity`, `opened`, `burn`). */
+      const stamp = (step: string) => ({
+        [`${step}_tx`]: log.transactionHash,
+        [`${step}_block`]: log.blockNumber.toString(),
+        [`${step}_time`]: log.blockTime,
+      });
+      /** Changes one pack, if the projection has it. */
+      const updatePack = (tokenId: unknown, changes: (pack: Row) => Row) => {
+        const pack = store.get("classic_packs", packKey(log.address, tokenId));
+        if (pack) store.put("classic_packs", { ...pack, ...changes(pack), ...at }, log.blockNumber);
+      };
       switch (log.event) {
         case "Minted": {
           const minter = lower(log.args["minter"]);
@@ -181,9 +192,7 @@ export function classicScope(deployment: ChainDeployment): ScopeDefinition {
                 random_value: null,
                 acquired_price: str(log.args["pricePerPack"]),
                 reward_amount: null,
-                mint_tx: log.transactionHash,
-                mint_block: log.blockNumber.toString(),
-                mint_time: log.blockTime,
+                ...stamp("mint"),
                 rarity_tx: null,
                 rarity_block: null,
                 rarity_time: null,
@@ -212,74 +221,34 @@ export function classicScope(deployment: ChainDeployment): ScopeDefinition {
           return undefined;
         }
         case "RarityAssigned": {
-          const pack = store.get("classic_packs", packKey(log.address, log.args["tokenId"]));
-          if (!pack) return undefined;
-          store.put(
-            "classic_packs",
-            {
-              ...pack,
-              status: pack["status"] === "minted" ? "rarity_assigned" : pack["status"],
-              rarity: Number(log.args["rarity"]),
-              token_seed: str(log.args["tokenSeed"]),
-              random_value: str(log.args["randomValue"]),
-              rarity_tx: log.transactionHash,
-              rarity_block: log.blockNumber.toString(),
-              rarity_time: log.blockTime,
-              ...at,
-            },
-            log.blockNumber,
-          );
+          updatePack(log.args["tokenId"], (pack) => ({
+            status: pack["status"] === "minted" ? "rarity_assigned" : pack["status"],
+            rarity: Number(log.args["rarity"]),
+            token_seed: str(log.args["tokenSeed"]),
+            random_value: str(log.args["randomValue"]),
+            ...stamp("rarity"),
+          }));
           return undefined;
         }
         case "Opened": {
-          for (const tokenId of tokenIdsOf(log)) {
-            const pack = store.get("classic_packs", packKey(log.address, tokenId));
-            if (!pack) continue;
-            store.put(
-              "classic_packs",
-              {
-                ...pack,
-                status: "opened",
-                opened_tx: log.transactionHash,
-                opened_block: log.blockNumber.toString(),
-                opened_time: log.blockTime,
-                ...at,
-              },
-              log.blockNumber,
-            );
-          }
+          for (const tokenId of tokenIdsOf(log))
+            updatePack(tokenId, () => ({ status: "opened", ...stamp("opened") }));
           return undefined;
         }
         case "SoldBack": {
-          const pack = store.get("classic_packs", packKey(log.address, log.args["tokenId"]));
-          if (!pack) return undefined;
-          store.put(
-            "classic_packs",
-            {
-              ...pack,
-              status: "burned",
-              reward_amount: str(log.args["offer"]),
-              burn_tx: log.transactionHash,
-              burn_block: log.blockNumber.toString(),
-              burn_time: log.blockTime,
-              ...at,
-            },
-            log.blockNumber,
-          );
+          updatePack(log.args["tokenId"], () => ({
+            status: "burned",
+            reward_amount: str(log.args["offer"]),
+            ...stamp("burn"),
+          }));
           return undefined;
         }
         case "Transfer": {
-          const to = lower(log.args["to"]);
-          const pack = store.get("classic_packs", packKey(log.address, log.args["tokenId"]));
           // Mints and burns are described by Minted and SoldBack; a transfer moves ownership.
-          if (
-            !pack ||
-            to === "0x0000000000000000000000000000000000000000" ||
-            lower(log.args["from"]) === "0x0000000000000000000000000000000000000000"
-          ) {
-            return undefined;
-          }
-          store.put("classic_packs", { ...pack, owner: to, ...at }, log.blockNumber);
+          const from = lower(log.args["from"]);
+          const to = lower(log.args["to"]);
+          if (from !== ZERO_ADDRESS && to !== ZERO_ADDRESS)
+            updatePack(log.args["tokenId"], () => ({ owner: to }));
           return undefined;
         }
         case "MerkleRootUpdated": {

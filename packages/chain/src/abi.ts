@@ -8,5 +8,7 @@ export {
   marketAbi,
   marketFactoryAbi,
   runtimeRegistryAbi,
+  smartWalletAbi,
+  smartWalletFactoryAbi,
   wethAbi,
 } from "./generated/abis.ts";

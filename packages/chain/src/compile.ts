@@ -15,6 +15,8 @@ export const CONTRACT_NAMES = [
   "WETH",
   "MarketFactory",
   "Market",
+  "SmartWalletFactory",
+  "SmartWallet",
 ] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 

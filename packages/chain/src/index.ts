@@ -8,6 +8,8 @@ export {
   marketAbi,
   marketFactoryAbi,
   runtimeRegistryAbi,
+  smartWalletAbi,
+  smartWalletFactoryAbi,
   wethAbi,
 } from "./abi.ts";
 export { DEV_ACCOUNT_COUNT, DEV_ACCOUNT_ROLES, DEV_MNEMONIC, deriveDevAccounts } from "./accounts.ts";
@@ -72,3 +74,14 @@ export type {
   SimulatorOptions,
 } from "./simulator/index.ts";
 export { createChainSimulation, startSimulator } from "./simulator/index.ts";
+export type {
+  DeploySmartWalletFactoryOptions,
+  DeploySmartWalletOptions,
+  SmartWalletRef,
+} from "./smart-wallet.ts";
+export {
+  deploySmartWallet,
+  deploySmartWalletFactory,
+  predictSmartWallet,
+  wrapErc6492Signature,
+} from "./smart-wallet.ts";

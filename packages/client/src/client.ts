@@ -1,5 +1,6 @@
 import type { CreatedKey, CreateKeyRequest, MarketBucket } from "@mkt/protocol";
 import { createdKeySchema } from "@mkt/protocol";
+import { accountApi } from "./account.ts";
 import { createTransport, type TransportOptions } from "./http.ts";
 
 export interface RateLimit {
@@ -45,6 +46,7 @@ export function createMktClient(options: MktClientOptions) {
       },
     },
     market: {
+      ...accountApi(request),
       /** Reserves one request in a budget (`GET /market/api-key`) and returns the budget's state. */
       async reserve(bucket: MarketBucket): Promise<RateLimit> {
         const { headers } = await request({ method: "GET", path: "/market/api-key", query: { bucket } });

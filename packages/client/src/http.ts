@@ -25,6 +25,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Send the API key (default true when one is configured). */
   authenticated?: boolean;
+  /** Extra headers (session credentials, Origin, X-MKT-Wallet). */
+  headers?: Record<string, string>;
 }
 
 const RETRYABLE = new Set([429, 502, 503, 504]);
@@ -49,7 +51,7 @@ export function createTransport(options: TransportOptions) {
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: "application/json", ...req.headers };
     if (options.apiKey && req.authenticated !== false) headers["API-KEY"] = options.apiKey;
     if (req.body !== undefined) headers["content-type"] = "application/json";
     if (req.method === "POST") headers["Idempotency-Key"] = crypto.randomUUID();

@@ -1,3 +1,4 @@
+export type { MarketSessionCredentials, MessageSigner, SignInOptions } from "./account.ts";
 export type { MktClient, MktClientOptions, RateLimit } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export { MktApiError } from "./errors.ts";

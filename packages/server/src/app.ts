@@ -20,6 +20,7 @@ import { errorHandlerFor, registerSurface, sendError } from "./http/register-sur
 import type { RouteDefinition } from "./http/route.ts";
 import { surfaceNotes } from "./http/surface-notes.ts";
 import {
+  appProxySurface,
   classicSurface,
   marketSurface,
   platformSurface,
@@ -30,9 +31,18 @@ import { createIdempotency } from "./idempotency/index.ts";
 import { createIndexerService, type IndexerService } from "./indexer/service.ts";
 import { keyRoutes } from "./keys/routes.ts";
 import { createKeyService } from "./keys/service.ts";
+import { createActionDispatcher } from "./market/accounts/actions.ts";
+import { createProxyOriginCheck, createSessionAuth } from "./market/accounts/auth.ts";
+import { accountRoutes } from "./market/accounts/routes.ts";
+import { createSessionService, type SessionService } from "./market/accounts/sessions.ts";
+import { walletFeature } from "./market/accounts/wallet-feature.ts";
+import { createWalletVerifier, type WalletSignatureVerifier } from "./market/accounts/wallet-signatures.ts";
 import { createApiKeyFastPath } from "./market/api-key-fast-path.ts";
 import { apiKeyCheckRoute } from "./market/api-key-route.ts";
+import type { FeatureDeps, MarketFeature } from "./market/feature.ts";
+import { profileFeature, type XAccountProvider } from "./market/profile/index.ts";
 import { marketRuntimeRoute } from "./market/runtime-route.ts";
+import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { predictRoutes } from "./predict/routes.ts";
 import { type Clock, createSlidingWindowLimiter, systemClock } from "./quotas/limiter.ts";
@@ -49,6 +59,13 @@ export interface AppOptions {
   deployments?: ChainDeployment[];
   /** Run the indexer when listening (off in HTTP-only tests). */
   indexing?: boolean;
+  /**
+   * Checks wallet signatures. Default: EOAs locally, contract wallets through
+   * the RPC of chain 8453 from `deployments` (without it, EOAs only).
+   */
+  walletVerifier?: WalletSignatureVerifier;
+  /** The X account provider (tests); default: X OAuth when configured, else operator verification only. */
+  xProvider?: XAccountProvider;
 }
 
 export interface App {
@@ -62,6 +79,9 @@ export interface App {
     metrics: ReturnType<typeof createMetrics>;
     idempotency: ReturnType<typeof createIdempotency>;
     indexer: IndexerService | undefined;
+    sessions: SessionService;
+    /** Runs every periodic job once (tests drive them with a manual clock). */
+    runJobs(): Promise<void>;
   };
   /** Binds both listeners. */
   listen(): Promise<{ publicUrl: string; adminUrl: string }>;
@@ -125,15 +145,49 @@ export async function createApp(options: AppOptions): Promise<App> {
       ? createIndexerService({ db, logger, clock, deployments, registry: metrics.registry })
       : undefined;
 
+  const marketChain = deployments.find(
+    (deployment) => deployment.chainId === 8453 && deployment.contracts["MarketFactory"] === undefined,
+  );
+  const walletVerifier = options.walletVerifier ?? createWalletVerifier({ rpcUrl: marketChain?.rpcUrl });
+  const sessions = createSessionService({
+    db,
+    clock,
+    verifier: walletVerifier,
+    allowedOrigins: config.allowedOrigins,
+  });
+  const featureDeps: FeatureDeps = { db, clock, logger, config, sessions };
+  const features: MarketFeature[] = [
+    walletFeature(sessions),
+    socialFeature(featureDeps),
+    profileFeature(featureDeps, options.xProvider ? { xProvider: options.xProvider } : {}),
+  ];
+  const dispatch = createActionDispatcher(features.map((feature) => feature.actions ?? {}));
+  const jobs = features.flatMap((feature) => feature.jobs ?? []);
+
   const surfaces = {
     platform: platformSurface(),
     market: marketSurface(),
     classic: classicSurface(),
     predict: predictSurface(config.publicUrl),
+    app: appProxySurface(),
   };
+  const marketRoutes = [
+    apiKeyCheckRoute,
+    marketRuntimeRoute(deployments),
+    ...accountRoutes({
+      db,
+      clock,
+      sessions,
+      dispatch,
+      secureCookies: config.secureCookies,
+      actionResults: Object.assign({}, ...features.map((feature) => feature.actionResults ?? {})),
+    }),
+    ...features.flatMap((feature) => feature.routes ?? []),
+  ];
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
-    market: [apiKeyCheckRoute, marketRuntimeRoute(deployments)],
+    app: marketRoutes.filter((route) => route.proxy !== false && route !== apiKeyCheckRoute),
+    market: marketRoutes,
     classic: [],
     predict: predictRoutes({
       db,
@@ -247,6 +301,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (path.startsWith("/market")) return surfaces.market;
     if (path.startsWith("/classic")) return surfaces.classic;
     if (path.startsWith("/predict/v9")) return surfaces.predict;
+    if (path.startsWith("/app/api")) return surfaces.app;
     return surfaces.platform;
   };
 
@@ -308,13 +363,27 @@ export async function createApp(options: AppOptions): Promise<App> {
     onRejected: (request, reason) =>
       metrics.quotaRejections.inc({ surface: surfaceOf(request).name, reason }),
   });
-  const surfaceDeps = { guard, idempotency, logger };
+  server.decorateRequest("session", undefined);
+  const surfaceDeps = { guard, idempotency, logger, sessionHook: createSessionAuth(sessions) };
   for (const name of ["platform", "market", "classic", "predict"] as const) {
     registerSurface(server, surfaces[name], routes[name], surfaceDeps);
   }
+  registerSurface(server, surfaces.app, routes.app, {
+    ...surfaceDeps,
+    beforeGuard: createProxyOriginCheck(config.allowedOrigins),
+  });
 
   const adminToken = config.admin.token ?? randomBytes(24).toString("base64url");
-  const admin = createAdminServer({ logger, token: adminToken, keys, metrics, indexer });
+  const admin = createAdminServer({
+    logger,
+    token: adminToken,
+    keys,
+    metrics,
+    indexer,
+    extend: (app) => {
+      for (const feature of features) feature.admin?.(app);
+    },
+  });
 
   await keys.start();
   const maintenance = setInterval(() => {
@@ -322,6 +391,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     idempotency.sweep().catch((error) => logger.warn({ msg: "idempotency sweep failed", err: error }));
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
+  const runJob = (job: (typeof jobs)[number]) =>
+    job.run().catch((error) => logger.warn({ msg: "job failed", job: job.name, err: error }));
+  const jobTimers = jobs.map((job) => {
+    const timer = setInterval(() => void runJob(job), job.intervalMs);
+    timer.unref();
+    return timer;
+  });
 
   await server.ready();
   await admin.ready();
@@ -330,9 +406,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     server,
     admin,
     adminToken,
-    services: { keys, limiter, metrics, idempotency, indexer },
+    services: {
+      keys,
+      limiter,
+      metrics,
+      idempotency,
+      indexer,
+      sessions,
+      async runJobs() {
+        for (const job of jobs) await job.run();
+      },
+    },
     async listen() {
       if (options.indexing !== false) indexer?.start();
+      for (const feature of features) feature.start?.();
       const publicAddress = await server.listen({ host: config.host, port: config.port });
       const adminAddress = await admin.listen({ host: config.admin.host, port: config.admin.port });
       return { publicUrl: publicAddress, adminUrl: adminAddress };
@@ -340,9 +427,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     async close() {
       closing = true;
       clearInterval(maintenance);
+      for (const timer of jobTimers) clearInterval(timer);
       await server.close();
       await admin.close();
       await indexer?.stop();
+      for (const feature of features) await feature.stop?.();
       await keys.stop();
     },
   };

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { CreatedKey } from "@mkt/protocol";
-import { type App, createApp } from "../app.ts";
+import { type App, type AppOptions, createApp } from "../app.ts";
 import { loadConfig } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import { createLogger } from "../logging/index.ts";
@@ -54,6 +54,7 @@ export interface TestAppOptions {
   /** Share a database with another test app (a second replica). */
   database?: TestDatabase;
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
+  walletVerifier?: AppOptions["walletVerifier"];
 }
 
 export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -74,6 +75,7 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     clock: options.clock,
     policies: options.policies,
     keyCache: options.keyCache,
+    walletVerifier: options.walletVerifier,
   });
   let keyCount = 0;
   const admin: TestApp["admin"] = (method, url, body) =>

@@ -39,6 +39,20 @@ describe("configuration", () => {
     expect(loadConfig({ PUBLIC_READS: "open" }).publicReads).toBe("open");
   });
 
+  it("configures X OAuth only when the client id and redirect URL are set", () => {
+    expect(loadConfig({}).x).toBeUndefined();
+    expect(loadConfig({ X_CLIENT_ID: "client", X_REDIRECT_URL: "https://mkt.example/x/callback" }).x).toEqual(
+      { clientId: "client", clientSecret: undefined, redirectUrl: "https://mkt.example/x/callback" },
+    );
+    expect(
+      loadConfig({
+        X_CLIENT_ID: "client",
+        X_CLIENT_SECRET: "secret",
+        X_REDIRECT_URL: "https://mkt.example/x/callback",
+      }).x?.clientSecret,
+    ).toBe("secret");
+  });
+
   it.each([
     [{ PORT: "http" }, "PORT"],
     [{ PORT: "70000" }, "PORT"],
@@ -50,6 +64,10 @@ describe("configuration", () => {
     [{ TRUST_PROXY: "not a proxy" }, "TRUST_PROXY"],
     [{ ADMIN_TOKEN: "short" }, "ADMIN_TOKEN"],
     [{ RPC_URL_8453: "nope" }, "RPC_URL_8453"],
+    [{ X_CLIENT_ID: "client" }, "X_REDIRECT_URL"],
+    [{ X_REDIRECT_URL: "https://mkt.example/x/callback" }, "X_REDIRECT_URL: needs X_CLIENT_ID"],
+    [{ X_CLIENT_SECRET: "secret" }, "X_CLIENT_SECRET: needs X_CLIENT_ID"],
+    [{ X_CLIENT_ID: "client", X_REDIRECT_URL: "ftp://mkt.example/cb" }, "X_REDIRECT_URL"],
   ])("refuses %j naming the variable", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(name));

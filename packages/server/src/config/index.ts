@@ -79,9 +79,21 @@ const rawSchema = z.object({
   MKT_CONFIG: z.string().min(1).optional(),
   MKT_DATA_DIR: z.string().min(1).default(".mkt"),
   MKT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
+  X_CLIENT_ID: z.string().min(1).optional(),
+  X_CLIENT_SECRET: z.string().min(1).optional(),
+  X_REDIRECT_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
-export const configSchema = rawSchema.transform((raw) => {
+export const configSchema = rawSchema.transform((raw, ctx) => {
+  // X account connection through OAuth is all or nothing: a half-configured client would fail at the callback.
+  if (raw.X_CLIENT_ID === undefined) {
+    for (const name of ["X_CLIENT_SECRET", "X_REDIRECT_URL"] as const) {
+      if (raw[name] !== undefined)
+        ctx.addIssue({ code: "custom", path: [name], message: "needs X_CLIENT_ID" });
+    }
+  } else if (raw.X_REDIRECT_URL === undefined) {
+    ctx.addIssue({ code: "custom", path: ["X_REDIRECT_URL"], message: "is required with X_CLIENT_ID" });
+  }
   const publicUrl = (raw.PUBLIC_URL ?? `http://${raw.HOST}:${raw.PORT}`).replace(/\/+$/, "");
   const database =
     raw.DATABASE_URL === "memory://"
@@ -111,6 +123,11 @@ export const configSchema = rawSchema.transform((raw) => {
     configFile: raw.MKT_CONFIG,
     dataDir: raw.MKT_DATA_DIR,
     maxInFlight: raw.MKT_MAX_IN_FLIGHT,
+    /** X account connection through OAuth 2.0 (PKCE); without it only the operator verifies X accounts. */
+    x:
+      raw.X_CLIENT_ID !== undefined && raw.X_REDIRECT_URL !== undefined
+        ? { clientId: raw.X_CLIENT_ID, clientSecret: raw.X_CLIENT_SECRET, redirectUrl: raw.X_REDIRECT_URL }
+        : undefined,
   };
 });
 

@@ -35,8 +35,196 @@ export interface MigrationsTable {
   applied_at: Generated<Date>;
 }
 
+type Created = Generated<Date>;
+
+export interface AccountsTable {
+  id: string;
+  primary_address: string;
+  username: string | null;
+  bio: Generated<string>;
+  dm_policy: Generated<"everyone" | "following" | "nobody">;
+  referred_by: string | null;
+  created_at: Created;
+  updated_at: Created;
+}
+
+export interface AccountWalletsTable {
+  address: string;
+  account_id: string;
+  linked_at: Created;
+}
+
+export interface UsedNoncesTable {
+  nonce: string;
+  purpose: string;
+  used_at: Created;
+  expires_at: Date;
+}
+
+export type SessionKind = "account" | "chat" | "access";
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  kind: SessionKind;
+  account_id: string | null;
+  wallet: string | null;
+  origin: string | null;
+  invite_id: string | null;
+  parent_id: string | null;
+  created_at: Created;
+  expires_at: Date;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+}
+
+export interface AccountDeletionsTable {
+  account_id: string;
+  wallet_hashes: string[];
+  sessions_revoked: number;
+  deleted_at: Created;
+}
+
+export interface FollowsTable {
+  follower_id: string;
+  followee_id: string;
+  created_at: Created;
+}
+
+export interface BlocksTable {
+  account_id: string;
+  blocked_id: string;
+  created_at: Created;
+}
+
+export interface RoomsTable {
+  id: string;
+  slug: string;
+  title: string;
+  description: Generated<string>;
+  created_by: string | null;
+  created_at: Created;
+}
+
+export interface RoomMessagesTable {
+  /** bigserial: a string on both drivers. */
+  id: Generated<string>;
+  room_id: string;
+  account_id: string;
+  wallet: string;
+  body: string;
+  reply_to: string | null;
+  created_at: Created;
+}
+
+export interface DmThreadsTable {
+  id: string;
+  account_a: string;
+  account_b: string;
+  last_message_id: Generated<string>;
+  last_message_at: Created;
+  seen_a: Generated<string>;
+  seen_b: Generated<string>;
+  created_at: Created;
+}
+
+export interface DmMessagesTable {
+  id: Generated<string>;
+  thread_id: string;
+  sender_id: string;
+  sender_wallet: string;
+  body: string;
+  created_at: Created;
+}
+
+export interface ReportsTable {
+  id: string;
+  reporter_id: string | null;
+  subject_kind: string;
+  subject_id: string;
+  reason: string;
+  details: Generated<string>;
+  created_at: Created;
+  expires_at: Date;
+}
+
+export interface WishlistsTable {
+  account_id: string;
+  release_id: string;
+  created_at: Created;
+}
+
+export interface ImagesTable {
+  id: string;
+  account_id: string;
+  purpose: "artwork" | "avatar" | "pixel-pfp";
+  draft_id: string | null;
+  content_type: string;
+  bytes: Uint8Array;
+  width: number | null;
+  height: number | null;
+  created_at: Created;
+}
+
+export interface ProfilePicturesTable {
+  account_id: string;
+  avatar_image_id: string | null;
+  pfp_status: Generated<string>;
+  pixel_image_id: string | null;
+  pixel_status: Generated<string>;
+  pixel_error: string | null;
+  pixel_requested_at: Date | null;
+  updated_at: Created;
+  /** 0012_profile.sql: the pixel pfp job's grid size, claims and claim time. */
+  pixel_size: number | null;
+  pixel_attempts: Generated<number>;
+  pixel_started_at: Date | null;
+}
+
+export interface SocialConnectionsTable {
+  account_id: string;
+  provider: "x";
+  username: string;
+  avatar_url: Generated<string>;
+  verified: Generated<boolean>;
+  verified_by: string | null;
+  verified_at: Date | null;
+  state_hash: string | null;
+  created_at: Created;
+  /** 0012_profile.sql: the pending OAuth connection's sealed PKCE verifier and state expiry. */
+  oauth_verifier: string | null;
+  state_expires_at: Date | null;
+}
+
+export interface InvitesTable {
+  id: string;
+  code_hash: string;
+  created_by: string | null;
+  max_uses: number;
+  uses: Generated<number>;
+  revoked_at: Date | null;
+  created_at: Created;
+}
+
 export interface DB {
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
   mkt_migrations: MigrationsTable;
+  accounts: AccountsTable;
+  account_wallets: AccountWalletsTable;
+  used_nonces: UsedNoncesTable;
+  sessions: SessionsTable;
+  account_deletions: AccountDeletionsTable;
+  follows: FollowsTable;
+  blocks: BlocksTable;
+  rooms: RoomsTable;
+  room_messages: RoomMessagesTable;
+  dm_threads: DmThreadsTable;
+  dm_messages: DmMessagesTable;
+  reports: ReportsTable;
+  wishlists: WishlistsTable;
+  images: ImagesTable;
+  profile_pictures: ProfilePicturesTable;
+  social_connections: SocialConnectionsTable;
+  invites: InvitesTable;
 }

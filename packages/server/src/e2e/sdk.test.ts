@@ -1,5 +1,6 @@
 import { createMktClient, MktApiError } from "@mkt/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_ORIGIN, testWallet } from "../_test/accounts.ts";
 import { setupApp, type TestApp } from "../_test/app.ts";
 
 describe("SDK against the running server", () => {
@@ -78,5 +79,39 @@ describe("GET /market/api-key over real HTTP (served before Fastify routing)", (
       headers: { "api-key": `mkt_${"U".repeat(43)}` },
     });
     expect(unknown.status).toBe(401);
+  });
+});
+
+describe("SDK wallet sign-in over real HTTP", () => {
+  let t: TestApp;
+  let baseUrl: string;
+  beforeAll(async () => {
+    t = await setupApp();
+    ({ publicUrl: baseUrl } = await t.app.listen());
+  });
+  afterAll(() => t.close());
+
+  it("signs in with the shared message builder, reads the session, deletes the account with a deletion signature", async () => {
+    const { key } = await createMktClient({ baseUrl }).keys.create({
+      description: "sdk sign-in",
+      email: "a@example.com",
+    });
+    const client = createMktClient({ baseUrl, apiKey: key });
+    const wallet = testWallet(3);
+    const signMessage = (message: string) => wallet.signMessage({ message });
+    const credentials = await client.market.signIn({
+      origin: TEST_ORIGIN,
+      address: wallet.address,
+      signMessage,
+    });
+    expect(credentials.address).toBe(wallet.address.toLowerCase());
+    const session = client.market.session(credentials);
+    expect(await session.state()).toMatchObject({ active: true, address: credentials.address });
+
+    const deleted = await session.deleteAccount(signMessage);
+    expect(deleted).toMatchObject({ deleted: true, sessionsRevoked: 1 });
+    const after = await session.state().catch((error: unknown) => error);
+    expect(after).toBeInstanceOf(MktApiError);
+    expect((after as MktApiError).status).toBe(401);
   });
 });

@@ -108,6 +108,14 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
       case "market": {
         const bucket = access.bucket === "query" ? bucketFromQuery(request) : access.bucket;
         const budget = policies.market[bucket];
+        // The first-party proxy holds no per-user key: it spends the first-party
+        // budget, per end-user IP, at the market's rates.
+        if (request.routeOptions.config.surface === "app") {
+          const decision = charge(reply, `app:${bucket}:ip:${ip}`, budget, 1);
+          if (!decision.allowed)
+            reject("quota", quotaExceeded(decision, "request budget exhausted; retry later"));
+          return;
+        }
         const header = request.headers[KEY_HEADER];
         if (!header && access.publicRead && publicReads === "open") {
           const decision = charge(reply, `market:${bucket}:ip:${ip}`, budget, 1);

@@ -120,7 +120,9 @@ export function buildOpenApiDocument(
         ? {
             requestBody: {
               required: true,
-              content: { "application/json": { schema: schemaOf(route.request.body, "input") } },
+              content: {
+                "application/json": { schema: schemaOf(route.documentedBody ?? route.request.body, "input") },
+              },
             },
           }
         : {}),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
+import type { SessionKind } from "../db/schema.ts";
 import type { AppError } from "../errors.ts";
 import { notFound } from "../errors.ts";
 import type { Idempotency } from "../idempotency/index.ts";
@@ -39,6 +40,10 @@ export interface SurfaceDeps {
   guard: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
   idempotency: Idempotency;
   logger: Logger;
+  /** The hook that authenticates a route's session kind. */
+  sessionHook?: (kind: SessionKind) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Runs before the guard on every route of the surface (the proxy's origin check). */
+  beforeGuard?: (request: FastifyRequest) => void;
 }
 
 /**
@@ -50,7 +55,7 @@ export function registerSurface(
   app: FastifyInstance,
   surface: Surface,
   routes: RouteDefinition[],
-  { guard, idempotency, logger }: SurfaceDeps,
+  { guard, idempotency, logger, sessionHook, beforeGuard }: SurfaceDeps,
 ) {
   app.register(
     async (scope) => {
@@ -61,7 +66,23 @@ export function registerSurface(
           sendError(surface, notFound(`no route ${request.method} ${request.url.split("?")[0]}`), reply),
         );
       }
+      if (beforeGuard) {
+        scope.addHook("onRequest", (request, _reply, done) => {
+          try {
+            beforeGuard(request);
+          } catch (error) {
+            done(error as Error);
+            return;
+          }
+          done();
+        });
+      }
       scope.addHook("onRequest", guard);
+      const sessionHookFor = (kind: SessionKind) => {
+        if (!sessionHook)
+          throw new Error(`route needs a ${kind} session but no session authentication is set up`);
+        return sessionHook(kind);
+      };
       for (const route of routes) {
         scope.route({
           method: route.method,
@@ -73,6 +94,7 @@ export function registerSurface(
             ...(route.request?.headers ? { headers: route.request.headers } : {}),
           },
           config: { access: route.access, surface: surface.name },
+          ...(route.session ? { onRequest: sessionHookFor(route.session) } : {}),
           ...(route.idempotent ? { preHandler: idempotency.preHandler, onSend: idempotency.onSend } : {}),
           handler: route.handler,
         });

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
+import type { SessionKind } from "../db/schema.ts";
 import type { ClassicClass, MarketBucketName } from "../quotas/policies.ts";
 
 /**
@@ -49,6 +50,12 @@ export interface RouteDefinitionOf<
   request?: { query?: Q; params?: P; body?: B; headers?: H };
   /** Accepts an `Idempotency-Key` header (POST routes). */
   idempotent?: boolean;
+  /** The session kind the route needs (market-api.md section 5), checked after the API key. */
+  session?: SessionKind;
+  /** The body schema published in OpenAPI when it differs from the validating one (a union checked by the handler). */
+  documentedBody?: z.ZodType;
+  /** Market routes are also served by the first-party proxy at `/app/api` unless this is false. */
+  proxy?: boolean;
   responses: Record<number, ResponseSpec>;
   handler: (
     request: FastifyRequest<{ Querystring: Infer<Q>; Params: Infer<P>; Body: Infer<B>; Headers: Infer<H> }>,

@@ -9,7 +9,7 @@ import {
 import type { z } from "zod";
 import { type AppError, type ErrorKind, statusOfKind } from "../errors.ts";
 
-export type SurfaceName = "market" | "classic" | "predict" | "platform";
+export type SurfaceName = "market" | "classic" | "predict" | "platform" | "app";
 
 export interface RenderedError {
   status: number;
@@ -86,6 +86,14 @@ export function marketSurface(): Surface {
 /** `POST /keys` and the other platform routes answer in the market's `{error}` shape. */
 export function platformSurface(): Surface {
   return { ...marketSurface(), name: "platform", prefix: "" };
+}
+
+/**
+ * The first-party website proxy of the market API (`/app/api`): the market's
+ * routes and error body, cookie sessions, no API key from the page.
+ */
+export function appProxySurface(): Surface {
+  return { ...marketSurface(), name: "app", prefix: "/app/api", title: "mkt first-party website proxy" };
 }
 
 export function classicSurface(): Surface {

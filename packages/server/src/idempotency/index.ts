@@ -73,7 +73,9 @@ export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: Idempot
       if (!KEY_PATTERN.test(value)) {
         throw badRequest("Idempotency-Key must be 1 to 255 printable ASCII characters");
       }
-      const scope = request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`;
+      // A session narrows the scope: two users of one application never share a key space.
+      const base = request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`;
+      const scope = request.session ? `${base}:session:${request.session.id}` : base;
       const keyHash = createHash("sha256").update(value).digest("hex");
       const secret = Buffer.from(hkdfSync("sha256", value, scope, "mkt idempotent response", 32));
       const fingerprint = createHash("sha256")

@@ -1,0 +1,117 @@
+import { z } from "zod";
+
+/** A lowercase or checksummed 0x address; the server lowercases it. */
+export const addressSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .transform((value) => value.toLowerCase());
+
+const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * What a wallet signed, as posted: the fields of the message (market-api.md
+ * section 4) and the signature. Used for sign-in, deletion and wallet links.
+ */
+export const signedEnvelopeSchema = z
+  .object({
+    address: addressSchema.describe("The signing wallet."),
+    origin: z.string().min(1).max(200).describe("The website origin in the signed message."),
+    nonce: z
+      .string()
+      .regex(uuidV4, "nonce must be a fresh UUID v4")
+      .transform((value) => value.toLowerCase())
+      .describe("A fresh UUID v4, used once."),
+    expires: z
+      .number()
+      .int("expires must be an integer of Unix milliseconds")
+      .positive()
+      .describe("Unix milliseconds; in the future and at most five minutes ahead."),
+    signature: z
+      .string()
+      .regex(/^0x([0-9a-fA-F]{2})+$/, "signature must be 0x-prefixed hex")
+      .max(20_000, "signature is too long")
+      .describe(
+        "EIP-191 personal_sign signature over the message: 65 bytes from an EOA, an ERC-1271 signature of a deployed contract wallet, or an ERC-6492 wrapped signature of a counterfactual one.",
+      ),
+  })
+  .strict()
+  .meta({ id: "SignedEnvelope" });
+
+export type SignedEnvelope = z.input<typeof signedEnvelopeSchema>;
+
+export const sessionCreatedSchema = z
+  .object({
+    address: z.string().describe("The wallet the session is bound to (lowercase)."),
+    token: z
+      .string()
+      .describe(
+        "The session token (`mkts_` + 43 characters). Send it as `Authorization: Bearer <token>`; never put it in a URL or a log.",
+      ),
+    expiresAt: z.number().int().describe("Unix milliseconds; 30 days after sign-in."),
+  })
+  .meta({ id: "SessionCreated" });
+
+export const proxySessionCreatedSchema = z
+  .object({
+    address: z.string(),
+    expiresAt: z.number().int(),
+  })
+  .meta({ id: "ProxySessionCreated" });
+
+export const sessionStateSchema = z
+  .object({
+    active: z.literal(true),
+    kind: z.enum(["account", "chat", "access"]),
+    address: z.string().nullable().describe("The wallet the session is bound to; null for access sessions."),
+    accountId: z.string().nullable(),
+    wallets: z.array(z.string()).describe("Every wallet of the account (each proven by its own signature)."),
+    createdAt: z.number().int(),
+    expiresAt: z.number().int(),
+  })
+  .meta({ id: "SessionState" });
+
+export const chatSessionCreatedSchema = z
+  .object({
+    address: z.string(),
+    token: z
+      .string()
+      .optional()
+      .describe(
+        "The chat session token (`mktc_` + 43 characters), sent as a bearer token. Absent through the first-party proxy, which sets the `mkt-chat` cookie instead.",
+      ),
+    expiresAt: z.number().int().describe("Unix milliseconds: 24 hours, never past the account session."),
+  })
+  .meta({ id: "ChatSessionCreated" });
+
+export const accessSessionRequestSchema = z
+  .object({
+    code: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/, "code must be an invite code (8 to 64 letters, digits, - or _)"),
+  })
+  .strict()
+  .meta({ id: "AccessSessionRequest" });
+
+export const accessSessionCreatedSchema = z
+  .object({
+    token: z
+      .string()
+      .optional()
+      .describe(
+        "The access session token (`mkta_` + 43 characters), sent in the `X-MKT-Session` header. Absent through the first-party proxy, which sets the `mkt-access` cookie instead.",
+      ),
+    expiresAt: z.number().int(),
+    invitedBy: z.string().nullable().describe("Address of the inviting account; null for operator invites."),
+  })
+  .meta({ id: "AccessSessionCreated" });
+
+/** The deletion request: the deletion message's fields and signature, by the session's wallet. */
+export const deletionRequestSchema = signedEnvelopeSchema.meta({ id: "DeletionRequest" });
+
+export const deletionResultSchema = z
+  .object({
+    deleted: z.literal(true),
+    accountId: z.string(),
+    sessionsRevoked: z.number().int().describe("Sessions signed out on every device, this one included."),
+  })
+  .meta({ id: "DeletionResult" });

@@ -1,0 +1,72 @@
+import {
+  ACCOUNT_ACTION_FAMILIES,
+  ACCOUNT_ACTION_KINDS,
+  type AccountAction,
+  type AccountActionKind,
+  accountActionSchemas,
+} from "@mkt/protocol";
+import type { FastifyRequest } from "fastify";
+import type { Database } from "../../db/index.ts";
+import { badRequest } from "../../errors.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import type { Session } from "./sessions.ts";
+
+/** An account session as an action sees it: always bound to an account and a wallet. */
+export interface AccountSession extends Session {
+  accountId: string;
+  wallet: string;
+}
+
+export interface ActionContext {
+  session: AccountSession;
+  db: Database;
+  clock: Clock;
+  /** The request, for what an action needs of it (the Origin a wallet link is checked against). */
+  request: FastifyRequest;
+}
+
+export type ActionOf<K extends AccountActionKind> = Extract<AccountAction, { kind: K }>;
+
+export type ActionHandlers = {
+  [K in AccountActionKind]: (context: ActionContext, action: ActionOf<K>) => Promise<Record<string, unknown>>;
+};
+
+/**
+ * The dispatcher of `POST /market/account`. Every kind of the allowlist has
+ * exactly one handler, checked when the server starts, so no kind can be
+ * documented and not served. Bodies are parsed here with the kind's own
+ * schema, which names the offending field of that kind in the 400.
+ */
+export function createActionDispatcher(families: Partial<ActionHandlers>[]) {
+  const handlers: Partial<ActionHandlers> = {};
+  for (const family of families) {
+    for (const [kind, handler] of Object.entries(family)) {
+      if (kind in handlers) throw new Error(`account action ${kind} has two handlers`);
+      (handlers as Record<string, unknown>)[kind] = handler;
+    }
+  }
+  const missing = ACCOUNT_ACTION_KINDS.filter((kind) => !(kind in handlers));
+  if (missing.length > 0) throw new Error(`account actions without a handler: ${missing.join(", ")}`);
+
+  return async (context: ActionContext, body: unknown) => {
+    const kind = (body as { kind?: unknown } | null)?.kind;
+    if (typeof kind !== "string") throw badRequest("body.kind is required: the action to perform");
+    if (!Object.hasOwn(accountActionSchemas, kind)) {
+      throw badRequest(`unknown action kind ${JSON.stringify(kind.slice(0, 40))}`);
+    }
+    const schema = accountActionSchemas[kind as AccountActionKind];
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const details = parsed.error.issues.map(
+        (issue) => `body${issue.path.length ? `.${issue.path.join(".")}` : ""}: ${issue.message}`,
+      );
+      throw badRequest(details.join("; "));
+    }
+    const handler = handlers[kind as AccountActionKind] as (
+      context: ActionContext,
+      action: AccountAction,
+    ) => Promise<Record<string, unknown>>;
+    const result = await handler(context, parsed.data as AccountAction);
+    return { ok: true as const, kind, family: ACCOUNT_ACTION_FAMILIES[kind as AccountActionKind], result };
+  };
+}

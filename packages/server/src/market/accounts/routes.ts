@@ -1,0 +1,392 @@
+import {
+  ACCOUNT_ACTION_FAMILIES,
+  ACCOUNT_ACTION_KINDS,
+  ACCOUNT_LIMITS,
+  type AccountActionKind,
+  accessSessionCreatedSchema,
+  accessSessionRequestSchema,
+  accountActionResultSchema,
+  accountActionSchema,
+  chatSessionCreatedSchema,
+  DELETION_CONSENT,
+  DELETION_LIMITS,
+  deletionRequestSchema,
+  deletionResultSchema,
+  proxySessionCreatedSchema,
+  SIGN_IN_CONSENT,
+  SIGN_IN_LIMITS,
+  sessionCreatedSchema,
+  sessionStateSchema,
+  signedEnvelopeSchema,
+} from "@mkt/protocol";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { Database } from "../../db/index.ts";
+import type { SessionKind } from "../../db/schema.ts";
+import { defineRoute, type RouteDefinition } from "../../http/route.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import type { AccountSession, createActionDispatcher } from "./actions.ts";
+import { clearedSessionCookie, onProxy, sessionCookie } from "./auth.ts";
+import type { Session, SessionService } from "./sessions.ts";
+
+export interface AccountRoutesDeps {
+  db: Database;
+  clock: Clock;
+  sessions: SessionService;
+  dispatch: ReturnType<typeof createActionDispatcher>;
+  secureCookies: boolean;
+  /** Each kind's result, for the description. */
+  actionResults: Partial<Record<AccountActionKind, string>>;
+}
+
+const origin = (request: FastifyRequest) => {
+  const value = request.headers.origin;
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const signInDescription = `Starts an account session for the wallet that signed \`signInMessage\` (exported by \`@mkt/protocol\`).
+
+Rules (market-api.md section 5), each refused as stated:
+- the request \`Origin\` must equal the signed \`origin\` and be one of \`ALLOWED_ORIGINS\` (403 otherwise; any other site, a documentation site included, is refused);
+- \`nonce\` must be a UUID v4 (400) never used before (401); it is consumed only after the signature verifies, so nobody can burn another wallet's nonce;
+- \`expires\` must be in the future (401) and at most five minutes ahead (400);
+- the signature must be the wallet's: EOAs by ECDSA recovery, contract wallets through ERC-1271, counterfactual ones through ERC-6492, against chain 8453 (401 if not; 503 if the chain cannot be asked).
+
+The message, lines in order, no trailing newline:
+
+    mkt marketplace: sign in
+    Website: <origin>
+    Wallet: <lowercase address>
+    Nonce: <nonce>
+    Expires: <expires>
+
+    ${SIGN_IN_CONSENT}
+
+    ${SIGN_IN_LIMITS}
+
+Direct backend: answers \`{address, token, expiresAt}\`. Through the first-party proxy (\`/app/api/account/session\`): answers \`{address, expiresAt}\` and sets the \`mkt-session\` cookie (HttpOnly, SameSite=Strict, Path=/app/api, Secure when PUBLIC_URL is https); the token never reaches page scripts.
+
+Account model: an account has one or more wallets, each proven by its own signature; signing in with a new wallet creates an account; a session acts only as the wallet that signed in. Sessions last 30 days and are revocable.`;
+
+const sessionRules =
+  "Direct: `Authorization: Bearer <token>` with `Origin` equal to the signed origin and `X-MKT-Wallet` equal to the session's wallet. Through `/app/api`: the session cookie and `X-MKT-Wallet`. Tokens are never read from URLs.";
+
+function actionDescription(results: Partial<Record<AccountActionKind, string>>) {
+  const families = new Map<string, AccountActionKind[]>();
+  for (const kind of ACCOUNT_ACTION_KINDS) {
+    const family = ACCOUNT_ACTION_FAMILIES[kind];
+    families.set(family, [...(families.get(family) ?? []), kind]);
+  }
+  const list = [...families]
+    .map(
+      ([family, kinds]) =>
+        `**${family}**\n${kinds.map((kind) => `- \`${kind}\`: ${results[kind] ?? "see the request schema"}`).join("\n")}`,
+    )
+    .join("\n\n");
+  return `Performs one offchain account action, selected by \`kind\`; any kind outside this allowlist is a 400. The answer is \`{ok: true, kind, family, result}\` with \`result\` as listed:
+
+${list}
+
+Kinds in the releases and artwork families touch only the caller's private state (wishlists, artwork uploaded to the caller's own drafts); anything that changes a release's public content or a pack needs a per-action signature, never a session.
+
+Limits: DM body ${ACCOUNT_LIMITS.dmBody} characters, chat message ${ACCOUNT_LIMITS.chatBody}, bio ${ACCOUNT_LIMITS.bio}, report details ${ACCOUNT_LIMITS.reportDetails}, images ${ACCOUNT_LIMITS.imageBytes / 1024} KiB decoded (PNG, JPEG or WebP, base64 in \`data\`). ${sessionRules}`;
+}
+
+/** Writes a new session's credential the way the transport wants it: token in the body, or cookie. */
+function deliver(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: SessionKind,
+  issued: { token: string; expiresAt: number },
+  now: number,
+  secure: boolean,
+  body: Record<string, unknown>,
+) {
+  reply.header("Cache-Control", "no-store");
+  if (!onProxy(request)) return { ...body, token: issued.token, expiresAt: issued.expiresAt };
+  reply.header("Set-Cookie", sessionCookie(kind, issued.token, { expiresAt: issued.expiresAt, now, secure }));
+  return { ...body, expiresAt: issued.expiresAt };
+}
+
+const sessionErrors = {
+  401: {
+    description: "API key, or the session, missing, invalid, expired or bound to another origin or wallet.",
+  },
+  403: { description: "A session of another kind (a chat session on an account route, and so on)." },
+  429: { description: "Budget exhausted; honour Retry-After." },
+  503: { description: "The database is unavailable." },
+};
+
+export function accountRoutes({
+  db,
+  clock,
+  sessions,
+  dispatch,
+  secureCookies,
+  actionResults,
+}: AccountRoutesDeps): RouteDefinition[] {
+  const state = async (session: Session) => ({
+    active: true as const,
+    kind: session.kind,
+    address: session.wallet,
+    accountId: session.accountId,
+    wallets: session.accountId ? await sessions.walletsOf(session.accountId) : [],
+    createdAt: session.createdAt,
+    expiresAt: session.expiresAt,
+  });
+
+  return [
+    defineRoute({
+      method: "POST",
+      path: "/account/session",
+      operationId: "signIn",
+      summary: "Sign in with a wallet signature",
+      description: signInDescription,
+      tags: ["Accounts"],
+      access: { kind: "market", bucket: "write" },
+      request: { body: signedEnvelopeSchema },
+      responses: {
+        200: {
+          description:
+            "Signed in. Direct backend: `SessionCreated` with the token. First-party proxy: `ProxySessionCreated` and the `mkt-session` cookie.",
+          schema: z.union([sessionCreatedSchema, proxySessionCreatedSchema]),
+        },
+        400: {
+          description:
+            "A field is malformed, the nonce is not a UUID v4, or expires is more than five minutes ahead.",
+        },
+        401: {
+          description: "API key invalid, expired message, reused nonce or a signature not by this wallet.",
+        },
+        403: { description: "Origin missing, not allowlisted, or not the signed origin." },
+        429: { description: "Write budget exhausted." },
+        503: { description: "The database or the chain RPC (contract wallets) is unavailable." },
+      },
+      handler: async (request, reply) => {
+        const signedIn = await sessions.signIn(request.body, origin(request));
+        return deliver(request, reply, "account", signedIn, clock.now(), secureCookies, {
+          address: signedIn.address,
+        });
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/account/session",
+      operationId: "getSession",
+      summary: "Report the session's validity",
+      description: `Answers 200 with the session's wallet, account, wallets and expiry while it is valid; 401 once it is expired, signed out or deleted. ${sessionRules}`,
+      tags: ["Accounts"],
+      access: { kind: "market", bucket: "read" },
+      session: "account",
+      responses: {
+        200: { description: "The session is valid.", schema: sessionStateSchema },
+        ...sessionErrors,
+      },
+      handler: async (request, reply) => {
+        reply.header("Cache-Control", "no-store");
+        return state(request.session as Session);
+      },
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/account/session",
+      operationId: "signOut",
+      summary: "Sign the session out",
+      description: `Revokes the session at once (and the chat sessions it issued); answers 204. Through the proxy it also clears the cookie. ${sessionRules}`,
+      tags: ["Accounts"],
+      access: { kind: "market", bucket: "write" },
+      session: "account",
+      responses: { 204: { description: "Signed out." }, ...sessionErrors },
+      handler: async (request, reply) => {
+        await sessions.signOut(request.session as Session);
+        if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("account", secureCookies));
+        return reply.code(204).send();
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/account",
+      operationId: "accountAction",
+      summary: "Perform an account action",
+      description: actionDescription(actionResults),
+      tags: ["Accounts"],
+      access: { kind: "market", bucket: "write" },
+      session: "account",
+      idempotent: true,
+      request: { body: z.looseObject({ kind: z.string() }) },
+      documentedBody: accountActionSchema,
+      responses: {
+        200: { description: "The action's result.", schema: accountActionResultSchema },
+        400: { description: "Unknown kind, or a field of the kind's body missing, malformed or too long." },
+        404: { description: "The account, room, message or image the action names does not exist." },
+        409: {
+          description: "The action conflicts with the current state (a taken username or slug, and so on).",
+        },
+        ...sessionErrors,
+        403: { description: "A chat or access session, or the action is not allowed (blocked, DM policy)." },
+      },
+      handler: async (request, reply) => {
+        reply.header("Cache-Control", "no-store");
+        return dispatch({ session: request.session as AccountSession, db, clock, request }, request.body);
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/account/delete",
+      operationId: "deleteAccount",
+      summary: "Delete the hosted account",
+      description: `Needs the account session and a fresh, separate signature of \`deletionMessage\` (from \`@mkt/protocol\`) by the session's wallet; a sign-in signature is refused, and the same origin, nonce and expiry rules as sign-in apply. Removes the hosted account data (profile, wallets' link to the account, messages, follows, rooms' messages, uploads, settings), signs out every device, and keeps only minimal records: revoked session hashes (so a deleted session can never be reused) and a deletion audit row with hashed addresses. Abuse reports about the account expire after 90 days. Public blockchain history and published asset metadata remain.
+
+The message, lines in order, no trailing newline:
+
+    mkt marketplace: delete account
+    Website: <origin>
+    Wallet: <lowercase address>
+    Nonce: <nonce>
+    Expires: <expires>
+
+    ${DELETION_CONSENT}
+
+    ${DELETION_LIMITS}
+
+${sessionRules}`,
+      tags: ["Accounts"],
+      access: { kind: "market", bucket: "write" },
+      session: "account",
+      request: { body: deletionRequestSchema },
+      responses: {
+        200: { description: "The account is deleted.", schema: deletionResultSchema },
+        400: { description: "A field is malformed or expires is too far ahead." },
+        ...sessionErrors,
+        403: {
+          description: "Not signed by the session's wallet, origin not allowed, or not an account session.",
+        },
+      },
+      handler: async (request, reply) => {
+        const result = await sessions.deleteAccount(
+          request.session as Session,
+          request.body,
+          origin(request),
+        );
+        reply.header("Cache-Control", "no-store");
+        if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("account", secureCookies));
+        return result;
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/chat/session",
+      operationId: "openChatSession",
+      summary: "Open a chat session",
+      description: `Issues a chat session for the account session's wallet: it authorizes only the room routes and the follow-write routes, never account actions or direct messages. Lasts 24 hours, never past the account session, and ends with it. Direct: the token in the body, sent later as a bearer token with the same Origin and X-MKT-Wallet rules. Through the proxy: the \`mkt-chat\` cookie. ${sessionRules}`,
+      tags: ["Scoped sessions"],
+      access: { kind: "market", bucket: "write" },
+      session: "account",
+      responses: {
+        200: { description: "The chat session.", schema: chatSessionCreatedSchema },
+        ...sessionErrors,
+      },
+      handler: async (request, reply) => {
+        const parent = request.session as Session;
+        const issued = await sessions.issueChatSession(parent);
+        return deliver(request, reply, "chat", issued, clock.now(), secureCookies, {
+          address: parent.wallet,
+        });
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/chat/session",
+      operationId: "getChatSession",
+      summary: "Report the chat session's validity",
+      description: "The chat session's state; 401 once it is expired or signed out.",
+      tags: ["Scoped sessions"],
+      access: { kind: "market", bucket: "read" },
+      session: "chat",
+      responses: {
+        200: { description: "The chat session is valid.", schema: sessionStateSchema },
+        ...sessionErrors,
+      },
+      handler: async (request, reply) => {
+        reply.header("Cache-Control", "no-store");
+        return state(request.session as Session);
+      },
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/chat/session",
+      operationId: "closeChatSession",
+      summary: "Close the chat session",
+      description: "Revokes the chat session; answers 204.",
+      tags: ["Scoped sessions"],
+      access: { kind: "market", bucket: "write" },
+      session: "chat",
+      responses: { 204: { description: "Closed." }, ...sessionErrors },
+      handler: async (request, reply) => {
+        await sessions.signOut(request.session as Session);
+        if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("chat", secureCookies));
+        return reply.code(204).send();
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/access/session",
+      operationId: "openAccessSession",
+      summary: "Open an invite-only access session",
+      description:
+        "Redeems one use of an invite code (made by an account with `invite-create`, or by the operator) for an access session of 7 days, carried in the `X-MKT-Session` header (through the proxy: the `mkt-access` cookie). It authorizes the invite-only access area only; it is not an account session and an account session cannot act as one.",
+      tags: ["Scoped sessions"],
+      access: { kind: "market", bucket: "write" },
+      request: { body: accessSessionRequestSchema },
+      responses: {
+        200: { description: "The access session.", schema: accessSessionCreatedSchema },
+        400: { description: "The code is malformed." },
+        401: { description: "API key missing, malformed or invalid." },
+        403: { description: "The invite code is unknown, revoked or used up." },
+        429: { description: "Write budget exhausted." },
+        503: { description: "The database is unavailable." },
+      },
+      handler: async (request, reply) => {
+        const opened = await sessions.openAccessSession(request.body.code);
+        return deliver(request, reply, "access", opened, clock.now(), secureCookies, {
+          invitedBy: opened.invitedBy,
+        });
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/access/session",
+      operationId: "getAccessSession",
+      summary: "Report the access session's validity",
+      description:
+        "The access session's state, from the `X-MKT-Session` header; 401 once expired or closed. An account or chat token there is refused with 403.",
+      tags: ["Scoped sessions"],
+      access: { kind: "market", bucket: "read" },
+      session: "access",
+      responses: {
+        200: { description: "The access session is valid.", schema: sessionStateSchema },
+        ...sessionErrors,
+      },
+      handler: async (request, reply) => {
+        reply.header("Cache-Control", "no-store");
+        return state(request.session as Session);
+      },
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/access/session",
+      operationId: "closeAccessSession",
+      summary: "Close the access session",
+      description: "Revokes the access session; answers 204.",
+      tags: ["Scoped sessions"],
+      access: { kind: "market", bucket: "write" },
+      session: "access",
+      responses: { 204: { description: "Closed." }, ...sessionErrors },
+      handler: async (request, reply) => {
+        await sessions.signOut(request.session as Session);
+        if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("access", secureCookies));
+        return reply.code(204).send();
+      },
+    }),
+  ];
+}

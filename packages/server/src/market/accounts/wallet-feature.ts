@@ -1,0 +1,22 @@
+import type { MarketFeature } from "../feature.ts";
+import type { SessionService } from "./sessions.ts";
+
+/** `wallet-link` and `wallet-unlink`: the account's wallets, each proven by its own signature. */
+export function walletFeature(sessions: SessionService): MarketFeature {
+  return {
+    actions: {
+      "wallet-link": async ({ session, request }, action) => {
+        const origin = request.headers.origin;
+        return sessions.linkWallet(session, action.proof, Array.isArray(origin) ? origin[0] : origin);
+      },
+      "wallet-unlink": async ({ session }, action) => sessions.unlinkWallet(session, action.address),
+    },
+    actionResults: {
+      "wallet-link":
+        "`{address, linked: true}`. The proof is a sign-in message signed by the wallet to add, for this session's origin, with its own fresh nonce; 409 if the wallet belongs to another account.",
+      "wallet-unlink":
+        "`{address, unlinked: true, sessionsRevoked}`: that wallet's sessions are signed out; the primary wallet cannot be unlinked (409).",
+    },
+    jobs: [{ name: "used-nonce sweep", intervalMs: 60_000, run: () => sessions.sweep() }],
+  };
+}

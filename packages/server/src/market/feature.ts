@@ -1,0 +1,42 @@
+import type { AccountActionKind } from "@mkt/protocol";
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import type { Config } from "../config/index.ts";
+import type { Database } from "../db/index.ts";
+import type { RouteDefinition } from "../http/route.ts";
+import type { Clock } from "../quotas/limiter.ts";
+import type { ActionHandlers } from "./accounts/actions.ts";
+import type { SessionService } from "./accounts/sessions.ts";
+
+/** What every area of the market's account features is built from. */
+export interface FeatureDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  config: Config;
+  sessions: SessionService;
+}
+
+/** A periodic job; runs on every replica, so its work must be safe to run concurrently. */
+export interface Job {
+  name: string;
+  intervalMs: number;
+  run(): Promise<void>;
+}
+
+/**
+ * One area of the market's account features (profiles, DMs, rooms, …): its
+ * `POST /market/account` kinds, its routes (also served by the first-party
+ * proxy unless a route says `proxy: false`), operator routes and jobs.
+ */
+export interface MarketFeature {
+  actions?: Partial<ActionHandlers>;
+  /** What each of its kinds answers in `result`, for the published description. */
+  actionResults?: Partial<Record<AccountActionKind, string>>;
+  routes?: RouteDefinition[];
+  admin?: (app: FastifyInstance) => void;
+  jobs?: Job[];
+  /** Background work started with the listeners (a job queue worker) and stopped on close. */
+  start?(): void;
+  stop?(): Promise<void>;
+}

@@ -1,0 +1,37 @@
+import { addressSchema } from "@mkt/protocol";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { Invites } from "./invites.ts";
+import type { XConnections } from "./x-connections.ts";
+
+const inviteBody = z.object({ maxUses: z.number().int().min(1).max(1000).default(1) }).strict();
+const verifyBody = z
+  .object({
+    address: addressSchema,
+    username: z.string().regex(/^[A-Za-z0-9_]{1,15}$/, "username must be an X username"),
+  })
+  .strict();
+
+/**
+ * Operator routes of the profile area, on the operator listener:
+ * - `POST /admin/invites` `{maxUses}` → 201 `{inviteId, code, maxUses, uses, status, createdAt}`;
+ *   the code is shown once; the invite names no referrer.
+ * - `POST /admin/social/x/verify` `{address, username}` → 200
+ *   `{accountId, xUsername, xVerified: true, verifiedBy: "operator"}`; 404 for a wallet
+ *   no account holds, 409 when another account has this X username verified.
+ */
+export function registerProfileAdmin(
+  app: FastifyInstance,
+  { invites, x }: { invites: Invites; x: XConnections },
+) {
+  app.post("/admin/invites", { schema: { body: inviteBody } }, async (request, reply) => {
+    const { maxUses } = request.body as z.infer<typeof inviteBody>;
+    reply.code(201).header("Cache-Control", "no-store");
+    return invites.createForOperator(maxUses);
+  });
+
+  app.post("/admin/social/x/verify", { schema: { body: verifyBody } }, async (request) => {
+    const { address, username } = request.body as z.infer<typeof verifyBody>;
+    return x.verifyByOperator(address, username);
+  });
+}

@@ -1,0 +1,109 @@
+import { sql } from "kysely";
+import type { Database } from "../../db/index.ts";
+import { conflict, notFound } from "../../errors.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import type { ActionHandlers } from "../accounts/actions.ts";
+import { newId } from "../accounts/tokens.ts";
+import { lockAccount } from "./account-lock.ts";
+import { readUpload, verifyPixels } from "./images.ts";
+import { PROFILE_LIMITS } from "./profile-schema.ts";
+
+/**
+ * `artwork-upload`, `artwork-delete`, `artwork-list`: images the caller
+ * uploads to its own drafts. Private: only the owner lists or deletes them,
+ * and the public image route never serves them. The bytes are kept as
+ * uploaded (after checking every pixel decodes), since they are the artist's
+ * original for the release work.
+ */
+export function artworkActions({
+  db,
+  clock,
+}: {
+  db: Database;
+  clock: Clock;
+}): Pick<ActionHandlers, "artwork-upload" | "artwork-delete" | "artwork-list"> {
+  return {
+    "artwork-upload": async ({ session }, { draftId, contentType, data }) => {
+      const image = await readUpload(contentType, data);
+      await verifyPixels(image);
+      const artworkId = newId("img");
+      await db.kysely.transaction().execute(async (tx) => {
+        await lockAccount(tx, session.accountId);
+        const { count } = await tx
+          .selectFrom("images")
+          .select((eb) => eb.fn.countAll<string>().as("count"))
+          .where("account_id", "=", session.accountId)
+          .where("purpose", "=", "artwork")
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= PROFILE_LIMITS.artworks) {
+          throw conflict(
+            `an account holds at most ${PROFILE_LIMITS.artworks} artwork images; delete some first`,
+          );
+        }
+        await tx
+          .insertInto("images")
+          .values({
+            id: artworkId,
+            account_id: session.accountId,
+            purpose: "artwork",
+            draft_id: draftId,
+            content_type: contentType,
+            bytes: image.bytes,
+            width: image.width,
+            height: image.height,
+            created_at: new Date(clock.now()),
+          })
+          .execute();
+      });
+      return {
+        artworkId,
+        draftId,
+        contentType,
+        width: image.width,
+        height: image.height,
+        bytes: image.bytes.length,
+      };
+    },
+
+    "artwork-delete": async ({ session }, { artworkId }) => {
+      const deleted = await db.kysely
+        .deleteFrom("images")
+        .where("id", "=", artworkId)
+        .where("account_id", "=", session.accountId)
+        .where("purpose", "=", "artwork")
+        .returning("id")
+        .executeTakeFirst();
+      if (!deleted) throw notFound("no artwork of yours has this id");
+      return { artworkId, deleted: true };
+    },
+
+    "artwork-list": async ({ session }, { draftId }) => {
+      let query = db.kysely
+        .selectFrom("images")
+        .select([
+          "id",
+          "draft_id",
+          "content_type",
+          "width",
+          "height",
+          "created_at",
+          sql<number>`octet_length(bytes)`.as("size"),
+        ])
+        .where("account_id", "=", session.accountId)
+        .where("purpose", "=", "artwork");
+      if (draftId !== undefined) query = query.where("draft_id", "=", draftId);
+      const rows = await query.orderBy("created_at").orderBy("id").execute();
+      return {
+        artworks: rows.map((row) => ({
+          artworkId: row.id,
+          draftId: row.draft_id ?? "",
+          contentType: row.content_type,
+          width: row.width ?? 0,
+          height: row.height ?? 0,
+          bytes: Number(row.size),
+          createdAt: row.created_at.toISOString(),
+        })),
+      };
+    },
+  };
+}

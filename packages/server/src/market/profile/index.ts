@@ -1,0 +1,69 @@
+import type { FeatureDeps, MarketFeature } from "../feature.ts";
+import { PROFILE_ACTION_RESULTS } from "./action-docs.ts";
+import { registerProfileAdmin } from "./admin-routes.ts";
+import { artworkActions } from "./artwork.ts";
+import { imageRoute } from "./image-route.ts";
+import { createInvites, inviteActions } from "./invites.ts";
+import { createPixelQueue } from "./pixel-queue.ts";
+import { profileActions } from "./profile-actions.ts";
+import { createProfileReader } from "./profile-reader.ts";
+import { profileLookupRoute } from "./profile-route.ts";
+import { wishlistActions } from "./wishlist.ts";
+import { xCallbackRoute } from "./x-callback-route.ts";
+import { createXConnections } from "./x-connections.ts";
+import { createXOAuthProvider, type XAccountProvider } from "./x-provider.ts";
+
+export { PROFILE_ACTION_RESULTS } from "./action-docs.ts";
+export type { ProfileReader } from "./profile-reader.ts";
+export { createProfileReader } from "./profile-reader.ts";
+export type { SharedProfile } from "./profile-schema.ts";
+export { PFP_STATUSES, PIXEL_PFP_STATUSES, PROFILE_LIMITS, sharedProfileSchema } from "./profile-schema.ts";
+export { readWishlist } from "./wishlist.ts";
+export type { XAccount, XAccountProvider, XOAuthOptions } from "./x-provider.ts";
+export { createXOAuthProvider } from "./x-provider.ts";
+
+export interface ProfileFeatureOptions {
+  /** The X account provider; default: X OAuth when configured (config.x), else none (operator verification only). */
+  xProvider?: XAccountProvider;
+}
+
+/**
+ * Profiles and the private state around them: wishlists, artwork uploads,
+ * invites and referrals, username and bio, avatars and pixel pfps, X account
+ * connection; the shared profile lookup and public profile images; operator
+ * invites and X verification; the pixel pfp worker.
+ */
+export function profileFeature(deps: FeatureDeps, options: ProfileFeatureOptions = {}): MarketFeature {
+  const { db, clock, logger, config } = deps;
+  const profiles = createProfileReader({ db, publicUrl: config.publicUrl });
+  const queue = createPixelQueue({ db, clock, logger });
+  const invites = createInvites({ db, clock });
+  const provider = options.xProvider ?? (config.x ? createXOAuthProvider(config.x) : undefined);
+  const x = createXConnections({ db, clock, logger, provider });
+
+  return {
+    actions: {
+      ...wishlistActions({ db, clock }),
+      ...artworkActions({ db, clock }),
+      ...inviteActions(invites),
+      ...profileActions({ db, clock, queue, imageUrl: profiles.imageUrl }),
+      "x-connect": async ({ session }, { username }) => x.connect(session.accountId, username),
+      "x-disconnect": async ({ session }) => x.disconnect(session.accountId),
+    },
+    actionResults: PROFILE_ACTION_RESULTS,
+    routes: [profileLookupRoute(profiles), imageRoute(db), xCallbackRoute(x, profiles)],
+    admin: (app) => registerProfileAdmin(app, { invites, x }),
+    jobs: [
+      {
+        // The worker loop picks jobs up within a second; this pass also sweeps jobs a dead worker left.
+        name: "pixel pfp queue",
+        intervalMs: 60_000,
+        run: async () => {
+          await queue.drain();
+        },
+      },
+    ],
+    start: () => queue.start(),
+    stop: () => queue.stop(),
+  };
+}

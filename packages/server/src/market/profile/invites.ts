@@ -1,0 +1,164 @@
+import { randomBytes } from "node:crypto";
+import type { Database } from "../../db/index.ts";
+import { conflict, forbidden, notFound } from "../../errors.ts";
+import { hashSecret } from "../../keys/secrets.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import type { ActionHandlers } from "../accounts/actions.ts";
+import { newId } from "../accounts/tokens.ts";
+import { lockAccount } from "./account-lock.ts";
+import { PROFILE_LIMITS } from "./profile-schema.ts";
+
+/** 24 random bytes: 32 base64url characters, shown once and stored only as a SHA-256 hash. */
+export function generateInviteCode(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+type InviteStatus = "live" | "used-up" | "revoked";
+
+const statusOf = (row: { revoked_at: Date | null; uses: number; max_uses: number }): InviteStatus =>
+  row.revoked_at !== null ? "revoked" : row.uses >= row.max_uses ? "used-up" : "live";
+
+/**
+ * Invite codes: made by accounts (`invite-create`) or the operator
+ * (`POST /admin/invites`), each good for `maxUses` redemptions, a use being
+ * an access session (`POST /market/access/session`) or a referral
+ * (`referral-claim`).
+ */
+export function createInvites({ db, clock }: { db: Database; clock: Clock }) {
+  const insert = async (
+    executor: Pick<Database["kysely"], "insertInto">,
+    createdBy: string | null,
+    maxUses: number,
+  ) => {
+    const code = generateInviteCode();
+    const inviteId = newId("inv");
+    const createdAt = new Date(clock.now());
+    await executor
+      .insertInto("invites")
+      .values({
+        id: inviteId,
+        code_hash: hashSecret(code),
+        created_by: createdBy,
+        max_uses: maxUses,
+        created_at: createdAt,
+      })
+      .execute();
+    return { inviteId, code, maxUses, uses: 0, status: "live" as const, createdAt: createdAt.toISOString() };
+  };
+
+  return {
+    /** An account's invite; at most `liveInvites` live ones (409 beyond). */
+    async create(accountId: string, maxUses: number) {
+      return db.kysely.transaction().execute(async (tx) => {
+        await lockAccount(tx, accountId);
+        const { live } = await tx
+          .selectFrom("invites")
+          .select((eb) => eb.fn.countAll<string>().as("live"))
+          .where("created_by", "=", accountId)
+          .where("revoked_at", "is", null)
+          .whereRef("uses", "<", "max_uses")
+          .executeTakeFirstOrThrow();
+        if (Number(live) >= PROFILE_LIMITS.liveInvites) {
+          throw conflict(
+            `an account has at most ${PROFILE_LIMITS.liveInvites} live invites; revoke one (invite-revoke) first`,
+          );
+        }
+        return insert(tx, accountId, maxUses);
+      });
+    },
+
+    /** An operator invite: no creator, so it grants access but names no referrer. */
+    async createForOperator(maxUses: number) {
+      return insert(db.kysely, null, maxUses);
+    },
+
+    async list(accountId: string) {
+      const rows = await db.kysely
+        .selectFrom("invites")
+        .select(["id", "max_uses", "uses", "revoked_at", "created_at"])
+        .where("created_by", "=", accountId)
+        .orderBy("created_at", "desc")
+        .orderBy("id")
+        .execute();
+      return rows.map((row) => ({
+        inviteId: row.id,
+        maxUses: row.max_uses,
+        uses: row.uses,
+        status: statusOf(row),
+        createdAt: row.created_at.toISOString(),
+      }));
+    },
+
+    async revoke(accountId: string, inviteId: string) {
+      const row = await db.kysely
+        .updateTable("invites")
+        .set((eb) => ({ revoked_at: eb.fn.coalesce("revoked_at", eb.val(new Date(clock.now()))) }))
+        .where("id", "=", inviteId)
+        .where("created_by", "=", accountId)
+        .returning("id")
+        .executeTakeFirst();
+      if (!row) throw notFound("no invite of yours has this id");
+      return { inviteId, status: "revoked" as const };
+    },
+
+    /**
+     * `referral-claim`: records, once, the account whose invite brought this
+     * one, consuming one use of the invite.
+     */
+    async claimReferral(accountId: string, code: string) {
+      return db.kysely.transaction().execute(async (tx) => {
+        const me = await tx
+          .selectFrom("accounts")
+          .select("referred_by")
+          .where("id", "=", accountId)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        if (me.referred_by !== null) throw conflict("this account already has a referrer");
+        const invite = await tx
+          .selectFrom("invites")
+          .select(["id", "created_by", "uses", "max_uses", "revoked_at"])
+          .where("code_hash", "=", hashSecret(code))
+          .forUpdate()
+          .executeTakeFirst();
+        if (!invite || invite.revoked_at !== null) throw notFound("unknown or revoked invite code");
+        if (invite.created_by === null) {
+          throw forbidden("an operator invite grants access but names no referrer");
+        }
+        if (invite.created_by === accountId) throw forbidden("an account cannot refer itself");
+        if (invite.uses >= invite.max_uses) throw conflict("this invite code is used up");
+        const referrer = await tx
+          .selectFrom("accounts")
+          .select(["primary_address", "referred_by"])
+          .where("id", "=", invite.created_by)
+          .executeTakeFirstOrThrow();
+        if (referrer.referred_by === accountId) {
+          throw forbidden("the invite's creator was referred by this account; referrals cannot go both ways");
+        }
+        await tx
+          .updateTable("invites")
+          .set((eb) => ({ uses: eb("uses", "+", 1) }))
+          .where("id", "=", invite.id)
+          .execute();
+        await tx
+          .updateTable("accounts")
+          .set({ referred_by: invite.created_by, updated_at: new Date(clock.now()) })
+          .where("id", "=", accountId)
+          .execute();
+        return { referredBy: referrer.primary_address, inviteId: invite.id };
+      });
+    },
+  };
+}
+
+export type Invites = ReturnType<typeof createInvites>;
+
+export function inviteActions(
+  invites: Invites,
+): Pick<ActionHandlers, "invite-create" | "invite-list" | "invite-revoke" | "referral-claim"> {
+  return {
+    "invite-create": async ({ session }, { maxUses }) => invites.create(session.accountId, maxUses),
+    "invite-list": async ({ session }) => ({ invites: await invites.list(session.accountId) }),
+    "invite-revoke": async ({ session }, { inviteId }) => invites.revoke(session.accountId, inviteId),
+    "referral-claim": async ({ session }, { code }) => invites.claimReferral(session.accountId, code),
+  };
+}

@@ -1,0 +1,292 @@
+import type { Logger } from "pino";
+import type { Database } from "../../db/index.ts";
+import { conflict } from "../../errors.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import { newId } from "../accounts/tokens.ts";
+import { IMAGE_LIMITS, pixelate } from "./images.ts";
+import { PROFILE_LIMITS } from "./profile-schema.ts";
+
+/** How often an idle worker looks for queued jobs. */
+const POLL_MS = 1_000;
+
+export interface PixelJob {
+  accountId: string;
+  avatarImageId: string | null;
+  size: number;
+  /** The claim's number: a finished job is written only by the claim that still holds it. */
+  attempt: number;
+}
+
+/** Thrown inside the result transaction when the claim was taken back (stale sweep, account deleted). */
+class ClaimLost extends Error {}
+
+/**
+ * The pixel pfp job queue, in `profile_pictures`: `pfp-pixelate` moves an
+ * account's job to 'queued'; a worker on any replica claims it ('processing')
+ * with `FOR UPDATE SKIP LOCKED`, so no two replicas take the same job, and
+ * finishes it as 'ready' (the new pixel pfp appended and selected) or
+ * 'failed' (with `pixel_error`). A job left 'processing' by a worker that
+ * died is queued again by the sweep, at most `pixelJobAttempts` claims.
+ */
+export function createPixelQueue({ db, clock, logger }: { db: Database; clock: Clock; logger: Logger }) {
+  const now = () => new Date(clock.now());
+
+  const finish = async (
+    job: PixelJob,
+    values: { pixel_status: "ready" | "failed"; pixel_error: string | null },
+  ) =>
+    db.kysely
+      .updateTable("profile_pictures")
+      .set({ ...values, pixel_started_at: null, updated_at: now() })
+      .where("account_id", "=", job.accountId)
+      .where("pixel_status", "=", "processing")
+      .where("pixel_attempts", "=", job.attempt)
+      .returning("account_id")
+      .executeTakeFirst();
+
+  const fail = async (job: PixelJob, reason: string) => {
+    const written = await finish(job, { pixel_status: "failed", pixel_error: reason });
+    if (written) logger.warn({ msg: "pixel pfp failed", accountId: job.accountId, reason });
+    return written ? ("failed" as const) : ("lost" as const);
+  };
+
+  const queue = {
+    /** `pfp-pixelate`: queues the account's job; 409 without an avatar or while one is queued or processing. */
+    async enqueue(accountId: string, size: number) {
+      const at = now();
+      const queued = await db.kysely
+        .updateTable("profile_pictures")
+        .set({
+          pixel_status: "queued",
+          pixel_size: size,
+          pixel_requested_at: at,
+          pixel_error: null,
+          pixel_attempts: 0,
+          pixel_started_at: null,
+          updated_at: at,
+        })
+        .where("account_id", "=", accountId)
+        .where("avatar_image_id", "is not", null)
+        .where("pixel_status", "not in", ["queued", "processing"])
+        .returning("account_id")
+        .executeTakeFirst();
+      if (!queued) {
+        const state = await db.kysely
+          .selectFrom("profile_pictures")
+          .select(["avatar_image_id", "pixel_status"])
+          .where("account_id", "=", accountId)
+          .executeTakeFirst();
+        if (!state?.avatar_image_id) throw conflict("upload an avatar first (avatar-upload)");
+        throw conflict(`a pixel pfp is already ${state.pixel_status}; wait until it is ready or failed`);
+      }
+      worker.wake();
+      return { pixelPfpStatus: "queued" as const, size };
+    },
+
+    /** Takes the oldest queued job, if any, safely across replicas. */
+    async claim(): Promise<PixelJob | undefined> {
+      const at = now();
+      const row = await db.kysely
+        .updateTable("profile_pictures")
+        .set((eb) => ({
+          pixel_status: "processing",
+          pixel_started_at: at,
+          pixel_attempts: eb("pixel_attempts", "+", 1),
+          updated_at: at,
+        }))
+        .where("account_id", "=", (eb) =>
+          eb
+            .selectFrom("profile_pictures")
+            .select("account_id")
+            .where("pixel_status", "=", "queued")
+            .orderBy("pixel_requested_at")
+            .orderBy("account_id")
+            .limit(1)
+            .forUpdate()
+            .skipLocked(),
+        )
+        .where("pixel_status", "=", "queued")
+        .returning(["account_id", "avatar_image_id", "pixel_size", "pixel_attempts"])
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        accountId: row.account_id,
+        avatarImageId: row.avatar_image_id,
+        size: row.pixel_size ?? 16,
+        attempt: row.pixel_attempts,
+      };
+    },
+
+    /** Pixelates a claimed job's avatar and records the outcome. */
+    async process(job: PixelJob): Promise<"ready" | "failed" | "lost"> {
+      const started = performance.now();
+      const avatar = job.avatarImageId
+        ? await db.kysely
+            .selectFrom("images")
+            .select("bytes")
+            .where("id", "=", job.avatarImageId)
+            .where("account_id", "=", job.accountId)
+            .executeTakeFirst()
+        : undefined;
+      if (!avatar) return fail(job, "the avatar was removed before it could be pixelated");
+      let png: Buffer;
+      try {
+        png = await pixelate(avatar.bytes, job.size);
+      } catch (error) {
+        logger.warn({ msg: "pixelation failed", accountId: job.accountId, err: error });
+        return fail(job, "the avatar could not be pixelated");
+      }
+      const imageId = newId("img");
+      try {
+        await db.kysely.transaction().execute(async (tx) => {
+          await tx
+            .insertInto("images")
+            .values({
+              id: imageId,
+              account_id: job.accountId,
+              purpose: "pixel-pfp",
+              draft_id: null,
+              content_type: "image/png",
+              bytes: png,
+              width: IMAGE_LIMITS.avatarSide,
+              height: IMAGE_LIMITS.avatarSide,
+              created_at: now(),
+            })
+            .execute();
+          const done = await tx
+            .updateTable("profile_pictures")
+            .set({
+              pixel_image_id: imageId,
+              pixel_status: "ready",
+              pixel_error: null,
+              pixel_started_at: null,
+              updated_at: now(),
+            })
+            .where("account_id", "=", job.accountId)
+            .where("pixel_status", "=", "processing")
+            .where("pixel_attempts", "=", job.attempt)
+            .returning("account_id")
+            .executeTakeFirst();
+          if (!done) throw new ClaimLost();
+          // Keep the newest pixel pfps; the one just made is the newest and selected.
+          const stale = await tx
+            .selectFrom("images")
+            .select("id")
+            .where("account_id", "=", job.accountId)
+            .where("purpose", "=", "pixel-pfp")
+            .orderBy("created_at", "desc")
+            .orderBy("id", "desc")
+            .offset(PROFILE_LIMITS.pixelPfps)
+            .limit(1_000)
+            .execute();
+          const drop = stale.map((row) => row.id).filter((id) => id !== imageId);
+          if (drop.length > 0) await tx.deleteFrom("images").where("id", "in", drop).execute();
+        });
+      } catch (error) {
+        if (error instanceof ClaimLost) return "lost";
+        // The account went away with its job (a foreign key refused the image).
+        const gone = await db.kysely
+          .selectFrom("accounts")
+          .select("id")
+          .where("id", "=", job.accountId)
+          .executeTakeFirst();
+        if (!gone) return "lost";
+        throw error;
+      }
+      logger.info({
+        msg: "pixel pfp ready",
+        accountId: job.accountId,
+        size: job.size,
+        ms: Math.round(performance.now() - started),
+      });
+      return "ready";
+    },
+
+    /** Queues again the jobs whose worker stopped mid-way; fails those claimed too often. */
+    async requeueStale(): Promise<number> {
+      const cutoff = new Date(clock.now() - PROFILE_LIMITS.pixelJobStaleMs);
+      const requeued = await db.kysely
+        .updateTable("profile_pictures")
+        .set((eb) => ({
+          pixel_status: eb
+            .case()
+            .when("pixel_attempts", ">=", PROFILE_LIMITS.pixelJobAttempts)
+            .then("failed")
+            .else("queued")
+            .end(),
+          pixel_error: eb
+            .case()
+            .when("pixel_attempts", ">=", PROFILE_LIMITS.pixelJobAttempts)
+            .then("the job was interrupted too many times")
+            .else(null)
+            .end(),
+          pixel_started_at: null,
+          updated_at: now(),
+        }))
+        .where("pixel_status", "=", "processing")
+        .where("pixel_started_at", "<", cutoff)
+        .returning("account_id")
+        .execute();
+      if (requeued.length > 0) logger.warn({ msg: "stale pixel pfp jobs swept", count: requeued.length });
+      return requeued.length;
+    },
+
+    /** Sweeps stale claims, then claims and processes jobs until none is queued. */
+    async drain(): Promise<number> {
+      await queue.requeueStale();
+      let processed = 0;
+      for (let job = await queue.claim(); job; job = await queue.claim()) {
+        await queue.process(job);
+        processed += 1;
+      }
+      return processed;
+    },
+  };
+
+  /** The background loop of one replica: drains, then polls; woken at once by a local enqueue. */
+  const worker = (() => {
+    let running = false;
+    let timer: NodeJS.Timeout | undefined;
+    let current: Promise<void> | undefined;
+    const schedule = (ms: number) => {
+      timer = setTimeout(tick, ms);
+      timer.unref();
+    };
+    const tick = () => {
+      timer = undefined;
+      current = queue
+        .drain()
+        .then(
+          () => undefined,
+          (error) => logger.warn({ msg: "pixel pfp worker pass failed", err: error }),
+        )
+        .finally(() => {
+          current = undefined;
+          if (running) schedule(POLL_MS);
+        });
+    };
+    return {
+      start() {
+        if (running) return;
+        running = true;
+        schedule(0);
+      },
+      wake() {
+        if (running && timer !== undefined) {
+          clearTimeout(timer);
+          schedule(0);
+        }
+      },
+      async stop() {
+        running = false;
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        await current;
+      },
+    };
+  })();
+
+  return { ...queue, start: worker.start, stop: worker.stop };
+}
+
+export type PixelQueue = ReturnType<typeof createPixelQueue>;

@@ -1,0 +1,154 @@
+import { sql } from "kysely";
+import type { Database } from "../../db/index.ts";
+import { ConstraintViolationError, isUniqueViolation } from "../../db/index.ts";
+import { badRequest, conflict, notFound } from "../../errors.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import type { ActionHandlers } from "../accounts/actions.ts";
+import { newId } from "../accounts/tokens.ts";
+import { lockAccount } from "./account-lock.ts";
+import { IMAGE_LIMITS, InvalidImageError, normaliseAvatar, readUpload } from "./images.ts";
+import type { PixelQueue } from "./pixel-queue.ts";
+
+export interface ProfileActionDeps {
+  db: Database;
+  clock: Clock;
+  queue: PixelQueue;
+  imageUrl: (imageId: string | null | undefined) => string;
+}
+
+/** `profile-update`, `avatar-upload`, `pfp-pixelate`, `pfp-select`. */
+export function profileActions({
+  db,
+  clock,
+  queue,
+  imageUrl,
+}: ProfileActionDeps): Pick<
+  ActionHandlers,
+  "profile-update" | "avatar-upload" | "pfp-pixelate" | "pfp-select"
+> {
+  const now = () => new Date(clock.now());
+
+  /** Sets profile picture columns, creating the account's row on first use. */
+  const setPictures = (
+    executor: Pick<Database["kysely"], "insertInto">,
+    accountId: string,
+    values: { avatar_image_id?: string; pfp_status?: "ready" | "failed"; pixel_image_id?: string | null },
+  ) =>
+    executor
+      .insertInto("profile_pictures")
+      .values({
+        account_id: accountId,
+        avatar_image_id: null,
+        pixel_image_id: null,
+        ...values,
+        updated_at: now(),
+      })
+      .onConflict((oc) => oc.column("account_id").doUpdateSet({ ...values, updated_at: now() }))
+      .execute();
+
+  return {
+    "profile-update": async ({ session }, { username, bio }) => {
+      if (typeof username === "string") {
+        const taken = await db.kysely
+          .selectFrom("accounts")
+          .select("id")
+          .where(sql<string>`lower(username)`, "=", username.toLowerCase())
+          .where("id", "<>", session.accountId)
+          .executeTakeFirst();
+        if (taken) throw conflict("this username is taken");
+      }
+      const changes = {
+        ...(username !== undefined ? { username } : {}),
+        ...(bio !== undefined ? { bio } : {}),
+      };
+      let row: { username: string | null; bio: string };
+      try {
+        row = await db.kysely
+          .updateTable("accounts")
+          .set({ ...changes, updated_at: now() })
+          .where("id", "=", session.accountId)
+          .returning(["username", "bio"])
+          .executeTakeFirstOrThrow();
+      } catch (error) {
+        // Two accounts racing for one name: the unique index decides.
+        if (isUniqueViolation(error)) throw conflict("this username is taken");
+        throw error;
+      }
+      return { username: row.username ?? "", bio: row.bio };
+    },
+
+    "avatar-upload": async ({ session }, { contentType, data }) => {
+      const image = await readUpload(contentType, data);
+      let png: Buffer;
+      try {
+        png = await normaliseAvatar(image);
+      } catch (error) {
+        if (!(error instanceof InvalidImageError)) throw error;
+        await setPictures(db.kysely, session.accountId, { pfp_status: "failed" });
+        throw badRequest(`${error.message}; pfpStatus is now failed`);
+      }
+      const avatarId = newId("img");
+      await db.kysely.transaction().execute(async (tx) => {
+        await lockAccount(tx, session.accountId);
+        const previous = await tx
+          .selectFrom("profile_pictures")
+          .select("avatar_image_id")
+          .where("account_id", "=", session.accountId)
+          .executeTakeFirst();
+        await tx
+          .insertInto("images")
+          .values({
+            id: avatarId,
+            account_id: session.accountId,
+            purpose: "avatar",
+            draft_id: null,
+            content_type: "image/png",
+            bytes: png,
+            width: IMAGE_LIMITS.avatarSide,
+            height: IMAGE_LIMITS.avatarSide,
+            created_at: now(),
+          })
+          .execute();
+        await setPictures(tx, session.accountId, { avatar_image_id: avatarId, pfp_status: "ready" });
+        // One avatar per account: the replaced one is no longer served.
+        if (previous?.avatar_image_id) {
+          await tx.deleteFrom("images").where("id", "=", previous.avatar_image_id).execute();
+        }
+      });
+      return {
+        avatarId,
+        avatarUrl: imageUrl(avatarId),
+        pfpStatus: "ready",
+        contentType: "image/png",
+        width: IMAGE_LIMITS.avatarSide,
+        height: IMAGE_LIMITS.avatarSide,
+        bytes: png.length,
+      };
+    },
+
+    "pfp-pixelate": async ({ session }, { size }) => queue.enqueue(session.accountId, size),
+
+    "pfp-select": async ({ session }, { pixelPfpId }) => {
+      if (pixelPfpId !== null) {
+        const own = await db.kysely
+          .selectFrom("images")
+          .select("id")
+          .where("id", "=", pixelPfpId)
+          .where("account_id", "=", session.accountId)
+          .where("purpose", "=", "pixel-pfp")
+          .executeTakeFirst();
+        if (!own) throw notFound("no pixel pfp of yours has this id");
+      }
+      try {
+        await setPictures(db.kysely, session.accountId, { pixel_image_id: pixelPfpId });
+      } catch (error) {
+        // Pruned by the worker between the check and the write.
+        if (error instanceof ConstraintViolationError && error.code === "23503") {
+          throw notFound("no pixel pfp of yours has this id");
+        }
+        throw error;
+      }
+      return { pixelPfpId, pixelPfpUrl: imageUrl(pixelPfpId) };
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { notFound } from "../../errors.ts";
+import { defineRoute } from "../../http/route.ts";
+import type { ProfileReader } from "./profile-reader.ts";
+import { PFP_STATES_DOC, profileLookupSchema } from "./profile-schema.ts";
+
+const params = z.object({
+  username: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,15}$/, "username must be 1 to 15 letters, digits or underscores")
+    .describe("An X username, matched case-insensitively."),
+});
+
+/** `GET /market/support/identity/profiles/x/{username}`: the shared profile lookup (market-api.md section 4). */
+export function profileLookupRoute(profiles: ProfileReader) {
+  return defineRoute({
+    method: "GET",
+    path: "/support/identity/profiles/x/:username",
+    operationId: "getSharedProfileByX",
+    summary: "Look up a shared profile by verified X username",
+    description: `Resolves the account whose **verified** X connection has this username (case-insensitive) and answers its shared profile. Unverified claims are never matched: a connection is verified only through X OAuth or by the operator. Needs an API key whatever PUBLIC_READS says.
+
+Every string field is present; "" stands for absent. Image URLs are absolute, under PUBLIC_URL, and served by \`GET /market/support/identity/images/{imageId}\`. \`pixelPfps[].createdAt\` is an ISO 8601 time.
+
+${PFP_STATES_DOC}`,
+    tags: ["Shared services"],
+    access: { kind: "market", bucket: "read" },
+    request: { params },
+    responses: {
+      200: { description: "The profile.", schema: profileLookupSchema },
+      400: { description: "The username does not match ^[A-Za-z0-9_]{1,15}$." },
+      401: { description: "API key missing, malformed or invalid." },
+      404: { description: "No account has a verified X connection with this username." },
+      429: { description: "Read budget exhausted; honour Retry-After." },
+      503: { description: "The key lookup or the database is unavailable." },
+    },
+    handler: async (request, reply) => {
+      const profile = await profiles.ofVerifiedX(request.params.username);
+      if (!profile) throw notFound("no profile has a verified X account with this username");
+      reply.header("Cache-Control", "private, max-age=30");
+      return { ok: true as const, profile };
+    },
+  });
+}

@@ -1,0 +1,73 @@
+import type { Database } from "../../db/index.ts";
+import { conflict } from "../../errors.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import type { ActionHandlers } from "../accounts/actions.ts";
+import { lockAccount } from "./account-lock.ts";
+import { PROFILE_LIMITS } from "./profile-schema.ts";
+
+/** The release ids on an account's private wishlist, oldest first (the release list's `wishlist`). */
+export async function readWishlist(db: Database, accountId: string): Promise<string[]> {
+  const rows = await db.kysely
+    .selectFrom("wishlists")
+    .select("release_id")
+    .where("account_id", "=", accountId)
+    .orderBy("created_at")
+    .orderBy("release_id")
+    .execute();
+  return rows.map((row) => row.release_id);
+}
+
+/**
+ * `wishlist-add`, `wishlist-remove`, `wishlist-list`: the caller's private
+ * wishlist of release ids. Ids are not checked against the catalog (a
+ * release may be announced later or withdrawn); the release list resolves
+ * the ones that exist.
+ */
+export function wishlistActions({
+  db,
+  clock,
+}: {
+  db: Database;
+  clock: Clock;
+}): Pick<ActionHandlers, "wishlist-add" | "wishlist-remove" | "wishlist-list"> {
+  return {
+    "wishlist-add": async ({ session }, { releaseId }) =>
+      db.kysely.transaction().execute(async (tx) => {
+        await lockAccount(tx, session.accountId);
+        const present = await tx
+          .selectFrom("wishlists")
+          .select((eb) => [
+            eb.fn.countAll<string>().as("count"),
+            eb.fn.countAll<string>().filterWhere("release_id", "=", releaseId).as("this"),
+          ])
+          .where("account_id", "=", session.accountId)
+          .executeTakeFirstOrThrow();
+        if (Number(present.this) === 0) {
+          if (Number(present.count) >= PROFILE_LIMITS.wishlist) {
+            throw conflict(`the wishlist is full (${PROFILE_LIMITS.wishlist} releases); remove one first`);
+          }
+          await tx
+            .insertInto("wishlists")
+            .values({
+              account_id: session.accountId,
+              release_id: releaseId,
+              created_at: new Date(clock.now()),
+            })
+            .execute();
+        }
+        return { releaseId, wishlisted: true };
+      }),
+
+    "wishlist-remove": async ({ session }, { releaseId }) => {
+      const removed = await db.kysely
+        .deleteFrom("wishlists")
+        .where("account_id", "=", session.accountId)
+        .where("release_id", "=", releaseId)
+        .returning("release_id")
+        .executeTakeFirst();
+      return { releaseId, wishlisted: false, removed: removed !== undefined };
+    },
+
+    "wishlist-list": async ({ session }) => ({ wishlist: await readWishlist(db, session.accountId) }),
+  };
+}

@@ -1,0 +1,100 @@
+import type { AccountAction, SocialActionResult } from "@mkt/protocol";
+import type { Database } from "../../db/index.ts";
+import { badRequest } from "../../errors.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import { newId } from "../accounts/tokens.ts";
+import { type Actor, requireAccount } from "./directory.ts";
+
+/** market-api.md section 8: abuse reports are kept 90 days. */
+export const REPORT_RETENTION_MS = 90 * 24 * 3_600_000;
+
+type Report = Extract<AccountAction, { kind: "report" }>;
+
+/** Safety settings, blocks and abuse reports. */
+export function createSafetyService({ db, clock }: { db: Database; clock: Clock }) {
+  const k = db.kysely;
+
+  return {
+    /** The `safety-update` action. */
+    async update(
+      caller: Actor,
+      dmPolicy: "everyone" | "following" | "nobody",
+    ): Promise<SocialActionResult<"safety-update">> {
+      await k
+        .updateTable("accounts")
+        .set({ dm_policy: dmPolicy, updated_at: new Date(clock.now()) })
+        .where("id", "=", caller.accountId)
+        .execute();
+      return { dmPolicy };
+    },
+
+    /**
+     * The `block` action. A block forbids direct messages and follows in both
+     * directions, so it also ends the follows between the two accounts.
+     */
+    async block(caller: Actor, wallet: string): Promise<SocialActionResult<"block">> {
+      return k.transaction().execute(async (tx) => {
+        const target = await requireAccount(tx, wallet);
+        if (target.id === caller.accountId) throw badRequest("you cannot block yourself");
+        await tx
+          .insertInto("blocks")
+          .values({ account_id: caller.accountId, blocked_id: target.id, created_at: new Date(clock.now()) })
+          .onConflict((oc) => oc.columns(["account_id", "blocked_id"]).doNothing())
+          .execute();
+        await tx
+          .deleteFrom("follows")
+          .where((eb) =>
+            eb.or([
+              eb.and([eb("follower_id", "=", caller.accountId), eb("followee_id", "=", target.id)]),
+              eb.and([eb("follower_id", "=", target.id), eb("followee_id", "=", caller.accountId)]),
+            ]),
+          )
+          .execute();
+        return { address: target.address, blocked: true };
+      });
+    },
+
+    /** The `unblock` action; follows ended by the block do not come back. */
+    async unblock(caller: Actor, wallet: string): Promise<SocialActionResult<"unblock">> {
+      const target = await requireAccount(k, wallet);
+      await k
+        .deleteFrom("blocks")
+        .where("account_id", "=", caller.accountId)
+        .where("blocked_id", "=", target.id)
+        .execute();
+      return { address: target.address, blocked: false };
+    },
+
+    /** The `report` action: kept for the moderators for 90 days, then swept. */
+    async report(caller: Actor, report: Report): Promise<SocialActionResult<"report">> {
+      const now = clock.now();
+      const id = newId("rep");
+      const expiresAt = now + REPORT_RETENTION_MS;
+      await k
+        .insertInto("reports")
+        .values({
+          id,
+          reporter_id: caller.accountId,
+          subject_kind: report.subject.kind,
+          subject_id: report.subject.id,
+          reason: report.reason,
+          details: report.details ?? "",
+          created_at: new Date(now),
+          expires_at: new Date(expiresAt),
+        })
+        .execute();
+      return { id, expiresAt };
+    },
+
+    /** Deletes the reports whose retention has passed; safe on every replica at once. */
+    async sweepReports(): Promise<number> {
+      const deleted = await k
+        .deleteFrom("reports")
+        .where("expires_at", "<=", new Date(clock.now()))
+        .executeTakeFirst();
+      return Number(deleted.numDeletedRows);
+    },
+  };
+}
+
+export type SafetyService = ReturnType<typeof createSafetyService>;

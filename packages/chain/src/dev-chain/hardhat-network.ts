@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
+import { createJsonRpcHttpHandler, type RawRequest, type SingleRequestHandler } from "./json-rpc-http.ts";
 
 /** The EIP-1193 request function of a provider. */
 export interface Eip1193Provider {
@@ -48,13 +49,31 @@ export function loadHardhatNetwork(): HardhatNetworkModules {
     defaultHardhatNetworkParams: { chains: unknown };
   };
   const handlerModule = require("hardhat/internal/hardhat-network/jsonrpc/handler") as {
-    JsonRpcHandler: new (
-      provider: Eip1193Provider,
-    ) => { handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> };
+    JsonRpcHandler: new (provider: Eip1193Provider) => { _handleSingleRequest: SingleRequestHandler };
   };
   return {
     createHardhatNetworkProvider: providerModule.createHardhatNetworkProvider,
     defaultChains: defaults.defaultHardhatNetworkParams.chains,
-    createJsonRpcHandler: (provider) => new handlerModule.JsonRpcHandler(provider).handleHttp,
+    createJsonRpcHandler: (provider) => {
+      const handler = new handlerModule.JsonRpcHandler(provider);
+      return createJsonRpcHttpHandler(
+        (request) => handler._handleSingleRequest(request),
+        edrRequestOf(provider),
+      );
+    },
+  };
+}
+
+/**
+ * EDR's request function behind Hardhat's provider wrapper, when this Hardhat version has it where
+ * expected: it answers with the JSON text of the response. Without it every request takes Hardhat's path.
+ */
+function edrRequestOf(provider: Eip1193Provider): RawRequest | undefined {
+  const edr = (provider as { _provider?: { handleRequest?: unknown } })._provider;
+  if (!edr || typeof edr.handleRequest !== "function") return undefined;
+  const handleRequest = edr.handleRequest.bind(edr) as (json: string) => Promise<{ data?: unknown }>;
+  return async (method, params) => {
+    const response = await handleRequest(JSON.stringify({ method, params }));
+    return typeof response.data === "string" ? response.data : undefined;
   };
 }

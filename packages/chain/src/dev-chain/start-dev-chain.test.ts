@@ -85,6 +85,48 @@ describe("startDevChain", () => {
     expect(replacement.transactions).toHaveLength(0);
   });
 
+  it("answers over HTTP as the in-process provider does: reads, batches, errors and bad JSON", async () => {
+    const chain = await start({ chainId: 8453, port: 0, intervalMs: 0 });
+    const [from, to] = chain.accounts;
+    // A contract creation whose constructor emits one empty log (PUSH1 0 PUSH1 0 LOG0), then a transfer.
+    await chain.provider.request({ method: "eth_sendTransaction", params: [{ from, data: "0x60006000a0" }] });
+    await chain.provider.request({ method: "eth_sendTransaction", params: [{ from, to, value: "0x1" }] });
+    const post = async (body: string) =>
+      (
+        await fetch(chain.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body })
+      ).json();
+
+    const reads = [
+      { method: "eth_getLogs", params: [{ fromBlock: "0x0", toBlock: "latest" }] },
+      { method: "eth_getBlockByNumber", params: ["latest", true] },
+      { method: "eth_getBlockByNumber", params: ["0xffff", false] },
+      { method: "eth_blockNumber", params: [] },
+    ];
+    const logs = (await chain.provider.request(reads[0]!)) as unknown[];
+    expect(logs).toHaveLength(1);
+    for (const [id, read] of reads.entries()) {
+      expect(await post(JSON.stringify({ jsonrpc: "2.0", id, ...read }))).toEqual({
+        jsonrpc: "2.0",
+        id,
+        result: await chain.provider.request(read),
+      });
+    }
+
+    const batch = await post(
+      JSON.stringify([
+        { jsonrpc: "2.0", id: "a", method: "eth_chainId" },
+        { jsonrpc: "2.0", id: "b", method: "eth_noSuchMethod", params: [] },
+        { jsonrpc: "2.0", id: "c", method: "eth_getLogs", params: [{ fromBlock: "0x9", toBlock: "0x1" }] },
+      ]),
+    );
+    expect(batch).toEqual([
+      { jsonrpc: "2.0", id: "a", result: "0x2105" },
+      { jsonrpc: "2.0", id: "b", error: expect.objectContaining({ code: -32004 }) },
+      { jsonrpc: "2.0", id: "c", result: [] },
+    ]);
+    expect(await post("{")).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+  });
+
   it("rejects an invalid chain id before starting anything", async () => {
     await expect(startDevChain({ chainId: 0, port: 0 })).rejects.toThrow("invalid dev chain id");
   });

@@ -154,6 +154,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     verifier: walletVerifier,
     allowedOrigins: config.allowedOrigins,
+    onCacheFlush: () =>
+      logger.warn({ msg: "session cache flushed after the notification connection was re-established" }),
   });
   const featureDeps: FeatureDeps = { db, clock, logger, config, sessions };
   const features: MarketFeature[] = [
@@ -386,6 +388,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   await keys.start();
+  await sessions.start();
   const maintenance = setInterval(() => {
     limiter.sweep();
     idempotency.sweep().catch((error) => logger.warn({ msg: "idempotency sweep failed", err: error }));
@@ -433,6 +436,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await indexer?.stop();
       for (const feature of features) await feature.stop?.();
       await keys.stop();
+      await sessions.stop();
     },
   };
 }

@@ -11,7 +11,7 @@ import {
 } from "@mkt/chain";
 import { ACCOUNT_ACTION_KINDS, SIGN_IN_CONSENT, signInMessage } from "@mkt/protocol";
 import { numberToHex, pad, zeroHash } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   accountAction,
   type Envelope,
@@ -22,6 +22,7 @@ import {
   testWallet,
 } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import { setupDatabase } from "../../_test/database.ts";
 import { hashSecret } from "../../keys/secrets.ts";
 import { createWalletVerifier } from "./wallet-signatures.ts";
 
@@ -667,5 +668,56 @@ describe("published documents", () => {
     for (const kind of ACCOUNT_ACTION_KINDS)
       expect(body + JSON.stringify(doc.components ?? {})).toContain(`"${kind}"`);
     expect(doc.paths["/market/account/session"].post.description).toContain(SIGN_IN_CONSENT);
+  });
+});
+
+describe("session cache across replicas", () => {
+  it("a sign-out or deletion on one replica reaches a replica that cached the session within a second", async () => {
+    const database = await setupDatabase();
+    const a = await setupApp({ database });
+    const b = await setupApp({ database });
+    try {
+      const key = (await a.createKey({ multiplier: 100 })).key;
+      const alice = await signIn(a, 3, { apiKey: key });
+      const bob = await signIn(a, 4, { apiKey: key });
+      const onB = (who: typeof alice) =>
+        b.app.server.inject({ method: "GET", url: "/market/account/session", headers: who.headers });
+      expect((await onB(alice)).statusCode).toBe(200);
+      expect((await onB(bob)).statusCode).toBe(200);
+
+      expect(
+        (
+          await a.app.server.inject({
+            method: "DELETE",
+            url: "/market/account/session",
+            headers: alice.headers,
+          })
+        ).statusCode,
+      ).toBe(204);
+      await vi.waitFor(async () => expect((await onB(alice)).statusCode).toBe(401), {
+        timeout: 1_000,
+        interval: 20,
+      });
+
+      const deletion = await signDeletion(testWallet(4), { now: Date.now() });
+      expect(
+        (
+          await a.app.server.inject({
+            method: "POST",
+            url: "/market/account/delete",
+            headers: bob.headers,
+            payload: deletion,
+          })
+        ).statusCode,
+      ).toBe(200);
+      await vi.waitFor(async () => expect((await onB(bob)).statusCode).toBe(401), {
+        timeout: 1_000,
+        interval: 20,
+      });
+    } finally {
+      await a.close();
+      await b.close();
+      await database.close();
+    }
   });
 });

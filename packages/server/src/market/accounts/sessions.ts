@@ -42,7 +42,14 @@ export interface SessionServiceOptions {
   clock: Clock;
   verifier: WalletSignatureVerifier;
   allowedOrigins: readonly string[];
+  /** How long a replica trusts a cached live session without asking the database. */
+  cacheTtlMs?: number;
+  maxCacheEntries?: number;
+  onCacheFlush?: () => void;
 }
+
+/** Revocations are announced here: every replica drops the named sessions from its cache. */
+export const SESSIONS_CHANNEL = "mkt_sessions";
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -61,8 +68,53 @@ const addressHash = (address: string) => createHash("sha256").update(address).di
  * Tokens are 256-bit random values stored only as SHA-256 hashes. Revoked
  * rows stay (hash, kind, times, reason) so a token can never come back.
  */
-export function createSessionService({ db, clock, verifier, allowedOrigins }: SessionServiceOptions) {
+export function createSessionService({
+  db,
+  clock,
+  verifier,
+  allowedOrigins,
+  cacheTtlMs = 30_000,
+  maxCacheEntries = 100_000,
+  onCacheFlush,
+}: SessionServiceOptions) {
   const allowed = new Set(allowedOrigins);
+
+  /**
+   * Live sessions by token hash, per replica, as for API keys: a session
+   * route does not ask the database for a session it saw within the TTL.
+   * Revocations drop the entry here at once and on every other replica
+   * through NOTIFY; the TTL bounds staleness if a notification is lost, and
+   * the cache is flushed when LISTEN reconnects. Unknown tokens are never
+   * cached (nothing to gain, and budgets limit guessing).
+   */
+  const cache = new Map<string, { session: Session; until: number }>();
+  const hashOfSession = new Map<string, string>();
+  let unlisten: (() => Promise<void>) | undefined;
+  const forget = (ids: readonly string[]) => {
+    for (const id of ids) {
+      const hash = hashOfSession.get(id);
+      if (hash !== undefined) cache.delete(hash);
+      hashOfSession.delete(id);
+    }
+  };
+  const announceRevoked = async (ids: readonly string[]) => {
+    if (ids.length === 0) return;
+    forget(ids);
+    // A lost notification is bounded by the cache TTL on the other replicas.
+    await db.notify(SESSIONS_CHANNEL, JSON.stringify(ids)).catch(() => {});
+  };
+  const remember = (hash: string, session: Session) => {
+    if (cache.size >= maxCacheEntries) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) {
+        const entry = cache.get(oldest);
+        cache.delete(oldest);
+        if (entry) hashOfSession.delete(entry.session.id);
+      }
+    }
+    cache.set(hash, { session, until: clock.now() + cacheTtlMs });
+    hashOfSession.set(session.id, hash);
+  };
 
   /**
    * The checks every signed envelope passes, in an order that lets nobody
@@ -169,13 +221,37 @@ export function createSessionService({ db, clock, verifier, allowedOrigins }: Se
       .where("revoked_at", "is", null)
       .returning("id")
       .execute();
-    return revoked.length;
+    return revoked.map((row) => row.id);
   };
 
   return {
     verifyEnvelope,
     consumeNonce,
     accountOfWallet,
+
+    /** Subscribes to revocations from other replicas. */
+    async start() {
+      unlisten = await db.listen(SESSIONS_CHANNEL, {
+        onNotify: (payload) => {
+          try {
+            const ids = JSON.parse(payload) as unknown;
+            if (Array.isArray(ids)) forget(ids.filter((id): id is string => typeof id === "string"));
+          } catch {
+            cache.clear();
+            hashOfSession.clear();
+          }
+        },
+        onReconnect: () => {
+          cache.clear();
+          hashOfSession.clear();
+          onCacheFlush?.();
+        },
+      });
+    },
+    async stop() {
+      await unlisten?.();
+      unlisten = undefined;
+    },
 
     /** `POST /market/account/session`. */
     async signIn(envelope: SignedEnvelopeValue, requestOrigin: string | undefined) {
@@ -207,6 +283,12 @@ export function createSessionService({ db, clock, verifier, allowedOrigins }: Se
 
     /** The live session a token names, or undefined (unknown, expired, revoked). */
     async authenticate(token: string): Promise<Session | undefined> {
+      const hash = hashSecret(token);
+      const now = clock.now();
+      const cached = cache.get(hash);
+      if (cached && cached.until > now) {
+        return cached.session.expiresAt > now ? cached.session : undefined;
+      }
       const row = await db.kysely
         .selectFrom("sessions")
         .select([
@@ -220,11 +302,11 @@ export function createSessionService({ db, clock, verifier, allowedOrigins }: Se
           "expires_at",
           "revoked_at",
         ])
-        .where("token_hash", "=", hashSecret(token))
+        .where("token_hash", "=", hash)
         .executeTakeFirst();
-      if (!row || row.revoked_at !== null || row.expires_at.getTime() <= clock.now()) return undefined;
+      if (!row || row.revoked_at !== null || row.expires_at.getTime() <= now) return undefined;
       if (row.kind !== "access" && row.account_id === null) return undefined;
-      return {
+      const session: Session = {
         id: row.id,
         kind: row.kind,
         accountId: row.account_id,
@@ -234,6 +316,8 @@ export function createSessionService({ db, clock, verifier, allowedOrigins }: Se
         createdAt: row.created_at.getTime(),
         expiresAt: row.expires_at.getTime(),
       };
+      remember(hash, session);
+      return session;
     },
 
     async walletsOf(accountId: string): Promise<string[]> {
@@ -248,10 +332,13 @@ export function createSessionService({ db, clock, verifier, allowedOrigins }: Se
 
     /** Signs one session out, with the chat sessions it issued. */
     async signOut(session: Session) {
-      await db.kysely.transaction().execute(async (tx) => {
-        await revokeWhere(tx, "id", session.id, "signed-out");
-        await revokeWhere(tx, "parent_id", session.id, "parent-signed-out");
-      });
+      const revoked = await db.kysely
+        .transaction()
+        .execute(async (tx) => [
+          ...(await revokeWhere(tx, "id", session.id, "signed-out")),
+          ...(await revokeWhere(tx, "parent_id", session.id, "parent-signed-out")),
+        ]);
+      await announceRevoked([session.id, ...revoked]);
     },
 
     /** `POST /market/chat/session`: a chat session for the account session's wallet. */
@@ -315,14 +402,15 @@ export function createSessionService({ db, clock, verifier, allowedOrigins }: Se
       }
       await verifyEnvelope(envelope, requestOrigin, deletionMessage);
       const accountId = session.accountId;
-      return db.kysely.transaction().execute(async (tx) => {
+      const result = await db.kysely.transaction().execute(async (tx) => {
         await consumeNonce(tx, envelope, "deletion");
         const wallets = await tx
           .selectFrom("account_wallets")
           .select("address")
           .where("account_id", "=", accountId)
           .execute();
-        const sessionsRevoked = await revokeWhere(tx, "account_id", accountId, "account-deleted");
+        const revoked = await revokeWhere(tx, "account_id", accountId, "account-deleted");
+        const sessionsRevoked = revoked.length;
         // Revocation records keep no personal data.
         await tx
           .updateTable("sessions")
@@ -338,8 +426,14 @@ export function createSessionService({ db, clock, verifier, allowedOrigins }: Se
           })
           .execute();
         await tx.deleteFrom("accounts").where("id", "=", accountId).execute();
-        return { deleted: true as const, accountId, sessionsRevoked };
+        return { deleted: true as const, accountId, sessionsRevoked, revoked };
       });
+      await announceRevoked(result.revoked);
+      return {
+        deleted: result.deleted,
+        accountId: result.accountId,
+        sessionsRevoked: result.sessionsRevoked,
+      };
     },
 
     /** Drops nonces whose signatures can no longer be replayed anyway. */
@@ -374,7 +468,7 @@ export function createSessionService({ db, clock, verifier, allowedOrigins }: Se
     async unlinkWallet(session: Session, address: string) {
       if (session.accountId === null) throw forbidden("only an account session can unlink wallets");
       const accountId = session.accountId;
-      return db.kysely.transaction().execute(async (tx) => {
+      const result = await db.kysely.transaction().execute(async (tx) => {
         const account = await tx
           .selectFrom("accounts")
           .select("primary_address")
@@ -398,8 +492,10 @@ export function createSessionService({ db, clock, verifier, allowedOrigins }: Se
           .where("revoked_at", "is", null)
           .returning("id")
           .execute();
-        return { address, unlinked: true as const, sessionsRevoked: sessionsRevoked.length };
+        return { address, unlinked: true as const, revoked: sessionsRevoked.map((row) => row.id) };
       });
+      await announceRevoked(result.revoked);
+      return { address: result.address, unlinked: result.unlinked, sessionsRevoked: result.revoked.length };
     },
   };
 }

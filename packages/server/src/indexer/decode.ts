@@ -5,27 +5,30 @@ export interface DecodedEvent {
   args: Record<string, unknown>;
 }
 
-type WordReader = (word: string) => unknown;
+/** Reads the 32-byte word at `start` (64 hex characters from there) of a hex string. */
+type WordReader = (hex: string, start: number) => unknown;
 
-/** Readers of one 32-byte word (64 hex characters) per static ABI type; dynamic types have none. */
+/** Readers of one word per static ABI type; dynamic types have none. */
 function readerFor(type: string): WordReader | undefined {
-  if (type === "address") return (word) => `0x${word.slice(24)}`;
-  if (type === "bool") return (word) => word.endsWith("1");
+  if (type === "address") return (hex, start) => `0x${hex.slice(start + 24, start + 64)}`.toLowerCase();
+  if (type === "bool") return (hex, start) => hex.charCodeAt(start + 63) === 0x31;
   // As viem: integers of 48 bits or fewer are numbers, wider ones bigint.
   const uint = /^uint(\d*)$/.exec(type);
   if (uint) {
-    return Number(uint[1] || 256) <= 48 ? (word) => Number.parseInt(word, 16) : (word) => BigInt(`0x${word}`);
+    return Number(uint[1] || 256) <= 48
+      ? (hex, start) => Number.parseInt(hex.slice(start, start + 64), 16)
+      : (hex, start) => BigInt(`0x${hex.slice(start, start + 64)}`);
   }
   const int = /^int(\d*)$/.exec(type);
   if (int) {
     const bits = Number(int[1] || 256);
     return bits <= 48
-      ? (word) => Number(BigInt.asIntN(bits, BigInt(`0x${word}`)))
-      : (word) => BigInt.asIntN(bits, BigInt(`0x${word}`));
+      ? (hex, start) => Number(BigInt.asIntN(bits, BigInt(`0x${hex.slice(start, start + 64)}`)))
+      : (hex, start) => BigInt.asIntN(bits, BigInt(`0x${hex.slice(start, start + 64)}`));
   }
   if (/^bytes\d+$/.test(type)) {
     const size = Number(type.slice(5));
-    return (word) => `0x${word.slice(0, size * 2)}`;
+    return (hex, start) => `0x${hex.slice(start, start + size * 2)}`.toLowerCase();
   }
   return undefined;
 }
@@ -80,12 +83,11 @@ export function createLogDecoder(abi: Abi) {
     for (const input of entry.fast) {
       if (input.indexed) {
         const value = topics[topic++];
-        if (value === undefined) return undefined;
-        args[input.name] = input.read(value.slice(2).toLowerCase());
+        if (value === undefined || value.length !== 66) return undefined;
+        args[input.name] = input.read(value, 2);
       } else {
-        const word = data.slice(offset, offset + 64);
-        if (word.length !== 64) return undefined;
-        args[input.name] = input.read(word.toLowerCase());
+        if (data.length < offset + 64) return undefined;
+        args[input.name] = input.read(data, offset);
         offset += 64;
       }
     }

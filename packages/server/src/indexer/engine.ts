@@ -5,7 +5,7 @@ import {
   type Hex,
   http,
   LimitExceededRpcError,
-  type Log,
+  numberToHex,
   type PublicClient,
   ResponseBodyTooLargeError,
   TimeoutError,
@@ -14,7 +14,7 @@ import type { AdvisoryLock, Database, SqlConnection } from "../db/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import { createLogDecoder } from "./decode.ts";
 import type { Discovered, IndexedLog, ScopeDefinition } from "./projections.ts";
-import { BatchStore, readColumns, resetScope, rollbackScope } from "./store.ts";
+import { BatchStore, type Column, readColumns, resetScope, rollbackScope } from "./store.ts";
 
 export const INDEXER_CHANNEL = "mkt_indexer";
 
@@ -46,14 +46,18 @@ export interface ScopeIndexerOptions {
   rpcUrl: string;
   /** Poll interval when caught up. */
   pollIntervalMs?: number;
-  /** Initial and maximum eth_getLogs range. */
+  /** Blocks of the first eth_getLogs range (16); later ranges are sized by log density, up to `maxRange` (10,000). */
   initialRange?: number;
   maxRange?: number;
+  /**
+   * Ranges read ahead while one is written (0: one range at a time). Only
+   * finalised blocks are read ahead.
+   */
+  readAhead?: number;
   onProgress?: (progress: IndexerProgress) => void;
   client?: PublicClient;
 }
 
-/** An RPC answer that says the requested log range is too large. */
 /** Provider answers that say the requested log range is too large (wording differs per provider). */
 const RANGE_ERROR = /range|too many|limit exceeded|exceed|response size|10000 results|block range/i;
 /** Logs one range should bring: large enough to amortise a commit, small enough for any provider's answer. */
@@ -77,27 +81,106 @@ class ChainMovedError extends Error {
   override readonly name = "ChainMovedError";
 }
 
+/** A log as JSON-RPC returns it (eth_getLogs, receipts): quantities in hex. */
+interface RpcLog {
+  address: string;
+  topics: readonly Hex[];
+  data: Hex;
+  blockNumber: Hex | null;
+  blockHash: Hex | null;
+  logIndex: Hex | null;
+  transactionHash: Hex | null;
+}
+
+interface BlockHeader {
+  hash: string;
+  parentHash: string;
+  time: Date;
+}
+
+interface DecodedLog {
+  /** `blockTime` is set from the block's header when the range is written. */
+  log: IndexedLog;
+  contract: Discovered;
+}
+
+/** The block time of a decoded log until its header is read. */
+const UNKNOWN_TIME = new Date(0);
+
+/** One block range read from the chain. */
+interface FetchedRange {
+  from: bigint;
+  to: bigint;
+  /** Decoded logs; in chain order once the range is complete. */
+  logs: DecodedLog[];
+  headers: Map<bigint, BlockHeader>;
+  /** Contracts created inside the range, in creation order. */
+  created: Discovered[];
+  /** Addresses whose logs over the range were read. */
+  queried: Set<string>;
+}
+
+interface PlannedRange {
+  from: bigint;
+  to: bigint;
+  fetched: Promise<FetchedRange>;
+}
+
+/** Contracts a factory log creates. */
+function createdBy({ log, contract }: DecodedLog): Discovered[] {
+  if (contract.kind !== "factory") return [];
+  if (log.event === "GameCreated") {
+    const drop = String(log.args["drop"]).toLowerCase();
+    return [
+      { address: drop, kind: "drop" },
+      { address: String(log.args["token"]).toLowerCase(), kind: "token", parent: drop },
+    ];
+  }
+  if (log.event === "MarketCreated")
+    return [{ address: String(log.args["market"]).toLowerCase(), kind: "market" }];
+  return [];
+}
+
+const byChainOrder = (a: DecodedLog, b: DecodedLog) =>
+  a.log.blockNumber === b.log.blockNumber
+    ? a.log.logIndex - b.log.logIndex
+    : a.log.blockNumber < b.log.blockNumber
+      ? -1
+      : 1;
+
 /**
  * Follows one scope: fetches logs over adaptive block ranges, applies them
  * and advances the head in one transaction, detects reorgs by block and
  * parent hash inside the unfinalised window, and resets the scope when the
  * chain it indexed is gone. One writer per scope across replicas, through a
  * PostgreSQL advisory lock; replicas without the lock wait and retry.
+ *
+ * While one range is written, the next finalised range is already being
+ * read and decoded (`readAhead`): a backfill keeps the RPC node, this process
+ * and the database busy at once. Ranges read ahead are dropped whenever the
+ * head does not continue where they start (reorg, reset, failure) or their
+ * blocks changed since they were read.
  */
 export function createScopeIndexer(options: ScopeIndexerOptions) {
   const { db, logger, clock, scope } = options;
   const log = logger.child({ scope: scope.id });
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const maxRange = options.maxRange ?? 10_000;
-  let range = options.initialRange ?? 2_000;
-  const client =
-    options.client ??
-    (createPublicClient({
-      transport: http(options.rpcUrl, { batch: { batchSize: 200 }, retryCount: 0 }),
-    }) as PublicClient);
+  const readAhead = options.readAhead ?? 1;
+  /** Blocks per range: sized by log density, shrunk tenfold when a provider refuses. */
+  let span = Math.min(maxRange, options.initialRange ?? 16);
+  const transport = (batch: boolean) =>
+    http(options.rpcUrl, { retryCount: 0, ...(batch ? { batch: { batchSize: 200 } } : {}) });
+  // Headers are many small requests: batched. Log ranges are few large ones: each on its own
+  // connection, so answers arrive (and are decoded) one by one.
+  const client = options.client ?? (createPublicClient({ transport: transport(true) }) as PublicClient);
+  const logsClient = options.client ?? (createPublicClient({ transport: transport(false) }) as PublicClient);
   const kinds = new Map<string, Discovered>(scope.contracts.map((contract) => [contract.address, contract]));
   const decoders = new Map(Object.entries(scope.abis).map(([kind, abi]) => [kind, createLogDecoder(abi)]));
-  let columns: Map<string, string[]> | undefined;
+  let columns: Map<string, Column[]> | undefined;
+  let planned: PlannedRange[] = [];
+  /** Set when a range failed to be written: `kinds` may hold contracts only it discovered. */
+  let contractsStale = false;
   let stopped = false;
   let wake: (() => void) | undefined;
   let lock: AdvisoryLock | null = null;
@@ -128,6 +211,15 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
   const readHead = async (connection: SqlConnection): Promise<HeadRow | undefined> =>
     (await connection.query<HeadRow>("SELECT * FROM indexer_heads WHERE scope = $1", [scope.id])).rows[0];
 
+  /** The head row, locked until the transaction ends: every writer of the scope's rows takes it first. */
+  const lockHead = async (connection: SqlConnection) =>
+    (
+      await connection.query<{ next_block: string }>(
+        "SELECT next_block FROM indexer_heads WHERE scope = $1 FOR UPDATE",
+        [scope.id],
+      )
+    ).rows[0];
+
   const loadContracts = async () => {
     const { rows } = await db.withConnection((connection) =>
       connection.query<{ address: string; kind: string; parent: string | null }>(
@@ -138,11 +230,44 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     kinds.clear();
     for (const contract of scope.contracts) kinds.set(contract.address, contract);
     for (const row of rows) kinds.set(row.address, row);
+    contractsStale = false;
   };
+
+  /**
+   * Drops the ranges read ahead. Their reads go on but are never used; the
+   * contracts they discovered are known to them only (see `readRange`).
+   */
+  const dropPlanned = () => {
+    planned = [];
+  };
+
+  /** After a failed write: `kinds` may hold contracts of the range that was not written. */
+  const abandonRanges = () => {
+    planned = [];
+    contractsStale = true;
+  };
+
+  /** A block's header, or undefined when the chain has no such block. */
+  const header = async (blockNumber: bigint): Promise<BlockHeader | undefined> => {
+    const block = await client.request({
+      method: "eth_getBlockByNumber",
+      params: [numberToHex(blockNumber), false],
+    });
+    if (!block?.hash) return undefined;
+    return {
+      hash: block.hash,
+      parentHash: block.parentHash,
+      time: new Date(Number(BigInt(block.timestamp)) * 1000),
+    };
+  };
+
+  const latestBlock = async () => BigInt(await client.request({ method: "eth_blockNumber" }));
 
   /** Makes sure the head row exists and belongs to the chain the RPC serves now. */
   const ensureHead = async () => {
-    const genesis = (await client.getBlock({ blockNumber: 0n })).hash;
+    const genesis = (await header(0n))?.hash;
+    if (!genesis) throw new Error("the RPC has no block 0");
+    dropPlanned();
     const reset = await inTransaction(async (connection) => {
       const head = await readHead(connection);
       if (!head) {
@@ -194,25 +319,30 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       .catch(() => {});
   };
 
-  const decode = (raw: Log): { log: Omit<IndexedLog, "blockTime">; contract: Discovered } | undefined => {
-    const address = raw.address.toLowerCase();
-    const contract = kinds.get(address);
-    if (!contract) return undefined;
+  // Logs of one block (and of one transaction) share these strings: one copy each is kept.
+  let lastBlockHash = "";
+  let lastTransactionHash = "";
+  const decode = (raw: RpcLog, known: Map<string, Discovered>): DecodedLog | undefined => {
+    const contract = known.get(raw.address.toLowerCase());
+    if (!contract || raw.blockNumber === null || raw.logIndex === null) return undefined;
     const decodeWith = decoders.get(contract.kind);
     if (!decodeWith) return undefined;
     try {
-      const decoded = decodeWith(raw.data, raw.topics as Hex[]);
+      const decoded = decodeWith(raw.data, raw.topics);
       if (!decoded) return undefined;
+      if (raw.blockHash !== lastBlockHash) lastBlockHash = String(raw.blockHash);
+      if (raw.transactionHash !== lastTransactionHash) lastTransactionHash = String(raw.transactionHash);
       return {
         contract,
         log: {
-          address,
-          event: String(decoded.eventName),
-          args: (decoded.args ?? {}) as Record<string, unknown>,
-          blockNumber: raw.blockNumber as bigint,
-          blockHash: String(raw.blockHash),
-          logIndex: raw.logIndex as number,
-          transactionHash: String(raw.transactionHash),
+          address: contract.address,
+          event: decoded.eventName,
+          args: decoded.args,
+          blockNumber: BigInt(raw.blockNumber),
+          blockHash: lastBlockHash,
+          blockTime: UNKNOWN_TIME,
+          logIndex: Number(raw.logIndex),
+          transactionHash: lastTransactionHash,
         },
       };
     } catch {
@@ -221,110 +351,160 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     }
   };
 
-  const getLogs = async (addresses: string[], fromBlock: bigint, toBlock: bigint) =>
-    addresses.length === 0 ? [] : client.getLogs({ address: addresses as Hex[], fromBlock, toBlock });
-
-  /** Logs of [from, to], in chain order; contracts created inside the range are read in the same pass. */
-  const fetchRange = async (from: bigint, to: bigint) => {
-    const known = [...kinds.keys()];
-    const first = await getLogs(known, from, to);
-    const decoded = first.map(decode).filter((entry) => entry !== undefined);
-    // Factories may create contracts inside this range: read their logs too.
-    const created: Discovered[] = [];
-    for (const { log: entry, contract } of decoded) {
-      if (contract.kind === "factory" && (entry.event === "GameCreated" || entry.event === "MarketCreated")) {
-        if (entry.event === "GameCreated") {
-          const drop = String(entry.args["drop"]).toLowerCase();
-          created.push(
-            { address: drop, kind: "drop" },
-            { address: String(entry.args["token"]).toLowerCase(), kind: "token", parent: drop },
-          );
-        } else {
-          created.push({ address: String(entry.args["market"]).toLowerCase(), kind: "market" });
+  /**
+   * Reads the logs of `addresses` over the range (those not read yet), and
+   * the logs of the contracts they create; `known` learns those contracts.
+   */
+  const readLogs = async (
+    range: FetchedRange,
+    addresses: Iterable<string>,
+    known: Map<string, Discovered>,
+  ) => {
+    let pending = [...addresses].filter((address) => !range.queried.has(address));
+    while (pending.length > 0) {
+      for (const address of pending) range.queried.add(address);
+      const raw = (await logsClient.request({
+        method: "eth_getLogs",
+        params: [
+          { address: pending as Hex[], fromBlock: numberToHex(range.from), toBlock: numberToHex(range.to) },
+        ],
+      })) as RpcLog[];
+      const fresh: string[] = [];
+      for (const entry of raw) {
+        const decoded = decode(entry, known);
+        if (!decoded) continue;
+        range.logs.push(decoded);
+        for (const child of createdBy(decoded)) {
+          if (known.has(child.address)) continue;
+          known.set(child.address, child);
+          range.created.push(child);
+          fresh.push(child.address);
         }
       }
+      pending = fresh;
     }
-    const fresh = created.filter((contract) => !kinds.has(contract.address));
-    for (const contract of fresh) kinds.set(contract.address, contract);
-    if (fresh.length > 0) {
-      const second = await getLogs(
-        fresh.map((contract) => contract.address),
-        from,
-        to,
-      );
-      for (const raw of second) {
-        const entry = decode(raw);
-        if (entry) decoded.push(entry);
-      }
-    }
-    decoded.sort((a, b) =>
-      a.log.blockNumber === b.log.blockNumber
-        ? a.log.logIndex - b.log.logIndex
-        : a.log.blockNumber < b.log.blockNumber
-          ? -1
-          : 1,
+  };
+
+  /** Reads the headers of these blocks that the range does not have yet. */
+  const readHeaders = async (range: FetchedRange, numbers: Iterable<bigint>) => {
+    const missing = [...new Set(numbers)].filter((number) => !range.headers.has(number));
+    await Promise.all(
+      missing.map(async (number) => {
+        const found = await header(number);
+        if (!found) throw new ChainMovedError(`block ${number} is gone`);
+        range.headers.set(number, found);
+      }),
     );
-    return { decoded, created: fresh };
+  };
+
+  const blocksWithLogs = (range: FetchedRange) => range.logs.map((entry) => entry.log.blockNumber);
+
+  /**
+   * Starts reading a range with the contracts known now, on a copy: what it
+   * discovers joins `kinds` when its turn comes (`completeRange`), with the
+   * logs of contracts earlier ranges discovered meanwhile.
+   */
+  const readRange = (from: bigint, to: bigint): PlannedRange => {
+    const range: FetchedRange = { from, to, logs: [], headers: new Map(), created: [], queried: new Set() };
+    const fetched = (async () => {
+      await readLogs(range, kinds.keys(), new Map(kinds));
+      // Size later ranges by this one's log density; shrink hard on provider limits (see step).
+      const blocks = Number(to - from + 1n);
+      const logs = range.logs.length;
+      const sized = logs === 0 ? span * 2 : Math.floor((blocks * TARGET_LOGS_PER_RANGE) / logs);
+      span = Math.min(maxRange, Math.max(1, sized));
+      await readHeaders(range, [...blocksWithLogs(range), to]);
+      return range;
+    })();
+    // A failure is reported when the range's turn comes, or never if it is dropped.
+    fetched.catch(() => {});
+    return { from, to, fetched };
   };
 
   /**
-   * Indexes [from, to] and advances the head, all in one transaction.
-   * Returns the number of logs applied.
+   * Plans up to `count` ranges from `next` on, each read as soon as it is
+   * planned; ranges read `ahead` of the one being written end at the
+   * finalised block. Planned ranges that do not start at `next` are dropped.
    */
-  const indexRange = async (head: HeadRow, from: bigint, to: bigint, latest: bigint) => {
-    const { decoded, created } = await fetchRange(from, to);
-    // Headers: every block with logs (for timestamps), the last block (for the head hash)
-    // and every block of the unfinalised window (for reorg detection).
-    const finalized = latest - BigInt(scope.finalityDepth);
-    const numbers = new Set<bigint>(decoded.map((entry) => entry.log.blockNumber));
-    numbers.add(to);
-    for (let n = from > finalized ? from : finalized + 1n; n <= to; n++) numbers.add(n);
-    const headers = new Map<bigint, { hash: string; parentHash: string; timestamp: bigint }>();
-    await Promise.all(
-      [...numbers].map(async (blockNumber) => {
-        const block = await client.getBlock({ blockNumber });
-        headers.set(blockNumber, {
-          hash: block.hash as string,
-          parentHash: block.parentHash,
-          timestamp: block.timestamp,
-        });
-      }),
-    );
-    // The chain must not have moved under us between the calls.
-    for (const entry of decoded) {
-      if (headers.get(entry.log.blockNumber)?.hash !== entry.log.blockHash) {
+  const plan = (next: bigint, latest: bigint, finalized: bigint, count: number, ahead: boolean) => {
+    if (planned[0] && planned[0].from !== next) dropPlanned();
+    let from = planned.length > 0 ? planned[planned.length - 1]!.to + 1n : next;
+    while (planned.length < count && from <= latest) {
+      let to = from + BigInt(span) - 1n;
+      if (to > latest) to = latest;
+      if (ahead) {
+        // Only finalised blocks are read ahead: what is read ahead cannot be reorganised away.
+        if (from > finalized) break;
+        if (to > finalized) to = finalized;
+      }
+      planned.push(readRange(from, to));
+      from = to + 1n;
+    }
+  };
+
+  /**
+   * Completes a range when its turn comes: the logs of contracts discovered
+   * since it was read (by earlier ranges), the headers it needs, and the
+   * check that logs and headers are of one chain.
+   */
+  const completeRange = async (range: FetchedRange, finalized: bigint) => {
+    for (const contract of range.created)
+      if (!kinds.has(contract.address)) kinds.set(contract.address, contract);
+    await readLogs(range, kinds.keys(), kinds);
+    range.logs.sort(byChainOrder);
+    // Headers: every block with logs (for timestamps), the first block (to check it follows the
+    // head), the last block (for the head hash) and every block of the unfinalised window.
+    const numbers = blocksWithLogs(range);
+    numbers.push(range.from, range.to);
+    for (let n = range.from > finalized ? range.from : finalized + 1n; n <= range.to; n++) numbers.push(n);
+    await readHeaders(range, numbers);
+    for (const entry of range.logs) {
+      if (range.headers.get(entry.log.blockNumber)?.hash !== entry.log.blockHash) {
         throw new ChainMovedError(`block ${entry.log.blockNumber} changed while reading logs`);
       }
     }
-    const firstHeader = headers.get(from);
-    if (head.block_hash && firstHeader && from > finalized && firstHeader.parentHash !== head.block_hash) {
+    // The range may have been read a while ago (ahead of its turn): its last block must still be
+    // the one read with its logs, so that no block of the range changed since.
+    const last = await header(range.to);
+    if (last?.hash !== range.headers.get(range.to)?.hash) {
+      throw new ChainMovedError(`blocks up to ${range.to} changed since they were read`);
+    }
+  };
+
+  /**
+   * Writes a range and advances the head, all in one transaction.
+   * Returns the number of logs applied.
+   */
+  const writeRange = async (head: HeadRow, range: FetchedRange, latest: bigint) => {
+    const finalized = latest - BigInt(scope.finalityDepth);
+    await completeRange(range, finalized);
+    const { from, to, headers } = range;
+    // A range read ahead may predate a reorg: it must continue the chain the head is on.
+    if (head.block_hash && headers.get(from)!.parentHash !== head.block_hash) {
       throw new ChainMovedError(`block ${from} does not follow the indexed block ${from - 1n}`);
     }
     const last = headers.get(to)!;
     columns ??= await db.withConnection(readColumns);
     const allColumns = columns;
+    const logs = range.logs;
+    for (const { log: entry } of logs) entry.blockTime = headers.get(entry.blockNumber)!.time;
 
     await inTransaction(async (connection) => {
-      const store = new BatchStore(connection, scope.id, finalized < to ? finalized : null, allColumns);
-      const logs: Array<{ log: IndexedLog; contract: Discovered }> = decoded.map(
-        ({ log: entry, contract }) => ({
-          contract,
-          log: { ...entry, blockTime: new Date(Number(headers.get(entry.blockNumber)!.timestamp) * 1000) },
-        }),
-      );
-      // Record every log; only logs not applied before are handled (recovery may have applied some).
-      if (logs.length > 0) {
-        const fresh = await recordEvents(connection, logs);
-        const toApply = logs.filter(({ log: entry }) => fresh.has(`${entry.blockNumber}:${entry.logIndex}`));
-        await applyLogs(store, toApply);
+      // Nothing is recorded at or above the head's next block (recovery writes below it, under
+      // this lock; rollbacks delete above the fork): every log of the range is new.
+      const locked = await lockHead(connection);
+      if (locked?.next_block !== from.toString()) {
+        throw new ChainMovedError(`the head moved to ${locked?.next_block} while block ${from} was read`);
       }
+      const store = new BatchStore(connection, scope.id, finalized < to ? finalized : null, allColumns);
+      await applyLogs(store, logs);
       await store.flush();
-      if (created.length > 0) {
+      if (range.created.length > 0) {
         await connection.query(
           `INSERT INTO indexer_contracts (scope, address, kind, parent, block_number)
            SELECT $1, c->>'address', c->>'kind', c->>'parent', $3::bigint FROM json_array_elements($2::json) c
            ON CONFLICT DO NOTHING`,
-          [scope.id, JSON.stringify(created), to.toString()],
+          [scope.id, JSON.stringify(range.created), to.toString()],
         );
       }
       const window = [...headers.entries()].filter(([n]) => n > finalized);
@@ -340,58 +520,32 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         );
       }
       // Below the finalised block nothing can be undone any more.
-      await connection.query("DELETE FROM indexer_undo WHERE scope = $1 AND block_number <= $2", [
-        scope.id,
-        finalized.toString(),
-      ]);
-      await connection.query("DELETE FROM indexer_blocks WHERE scope = $1 AND number <= $2", [
-        scope.id,
-        finalized.toString(),
-      ]);
       await connection.query(
-        `UPDATE indexer_heads SET next_block = $2, block_hash = $3, revision = revision + 1, updated_at = $4,
-           failure = NULL, observed_head = $5, observed_at = $4 WHERE scope = $1`,
-        [scope.id, (to + 1n).toString(), last.hash, new Date(clock.now()), latest.toString()],
+        `WITH undo AS (DELETE FROM indexer_undo WHERE scope = $1 AND block_number <= $6),
+              blocks AS (DELETE FROM indexer_blocks WHERE scope = $1 AND number <= $6)
+         UPDATE indexer_heads SET next_block = $2, block_hash = $3, revision = revision + 1, updated_at = $4,
+           failure = NULL, observed_head = $5, observed_at = $4 WHERE scope = $1
+         RETURNING pg_notify($7, $1)`,
+        [
+          scope.id,
+          (to + 1n).toString(),
+          last.hash,
+          new Date(clock.now()),
+          latest.toString(),
+          finalized.toString(),
+          INDEXER_CHANNEL,
+        ],
       );
-      await connection.query("SELECT pg_notify($1, $2)", [INDEXER_CHANNEL, scope.id]);
     });
-    return decoded.length;
+    for (const contract of range.created) kinds.set(contract.address, contract);
+    return logs.length;
   };
 
   /**
-   * Inserts the logs into chain_events and returns the keys of those not
-   * recorded before: only they are applied (recovery may have applied some).
+   * Applies logs through the store. A log its handler recorded in a domain
+   * table (a claim, a trade) is recorded there only; any other is recorded in chain_events.
    */
-  const recordEvents = async (
-    connection: SqlConnection,
-    logs: Array<{ log: IndexedLog }>,
-  ): Promise<Set<string>> => {
-    const { rows } = await connection.query<{ block_number: string; log_index: number }>(
-      `INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
-       SELECT $1, (e->>'b')::bigint, (e->>'i')::int, $2, e->>'h', (e->>'t')::timestamptz, e->>'x', e->>'a', e->>'n', e->'r'
-       FROM jsonb_array_elements($3::jsonb) e
-       ON CONFLICT DO NOTHING RETURNING block_number, log_index`,
-      [
-        scope.id,
-        scope.chainId,
-        JSON.stringify(
-          logs.map(({ log: entry }) => ({
-            b: entry.blockNumber.toString(),
-            i: entry.logIndex,
-            h: entry.blockHash,
-            t: entry.blockTime.toISOString(),
-            x: entry.transactionHash,
-            a: entry.address,
-            n: entry.event,
-            r: plainArgs(entry.args),
-          })),
-        ),
-      ],
-    );
-    return new Set(rows.map((row) => `${row.block_number}:${row.log_index}`));
-  };
-
-  const applyLogs = async (store: BatchStore, logs: Array<{ log: IndexedLog; contract: Discovered }>) => {
+  const applyLogs = async (store: BatchStore, logs: DecodedLog[]) => {
     // Contracts created by earlier logs of this batch are already in `kinds`; load every row the batch reads.
     const reads = new Map<string, Array<Record<string, unknown>>>();
     for (const { log: entry, contract } of logs) {
@@ -403,7 +557,22 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     }
     for (const [table, keys] of reads) await store.load(table as never, keys);
     for (const { log: entry, contract } of logs) {
+      const appended = store.appended;
       const discovered = scope.apply(store, entry, contract);
+      if (store.appended === appended) {
+        store.append("chain_events", {
+          scope: scope.id,
+          block_number: entry.blockNumber.toString(),
+          log_index: entry.logIndex,
+          chain_id: scope.chainId,
+          block_hash: entry.blockHash,
+          block_time: entry.blockTime,
+          transaction_hash: entry.transactionHash,
+          address: entry.address,
+          event: entry.event,
+          args: plainArgs(entry.args),
+        });
+      }
       // A game's drop and token rows are read by logs later in the same batch.
       if (discovered) {
         for (const child of discovered) {
@@ -422,6 +591,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
 
   /** Walks back through the stored window to the last block the chain still has; rolls back above it. */
   const handleReorg = async (head: HeadRow) => {
+    dropPlanned();
     const { rows } = await db.withConnection((connection) =>
       connection.query<{ number: string; hash: string }>(
         "SELECT number, hash FROM indexer_blocks WHERE scope = $1 ORDER BY number DESC",
@@ -430,7 +600,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     );
     let fork: bigint | undefined;
     for (const row of rows) {
-      const block = await client.getBlock({ blockNumber: BigInt(row.number) }).catch(() => undefined);
+      const block = await header(BigInt(row.number));
       if (block?.hash === row.hash) {
         fork = BigInt(row.number);
         break;
@@ -442,6 +612,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         nextBlock: head.next_block,
       });
       await inTransaction(async (connection) => {
+        await lockHead(connection);
         await resetScope(connection, scope.id);
         await connection.query(
           "UPDATE indexer_heads SET next_block = $2, block_hash = NULL, revision = revision + 1, updated_at = $3 WHERE scope = $1",
@@ -455,6 +626,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     const forkBlock = fork;
     const forkHash = rows.find((row) => BigInt(row.number) === forkBlock)!.hash;
     const undone = await inTransaction(async (connection) => {
+      await lockHead(connection);
       const count = await rollbackScope(connection, scope.id, forkBlock);
       await connection.query(
         "UPDATE indexer_heads SET next_block = $2, block_hash = $3, revision = revision + 1, updated_at = $4 WHERE scope = $1",
@@ -469,18 +641,21 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
 
   /** One step: index what is new, or wait. Returns true when more is waiting. */
   const step = async (): Promise<boolean> => {
+    if (contractsStale) await loadContracts();
     const head = await db.withConnection(readHead);
     if (!head) throw new Error("head row missing");
-    const latest = await client.getBlockNumber({ cacheTime: 0 });
     const next = BigInt(head.next_block);
-    if (head.block_hash && next > scope.startBlock) {
-      const indexed = await client.getBlock({ blockNumber: next - 1n }).catch(() => undefined);
-      if (!indexed || indexed.hash !== head.block_hash) {
-        await handleReorg(head);
-        return true;
-      }
+    const indexedBlock = head.block_hash && next > scope.startBlock ? next - 1n : undefined;
+    const [latest, indexed] = await Promise.all([
+      latestBlock(),
+      indexedBlock === undefined ? undefined : header(indexedBlock),
+    ]);
+    if (indexedBlock !== undefined && indexed?.hash !== head.block_hash) {
+      await handleReorg(head);
+      return true;
     }
     if (next > latest) {
+      dropPlanned();
       await db.withConnection((connection) =>
         connection.query("UPDATE indexer_heads SET observed_head = $2, observed_at = $3 WHERE scope = $1", [
           scope.id,
@@ -490,27 +665,28 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       );
       return false;
     }
-    const to = next + BigInt(range) - 1n < latest ? next + BigInt(range) - 1n : latest;
+    const finalized = latest - BigInt(scope.finalityDepth);
+    plan(next, latest, finalized, 1, false);
+    const current = planned.shift()!;
+    // The next ranges are read while this one is written.
+    plan(current.to + 1n, latest, finalized, readAhead, true);
     try {
-      const logs = await indexRange(head, next, to, latest);
-      const blocks = Number(to - next + 1n);
-      options.onProgress?.({ scope: scope.id, blocks, logs });
-      // Size the next range from this one's log density; shrink hard on provider limits below.
-      const sized = logs === 0 ? range * 2 : Math.floor((blocks * TARGET_LOGS_PER_RANGE) / logs);
-      range = Math.min(maxRange, Math.max(1, sized));
+      const logs = await writeRange(head, await current.fetched, latest);
+      options.onProgress?.({ scope: scope.id, blocks: Number(current.to - current.from + 1n), logs });
     } catch (error) {
+      abandonRanges();
       if (error instanceof ChainMovedError) {
         log.info({ msg: "chain moved while reading; checking for a reorg", reason: error.message });
         return true;
       }
-      if (isRangeTooLarge(error) && range > 1) {
-        range = Math.max(1, Math.floor(range / 10));
-        log.info({ msg: "provider refused the log range; shrinking", range });
+      if (isRangeTooLarge(error) && span > 1) {
+        span = Math.max(1, Math.floor(Number(current.to - current.from + 1n) / 10));
+        log.info({ msg: "provider refused the log range; shrinking", range: span });
         return true;
       }
       throw error;
     }
-    return to < latest;
+    return current.to < latest;
   };
 
   const loop = async () => {
@@ -530,6 +706,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         if (!more) await sleep(pollIntervalMs);
       } catch (error) {
         if (stopped) break;
+        abandonRanges();
         const message = describeFailure(error);
         log.warn({ msg: "indexing failed; retrying", reason: message, retryInMs: backoff });
         await recordFailure(message.slice(0, 500));
@@ -549,55 +726,64 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       lock ??= await db.tryAdvisoryLock(`mkt-indexer:${scope.id}`);
       if (!lock) throw new Error("another process holds this scope's writer lock");
       await ensureHead();
-      while (await step()) {}
+      try {
+        while (await step()) {}
+      } finally {
+        dropPlanned();
+      }
     },
     /** Re-applies one transaction's logs, idempotently (classic `/events/{txHash}`). */
     async reapplyTransaction(hash: Hex): Promise<{ applied: number; found: boolean; pending: boolean }> {
-      const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
+      const receipt = await client
+        .request({ method: "eth_getTransactionReceipt", params: [hash] })
+        .catch(() => null);
       if (!receipt) return { applied: 0, found: false, pending: false };
-      // Logs ahead of the head are the indexer's to apply, in order, when it gets there.
-      const head = await db.withConnection(readHead);
-      if (!head || receipt.blockNumber >= BigInt(head.next_block))
-        return { applied: 0, found: true, pending: true };
-      const latest = await client.getBlockNumber({ cacheTime: 0 });
+      const blockNumber = BigInt(receipt.blockNumber);
+      const [latest, block] = await Promise.all([latestBlock(), header(blockNumber)]);
+      if (!block) return { applied: 0, found: false, pending: false };
       const finalized = latest - BigInt(scope.finalityDepth);
-      const block = await client.getBlock({ blockNumber: receipt.blockNumber });
-      const decoded = receipt.logs.map((raw) => decode(raw as Log)).filter((entry) => entry !== undefined);
+      const decoded = receipt.logs
+        .map((raw) => decode(raw as RpcLog, kinds))
+        .filter((entry) => entry !== undefined);
       if (decoded.length === 0) return { applied: 0, found: true, pending: false };
       columns ??= await db.withConnection(readColumns);
       const allColumns = columns;
-      const applied = await inTransaction(async (connection) => {
+      return inTransaction(async (connection) => {
+        // Under the head lock: the indexer cannot move the head or write this block meanwhile.
+        const head = await lockHead(connection);
+        // Logs ahead of the head are the indexer's to apply, in order, when it gets there.
+        if (!head || blockNumber >= BigInt(head.next_block))
+          return { applied: 0, found: true, pending: true };
+        for (const { log: entry } of decoded) entry.blockTime = block.time;
+        // Where each log would be recorded tells whether it was: a dry run of the handlers, never flushed.
+        const dryRun = new BatchStore(connection, scope.id, null, allColumns);
+        await applyLogs(dryRun, decoded);
+        const recorded = await dryRun.recorded();
+        const fresh = decoded.filter(
+          ({ log: entry }) => !recorded.has(`${entry.blockNumber}:${entry.logIndex}`),
+        );
+        if (fresh.length === 0) return { applied: 0, found: true, pending: false };
         const store = new BatchStore(
           connection,
           scope.id,
-          receipt.blockNumber > finalized ? finalized : null,
+          blockNumber > finalized ? finalized : null,
           allColumns,
         );
-        const logs = decoded.map(({ log: entry, contract }) => ({
-          contract,
-          log: { ...entry, blockTime: new Date(Number(block.timestamp) * 1000) },
-        }));
-        const fresh = await recordEvents(connection, logs);
-        await applyLogs(
-          store,
-          logs.filter(({ log: entry }) => fresh.has(`${entry.blockNumber}:${entry.logIndex}`)),
-        );
+        await applyLogs(store, fresh);
         await store.flush();
-        if (fresh.size > 0) {
-          await connection.query(
-            "UPDATE indexer_heads SET revision = revision + 1, updated_at = $2 WHERE scope = $1",
-            [scope.id, new Date(clock.now())],
-          );
-          await connection.query("SELECT pg_notify($1, $2)", [INDEXER_CHANNEL, scope.id]);
-        }
-        return fresh.size;
+        await connection.query(
+          "UPDATE indexer_heads SET revision = revision + 1, updated_at = $2 WHERE scope = $1",
+          [scope.id, new Date(clock.now())],
+        );
+        await connection.query("SELECT pg_notify($1, $2)", [INDEXER_CHANNEL, scope.id]);
+        return { applied: fresh.length, found: true, pending: false };
       });
-      return { applied, found: true, pending: false };
     },
     async stop() {
       stopped = true;
       wake?.();
       await running;
+      dropPlanned();
       await lock?.release();
       lock = null;
     },

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { claimDropsAbi, marketAbi, waitForSuccess } from "@mkt/chain";
-import { createPublicClient, custom } from "viem";
+import { createPublicClient, custom, numberToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogCapture } from "../_test/app.ts";
 import { onPostgres, POSTGRES_ONLY, setupDatabase, type TestDatabase } from "../_test/database.ts";
@@ -35,7 +35,11 @@ async function snapshotProjection(db: Database) {
   return out;
 }
 
-function indexersFor(db: Database, chain: TestChain): ScopeIndexer[] {
+function indexersFor(
+  db: Database,
+  chain: TestChain,
+  options: Partial<Parameters<typeof createScopeIndexer>[0]> = {},
+): ScopeIndexer[] {
   return scopesOf(chain.deployment).map((scope) =>
     createScopeIndexer({
       db,
@@ -44,6 +48,7 @@ function indexersFor(db: Database, chain: TestChain): ScopeIndexer[] {
       scope,
       rpcUrl: chain.deployment.rpcUrl,
       initialRange: 7,
+      ...options,
     }),
   );
 }
@@ -102,6 +107,14 @@ describe("indexer on the classic and current-generation dev chain", () => {
         total_claimed: "3",
       }),
     ]);
+    // A claim is recorded once, in market_claims; the drop's creation, which no domain table records, in chain_events.
+    const events = await database.db.withConnection((c) =>
+      c.query<{ transaction_hash: string; event: string }>(
+        "SELECT transaction_hash, event FROM chain_events WHERE transaction_hash = ANY($1::text[])",
+        [[created, claimTx]],
+      ),
+    );
+    expect(events.rows).toEqual([{ transaction_hash: created, event: "DropCreated" }]);
     const heads = await database.db.withConnection((c) =>
       c.query<{ scope: string; next_block: string; failure: string | null }>(
         "SELECT scope, next_block, failure FROM indexer_heads",
@@ -235,6 +248,88 @@ describe("a reorg deeper than the finality depth", () => {
       for (const indexer of indexers) await indexer.stop();
       await database.close();
       await chain.close();
+    }
+  }, 120_000);
+});
+
+describe("reading ranges ahead", () => {
+  let chain: TestChain;
+  beforeAll(async () => {
+    // Finality depth 1: nearly every block is final, so nearly every range may be read ahead.
+    chain = await setupDevChain(8453, { finalityDepth: 1 });
+    await chain.simulate(60);
+  }, 120_000);
+  afterAll(async () => {
+    await chain.close();
+  });
+
+  it("gives the projection of reading one range at a time, with contracts discovered by earlier ranges", async () => {
+    const sequential = await setupDatabase();
+    const ahead = await setupDatabase();
+    try {
+      const one = indexersFor(sequential.db, chain, { readAhead: 0, initialRange: 10_000 });
+      // One block per range, three read ahead: a game's drop and token are created one range and
+      // used the next, which was read before they were known.
+      const many = indexersFor(ahead.db, chain, { readAhead: 3, initialRange: 1, maxRange: 1 });
+      await syncAll(one);
+      await syncAll(many);
+      for (const indexer of [...one, ...many]) await indexer.stop();
+      const { rows } = await ahead.db.withConnection((c) =>
+        c.query<{ n: number }>("SELECT count(*)::int AS n FROM classic_packs"),
+      );
+      expect(rows[0]!.n).toBeGreaterThan(0);
+      expect(await snapshotProjection(ahead.db)).toEqual(await snapshotProjection(sequential.db));
+    } finally {
+      await sequential.close();
+      await ahead.close();
+    }
+  });
+
+  it("drops what it read ahead when the chain is replaced before its turn, and ends equal to a fresh re-index", async () => {
+    const database = await setupDatabase();
+    const fresh = await setupDatabase();
+    const forkFrom = await chain.clients.publicClient.getBlockNumber();
+    const snapshot = await chain.snapshot();
+    await chain.simulate(20, 5n);
+    const replacedBlock = numberToHex(forkFrom + 1n);
+    let headerReads = 0;
+    let replaced: Promise<void> | undefined;
+    // One block per range: block forkFrom + 1 is read ahead with its header (first header read), and
+    // its header is read again when its turn comes. Just then, every block after forkFrom is replaced
+    // by a different, longer history: what was read ahead is stale.
+    const client = createPublicClient({
+      transport: custom({
+        request: async ({ method, params }) => {
+          const [blockNumber] = (params ?? []) as unknown[];
+          if (method === "eth_getBlockByNumber" && blockNumber === replacedBlock && ++headerReads === 2) {
+            replaced = chain.revert(snapshot).then(() => chain.simulate(25, 77n));
+            await replaced;
+          }
+          return chain.chain.provider.request({ method, params } as never);
+        },
+      }),
+    });
+    try {
+      const indexers = indexersFor(database.db, chain, {
+        client: client as never,
+        initialRange: 1,
+        maxRange: 1,
+        readAhead: 3,
+      });
+      await syncAll(indexers);
+      expect(replaced).toBeDefined();
+      await replaced;
+      await syncAll(indexers);
+      for (const indexer of indexers) await indexer.stop();
+      // Dropped before it was written: no reorg of written blocks was needed.
+      expect(logs.text()).toContain(`blocks up to ${forkFrom + 1n} changed since they were read`);
+      const freshIndexers = indexersFor(fresh.db, chain);
+      await syncAll(freshIndexers);
+      for (const indexer of freshIndexers) await indexer.stop();
+      expect(await snapshotProjection(database.db)).toEqual(await snapshotProjection(fresh.db));
+    } finally {
+      await database.close();
+      await fresh.close();
     }
   }, 120_000);
 });

@@ -18,22 +18,37 @@ export const STATE_TABLES = {
 
 export type StateTableName = keyof typeof STATE_TABLES;
 
-/** Tables only ever appended to, one row per log: reorgs delete their rows above the fork. */
-export const APPEND_TABLES = ["chain_events", "market_claims", "predict_trades"] as const;
-export type AppendTableName = (typeof APPEND_TABLES)[number];
+/**
+ * Tables only ever appended to, one row per log, keyed by the log's position:
+ * reorgs delete their rows above the fork. Each applied log is recorded in
+ * exactly one of them: its domain table when its handler appends a row there
+ * (a claim, a trade), else chain_events.
+ */
+export const APPEND_TABLES = {
+  chain_events: { name: "chain_events", key: ["scope", "block_number", "log_index"] },
+  market_claims: { name: "market_claims", key: ["runtime_id", "block_number", "log_index"] },
+  predict_trades: { name: "predict_trades", key: ["chain_id", "block_number", "log_index"] },
+} as const satisfies Record<string, StateTableSpec>;
+export type AppendTableName = keyof typeof APPEND_TABLES;
 
 const keyString = (spec: StateTableSpec, row: Row) =>
   spec.key.map((column) => String(row[column])).join("\u0000");
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
+/** A column of a projection table: its name and its type (`udt_name`: int8, numeric, text, jsonb, ...). */
+export interface Column {
+  name: string;
+  type: string;
+}
+
 /**
  * The writes of one batch of logs, applied in one transaction. Handlers read
  * and change state rows through an in-memory copy (loaded in bulk before the
  * batch runs), so a batch of any size costs a handful of statements:
- * one bulk load per table, one bulk upsert per table, one bulk insert per
- * append table. Rows changed in the unfinalised window get their previous
- * image in the undo log, once per row and block.
+ * one bulk load per table, one multi-row upsert per table, one multi-row
+ * insert per append table. Rows changed in the unfinalised window get their
+ * previous image in the undo log, once per row and block.
  */
 export class BatchStore {
   private readonly rows = new Map<StateTableName, Map<string, Row | null>>();
@@ -41,13 +56,15 @@ export class BatchStore {
   private readonly lastUndoBlock = new Map<string, bigint>();
   private readonly undo: Array<{ block: bigint; table: string; key: Row; previous: Row | null }> = [];
   private readonly appends = new Map<AppendTableName, Row[]>();
+  /** Rows appended so far, all tables together: tells which logs a handler recorded. */
+  appended = 0;
 
   constructor(
     private readonly connection: SqlConnection,
     readonly scope: string,
     /** Changes in blocks above this number are undoable; null when the whole batch is final. */
     private readonly finalizedBlock: bigint | null,
-    private readonly columns: Map<string, string[]>,
+    private readonly columns: Map<string, Column[]>,
   ) {}
 
   /** Loads the rows with these keys (missing ones are remembered as absent). */
@@ -107,16 +124,44 @@ export class BatchStore {
       this.appends.set(table, list);
     }
     list.push(row);
+    this.appended += 1;
   }
 
-  /** Writes everything buffered. */
+  /** The rows appended so far, by table. */
+  appendedRows(): ReadonlyMap<AppendTableName, readonly Row[]> {
+    return this.appends;
+  }
+
+  /** The appended rows already in the database (recovery), as `block_number:log_index` keys. */
+  async recorded(): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const [table, rows] of this.appends) {
+      if (rows.length === 0) continue;
+      const columns = APPEND_TABLES[table].key.map(quote).join(", ");
+      const result = await this.connection.query<{ block_number: string; log_index: number }>(
+        `SELECT t.block_number, t.log_index FROM ${quote(table)} t
+         JOIN (SELECT DISTINCT ${columns} FROM json_populate_recordset(NULL::${quote(table)}, $1::json)) k USING (${columns})`,
+        [
+          JSON.stringify(
+            rows.map((row) => Object.fromEntries(APPEND_TABLES[table].key.map((c) => [c, row[c]]))),
+          ),
+        ],
+      );
+      for (const row of result.rows) found.add(`${row.block_number}:${row.log_index}`);
+    }
+    return found;
+  }
+
+  /**
+   * Writes everything buffered. Appended rows are new by construction (the
+   * caller holds the scope's head row and writes only logs nothing has
+   * recorded), so they are plain inserts: a conflict is a bug and fails the batch.
+   */
   async flush(): Promise<void> {
     for (const [table, rows] of this.appends) {
       if (rows.length === 0) continue;
-      await this.connection.query(
-        `INSERT INTO ${quote(table)} SELECT * FROM json_populate_recordset(NULL::${quote(table)}, $1::json) ON CONFLICT DO NOTHING`,
-        [JSON.stringify(rows)],
-      );
+      const [sql, params] = multiRowInsert(table, this.columnsOf(table), rows);
+      await this.connection.query(sql, params);
     }
     for (const [table, ids] of this.dirty) {
       const cache = this.cacheOf(table);
@@ -125,15 +170,15 @@ export class BatchStore {
         .filter((row): row is Row => row !== null && row !== undefined);
       if (rows.length === 0) continue;
       const spec = STATE_TABLES[table];
-      const columns = this.columns.get(table) ?? [];
+      const columns = this.columnsOf(table);
       const updates = columns
-        .filter((column) => !spec.key.includes(column as never))
-        .map((column) => `${quote(column)} = EXCLUDED.${quote(column)}`)
+        .filter((column) => !spec.key.includes(column.name as never))
+        .map((column) => `${quote(column.name)} = EXCLUDED.${quote(column.name)}`)
         .join(", ");
+      const [sql, params] = multiRowInsert(table, columns, rows);
       await this.connection.query(
-        `INSERT INTO ${quote(table)} SELECT * FROM json_populate_recordset(NULL::${quote(table)}, $1::json)
-         ON CONFLICT (${spec.key.map(quote).join(", ")}) DO UPDATE SET ${updates}`,
-        [JSON.stringify(rows)],
+        `${sql} ON CONFLICT (${spec.key.map(quote).join(", ")}) DO UPDATE SET ${updates}`,
+        params,
       );
     }
     if (this.undo.length > 0) {
@@ -143,6 +188,12 @@ export class BatchStore {
         [this.scope, JSON.stringify(this.undo.map((entry) => ({ ...entry, block: entry.block.toString() })))],
       );
     }
+  }
+
+  private columnsOf(table: string): Column[] {
+    const columns = this.columns.get(table);
+    if (!columns || columns.length === 0) throw new Error(`indexer bug: no columns known for ${table}`);
+    return columns;
   }
 
   private cacheOf(table: StateTableName) {
@@ -155,18 +206,101 @@ export class BatchStore {
   }
 }
 
-/** Reads the column names of every projection table once. */
-export async function readColumns(connection: SqlConnection): Promise<Map<string, string[]>> {
-  const tables = [...Object.keys(STATE_TABLES), ...APPEND_TABLES];
-  const { rows } = await connection.query<{ table_name: string; column_name: string }>(
-    `SELECT table_name, column_name FROM information_schema.columns
+/** Text an array literal element may hold without quotes (when it does not read NULL). */
+const BARE_ELEMENT = /^[0-9A-Za-z_.:+-]+$/;
+/** Types whose values' text never needs quotes in an array literal. */
+const BARE_TYPES = new Set(["int2", "int4", "int8", "numeric", "float4", "float8", "bool", "timestamptz"]);
+
+/** The values of one column as a PostgreSQL array literal. */
+function arrayLiteral(rows: Row[], name: string, type: string): string {
+  const bare = BARE_TYPES.has(type);
+  const parts = new Array<string>(rows.length);
+  // Neighbouring rows often share a value (block, time, transaction): its text is made once.
+  let previous: unknown = parts;
+  let text = "";
+  for (let i = 0; i < rows.length; i++) {
+    const value = rows[i]![name];
+    if (value !== previous) {
+      previous = value;
+      if (value === null || value === undefined) text = "NULL";
+      else {
+        text = value instanceof Date ? value.toISOString() : String(value);
+        if (!bare && !(BARE_ELEMENT.test(text) && text.toUpperCase() !== "NULL"))
+          text = `"${text.replace(/["\\]/g, "\\$&")}"`;
+      }
+    }
+    parts[i] = text;
+  }
+  return `{${parts.join(",")}}`;
+}
+
+const sameValue = (a: unknown, b: unknown) =>
+  a === b || (a instanceof Date && b instanceof Date && a.getTime() === b.getTime());
+
+/**
+ * One INSERT of many rows that both drivers run as one statement: each column
+ * travels as one typed array literal (`$n::numeric[]`) expanded by unnest, or
+ * as one value when every row has the same; json and jsonb columns travel as
+ * one JSON array, joined by position. Row values are JSON values (numerics as
+ * decimal strings), Dates or bigints; json values hold no bigint.
+ */
+export function multiRowInsert(table: string, columns: Column[], rows: Row[]): [string, unknown[]] {
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const selected: string[] = [];
+  const arrays: string[] = [];
+  const joins: string[] = [];
+  const first = rows[0] ?? {};
+  for (const column of columns) {
+    const name = column.name;
+    if (column.type === "json" || column.type === "jsonb") {
+      const alias = `j${joins.length}`;
+      const values = JSON.stringify(rows.map((row) => row[name] ?? null));
+      joins.push(
+        `JOIN jsonb_array_elements(${param(values)}::jsonb) WITH ORDINALITY AS ${alias}(v, n) ON ${alias}.n = u.n`,
+      );
+      selected.push(`nullif(${alias}.v, 'null'::jsonb)::${column.type}`);
+      continue;
+    }
+    const value = first[name];
+    if (rows.length > 1 && rows.every((row) => sameValue(row[name], value))) {
+      const text = value === null || value === undefined ? null : arrayElementText(value);
+      selected.push(`${param(text)}::${column.type}`);
+      continue;
+    }
+    selected.push(`u.c${arrays.length}`);
+    arrays.push(`${param(arrayLiteral(rows, name, column.type))}::${column.type}[]`);
+  }
+  // With every column constant, unnest still needs one array to run over.
+  if (arrays.length === 0) arrays.push(`${param(`{${rows.map(() => "0").join(",")}}`)}::int[]`);
+  const aliases = [...arrays.map((_, i) => `c${i}`), "n"].join(", ");
+  return [
+    `INSERT INTO ${quote(table)} (${columns.map((column) => quote(column.name)).join(", ")})
+     SELECT ${selected.join(", ")} FROM unnest(${arrays.join(", ")}) WITH ORDINALITY AS u(${aliases}) ${joins.join(" ")}`,
+    params,
+  ];
+}
+
+/** A value as the text a parameter carries. */
+function arrayElementText(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
+/** Reads the columns (name and type) of every projection table once. */
+export async function readColumns(connection: SqlConnection): Promise<Map<string, Column[]>> {
+  const tables = [...Object.keys(STATE_TABLES), ...Object.keys(APPEND_TABLES)];
+  const { rows } = await connection.query<{ table_name: string; column_name: string; udt_name: string }>(
+    `SELECT table_name, column_name, udt_name FROM information_schema.columns
      WHERE table_schema = current_schema() AND table_name = ANY($1::text[]) ORDER BY table_name, ordinal_position`,
     [tables],
   );
-  const columns = new Map<string, string[]>();
+  const columns = new Map<string, Column[]>();
   for (const row of rows) {
     const list = columns.get(row.table_name) ?? [];
-    list.push(row.column_name);
+    list.push({ name: row.column_name, type: row.udt_name });
     columns.set(row.table_name, list);
   }
   return columns;
@@ -200,7 +334,7 @@ export async function rollbackScope(
       );
     }
   }
-  for (const table of APPEND_TABLES) {
+  for (const table of Object.keys(APPEND_TABLES)) {
     await connection.query(`DELETE FROM ${quote(table)} WHERE scope = $1 AND block_number > $2`, [
       scope,
       forkBlock.toString(),
@@ -225,7 +359,7 @@ export async function rollbackScope(
 export async function resetScope(connection: SqlConnection, scope: string): Promise<void> {
   for (const table of [
     ...Object.keys(STATE_TABLES),
-    ...APPEND_TABLES,
+    ...Object.keys(APPEND_TABLES),
     "indexer_undo",
     "indexer_blocks",
     "indexer_contracts",

@@ -1,9 +1,14 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
+import { benchAccounts } from "./account.bench.ts";
 import { benchApiKeyCheck } from "./api-key.bench.ts";
 import { benchIndexerBackfill } from "./indexer.bench.ts";
 
 const durationSeconds = Number(process.env["BENCH_SECONDS"] ?? 10);
-const suites = [() => benchApiKeyCheck({ durationSeconds }), () => benchIndexerBackfill()];
+const suites = [
+  () => benchApiKeyCheck({ durationSeconds }),
+  () => benchIndexerBackfill(),
+  () => benchAccounts({ durationSeconds, rounds: 3 }),
+];
 
 let allMet = true;
 for (const suite of suites) {

@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { signInMessage } from "@mkt/protocol";
+import { hashMessage, recoverAddress } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { formatRow, load, startProcess } from "./harness.ts";
+
+const middle = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const ADMIN_TOKEN = "bench-admin-token-000000000000000";
+const ORIGIN = "http://localhost:8080";
+const MNEMONIC = "test test test test test test test test test test test junk";
+const SIGN_INS = 2_000;
+const SIGN_IN_CONCURRENCY = 16;
+const DM_MESSAGES = 60;
+
+/**
+ * Sign-ins per second (`POST /market/account/session`, EOA signatures, each
+ * with its own nonce) and authenticated DM reads per second
+ * (`GET /market/dm/messages` with a bearer session), on the API server alone
+ * (in-memory PGlite) in its own process.
+ *
+ * Baselines, measured in the same run: for sign-ins, how many signatures
+ * per second one core recovers (the cryptographic floor of a sign-in); for
+ * DM reads, a key-gated read without a session (`GET /market/runtime`) on
+ * the same server, so the ratio is the cost of session authentication plus
+ * the message query. No targets are set for these; the figures are reported.
+ */
+export async function benchAccounts({
+  durationSeconds,
+  rounds,
+}: {
+  durationSeconds: number;
+  rounds: number;
+}) {
+  const server = await startProcess(
+    ["--import", "tsx", `${root}bench/api-server.ts`],
+    { PORT: "0", ADMIN_PORT: "0", ADMIN_TOKEN, LOG_LEVEL: "warn", MKT_MAX_IN_FLIGHT: "100000" },
+    /listening on\s+(\S+)[\s\S]*operator\s+(\S+)/,
+  );
+  const lines: string[] = [];
+  try {
+    const baseUrl = server.match[1]!;
+    const adminUrl = server.match[2]!;
+    const created = (await (
+      await fetch(`${baseUrl}/keys`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ description: "benchmark", email: "bench@example.com" }),
+      })
+    ).json()) as { id: string; key: string };
+    await fetch(`${adminUrl}/admin/keys/${created.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ multiplier: 1_000_000 }),
+    });
+    const keyHeaders = { "api-key": created.key, origin: ORIGIN, "content-type": "application/json" };
+
+    // Sign-ins: envelopes signed beforehand (20 wallets), posted by concurrent workers.
+    const wallets = Array.from({ length: 20 }, (_, index) =>
+      mnemonicToAccount(MNEMONIC, { addressIndex: index }),
+    );
+    const envelopes = await Promise.all(
+      Array.from({ length: SIGN_INS }, async (_, index) => {
+        const wallet = wallets[index % wallets.length]!;
+        const fields = {
+          origin: ORIGIN,
+          address: wallet.address.toLowerCase(),
+          nonce: randomUUID(),
+          expires: Date.now() + 290_000,
+        };
+        return JSON.stringify({
+          ...fields,
+          signature: await wallet.signMessage({ message: signInMessage(fields) }),
+        });
+      }),
+    );
+    const recoverStart = performance.now();
+    const sample = JSON.parse(envelopes[0]!) as { signature: `0x${string}`; [k: string]: unknown };
+    const hash = hashMessage(signInMessage(sample as never));
+    const RECOVERIES = 300;
+    for (let i = 0; i < RECOVERIES; i++) await recoverAddress({ hash, signature: sample.signature });
+    const recoveriesPerSecond = RECOVERIES / ((performance.now() - recoverStart) / 1000);
+
+    const tokens: string[] = [];
+    let next = 0;
+    const latencies: number[] = [];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: SIGN_IN_CONCURRENCY }, async () => {
+        while (next < envelopes.length) {
+          const body = envelopes[next++]!;
+          const t0 = performance.now();
+          const response = await fetch(`${baseUrl}/market/account/session`, {
+            method: "POST",
+            headers: keyHeaders,
+            body,
+          });
+          latencies.push(performance.now() - t0);
+          if (response.status !== 200)
+            throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+          tokens.push(((await response.json()) as { token: string }).token);
+        }
+      }),
+    );
+    const signInsPerSecond = SIGN_INS / ((performance.now() - started) / 1000);
+    latencies.sort((a, b) => a - b);
+    const p99 = latencies[Math.floor(latencies.length * 0.99)]!;
+    lines.push(
+      `sign-ins (EOA, ${SIGN_INS}, ${SIGN_IN_CONCURRENCY} concurrent)   ${signInsPerSecond.toFixed(0)} /s   p99 ${p99.toFixed(1)} ms`,
+      `baseline: ECDSA recoveries on one core    ${recoveriesPerSecond.toFixed(0)} /s   ratio ${(signInsPerSecond / recoveriesPerSecond).toFixed(2)}`,
+    );
+
+    // DM reads: wallet 1 writes to wallet 0, wallet 0 reads the thread.
+    const session = async (index: number) => {
+      const wallet = wallets[index]!;
+      const fields = {
+        origin: ORIGIN,
+        address: wallet.address.toLowerCase(),
+        nonce: randomUUID(),
+        expires: Date.now() + 60_000,
+      };
+      const response = await fetch(`${baseUrl}/market/account/session`, {
+        method: "POST",
+        headers: keyHeaders,
+        body: JSON.stringify({
+          ...fields,
+          signature: await wallet.signMessage({ message: signInMessage(fields) }),
+        }),
+      });
+      const { token, address } = (await response.json()) as { token: string; address: string };
+      return {
+        "api-key": created.key,
+        authorization: `Bearer ${token}`,
+        origin: ORIGIN,
+        "x-mkt-wallet": address,
+        address,
+      };
+    };
+    const reader = await session(0);
+    const writer = await session(1);
+    const { address: writerAddress, ...writerHeaders } = writer;
+    for (let i = 0; i < DM_MESSAGES; i++) {
+      const response = await fetch(`${baseUrl}/market/account`, {
+        method: "POST",
+        headers: { ...writerHeaders, "content-type": "application/json" },
+        body: JSON.stringify({ kind: "dm", to: reader.address, body: `message ${i}` }),
+      });
+      if (!response.ok) throw new Error(`dm answered ${response.status}: ${await response.text()}`);
+    }
+    const { address: _reader, ...readerHeaders } = reader;
+    const targets = {
+      baseline: { url: `${baseUrl}/market/runtime`, headers: { "api-key": created.key } },
+      dm: { url: `${baseUrl}/market/dm/messages?with=${writerAddress}&limit=20`, headers: readerHeaders },
+    };
+    // One load shape for both: 16 connections, one request in flight on each.
+    const options = (name: keyof typeof targets, seconds: number) => {
+      const built = {
+        ...targets[name],
+        connections: 16,
+        pipelining: 1,
+        pid: server.child.pid,
+        durationSeconds: seconds,
+      };
+      return built;
+    };
+    await load(options("baseline", 1));
+    await load(options("dm", 1));
+    const ratios: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? (["baseline", "dm"] as const) : (["dm", "baseline"] as const);
+      const results: Record<string, Awaited<ReturnType<typeof load>>> = {};
+      for (const name of order) {
+        const result = await load(options(name, durationSeconds));
+        if (result.non2xx > 0 || result.errors > 0)
+          throw new Error(`${name} answered errors: ${JSON.stringify(result)}`);
+        results[name] = result;
+      }
+      ratios.push(results["dm"]!.requestsPerSecond / results["baseline"]!.requestsPerSecond);
+      lines.push(formatRow(`round ${round + 1} key-only read`, results["baseline"]!));
+      lines.push(formatRow(`round ${round + 1} DM read (session)`, results["dm"]!));
+    }
+    lines.push(
+      `DM reads / key-only reads: median ratio ${middle(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(", ")})`,
+    );
+    return { name: "Accounts: sign-ins and authenticated DM reads", lines, met: true };
+  } finally {
+    await server.stop();
+  }
+}

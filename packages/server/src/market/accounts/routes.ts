@@ -135,6 +135,49 @@ export function accountRoutes({
     expiresAt: session.expiresAt,
   });
 
+  /** `GET` (validity) and `DELETE` (sign-out) of one session kind. */
+  const stateRoutes = (
+    kind: SessionKind,
+    path: string,
+    tag: string,
+    text: { get: [string, string, string]; close: [string, string, string] },
+  ) => [
+    defineRoute({
+      method: "GET",
+      path,
+      operationId: text.get[0],
+      summary: text.get[1],
+      description: text.get[2],
+      tags: [tag],
+      access: { kind: "market", bucket: "read" },
+      session: kind,
+      responses: {
+        200: { description: "The session is valid.", schema: sessionStateSchema },
+        ...sessionErrors,
+      },
+      handler: async (request, reply) => {
+        reply.header("Cache-Control", "no-store");
+        return state(request.session as Session);
+      },
+    }),
+    defineRoute({
+      method: "DELETE",
+      path,
+      operationId: text.close[0],
+      summary: text.close[1],
+      description: text.close[2],
+      tags: [tag],
+      access: { kind: "market", bucket: "write" },
+      session: kind,
+      responses: { 204: { description: "Signed out." }, ...sessionErrors },
+      handler: async (request, reply) => {
+        await sessions.signOut(request.session as Session);
+        if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie(kind, secureCookies));
+        return reply.code(204).send();
+      },
+    }),
+  ];
+
   return [
     defineRoute({
       method: "POST",
@@ -169,39 +212,17 @@ export function accountRoutes({
         });
       },
     }),
-    defineRoute({
-      method: "GET",
-      path: "/account/session",
-      operationId: "getSession",
-      summary: "Report the session's validity",
-      description: `Answers 200 with the session's wallet, account, wallets and expiry while it is valid; 401 once it is expired, signed out or deleted. ${sessionRules}`,
-      tags: ["Accounts"],
-      access: { kind: "market", bucket: "read" },
-      session: "account",
-      responses: {
-        200: { description: "The session is valid.", schema: sessionStateSchema },
-        ...sessionErrors,
-      },
-      handler: async (request, reply) => {
-        reply.header("Cache-Control", "no-store");
-        return state(request.session as Session);
-      },
-    }),
-    defineRoute({
-      method: "DELETE",
-      path: "/account/session",
-      operationId: "signOut",
-      summary: "Sign the session out",
-      description: `Revokes the session at once (and the chat sessions it issued); answers 204. Through the proxy it also clears the cookie. ${sessionRules}`,
-      tags: ["Accounts"],
-      access: { kind: "market", bucket: "write" },
-      session: "account",
-      responses: { 204: { description: "Signed out." }, ...sessionErrors },
-      handler: async (request, reply) => {
-        await sessions.signOut(request.session as Session);
-        if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("account", secureCookies));
-        return reply.code(204).send();
-      },
+    ...stateRoutes("account", "/account/session", "Accounts", {
+      get: [
+        "getSession",
+        "Report the session's validity",
+        `Answers 200 with the session's wallet, account, wallets and expiry while it is valid; 401 once it is expired, signed out or deleted. ${sessionRules}`,
+      ],
+      close: [
+        "signOut",
+        "Sign the session out",
+        `Revokes the session at once (and the chat sessions it issued); answers 204. Through the proxy it also clears the cookie. ${sessionRules}`,
+      ],
     }),
     defineRoute({
       method: "POST",
@@ -294,39 +315,13 @@ ${sessionRules}`,
         });
       },
     }),
-    defineRoute({
-      method: "GET",
-      path: "/chat/session",
-      operationId: "getChatSession",
-      summary: "Report the chat session's validity",
-      description: "The chat session's state; 401 once it is expired or signed out.",
-      tags: ["Scoped sessions"],
-      access: { kind: "market", bucket: "read" },
-      session: "chat",
-      responses: {
-        200: { description: "The chat session is valid.", schema: sessionStateSchema },
-        ...sessionErrors,
-      },
-      handler: async (request, reply) => {
-        reply.header("Cache-Control", "no-store");
-        return state(request.session as Session);
-      },
-    }),
-    defineRoute({
-      method: "DELETE",
-      path: "/chat/session",
-      operationId: "closeChatSession",
-      summary: "Close the chat session",
-      description: "Revokes the chat session; answers 204.",
-      tags: ["Scoped sessions"],
-      access: { kind: "market", bucket: "write" },
-      session: "chat",
-      responses: { 204: { description: "Closed." }, ...sessionErrors },
-      handler: async (request, reply) => {
-        await sessions.signOut(request.session as Session);
-        if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("chat", secureCookies));
-        return reply.code(204).send();
-      },
+    ...stateRoutes("chat", "/chat/session", "Scoped sessions", {
+      get: [
+        "getChatSession",
+        "Report the chat session's validity",
+        "The chat session's state; 401 once it is expired or signed out.",
+      ],
+      close: ["closeChatSession", "Close the chat session", "Revokes the chat session; answers 204."],
     }),
     defineRoute({
       method: "POST",
@@ -353,40 +348,13 @@ ${sessionRules}`,
         });
       },
     }),
-    defineRoute({
-      method: "GET",
-      path: "/access/session",
-      operationId: "getAccessSession",
-      summary: "Report the access session's validity",
-      description:
+    ...stateRoutes("access", "/access/session", "Scoped sessions", {
+      get: [
+        "getAccessSession",
+        "Report the access session's validity",
         "The access session's state, from the `X-MKT-Session` header; 401 once expired or closed. An account or chat token there is refused with 403.",
-      tags: ["Scoped sessions"],
-      access: { kind: "market", bucket: "read" },
-      session: "access",
-      responses: {
-        200: { description: "The access session is valid.", schema: sessionStateSchema },
-        ...sessionErrors,
-      },
-      handler: async (request, reply) => {
-        reply.header("Cache-Control", "no-store");
-        return state(request.session as Session);
-      },
-    }),
-    defineRoute({
-      method: "DELETE",
-      path: "/access/session",
-      operationId: "closeAccessSession",
-      summary: "Close the access session",
-      description: "Revokes the access session; answers 204.",
-      tags: ["Scoped sessions"],
-      access: { kind: "market", bucket: "write" },
-      session: "access",
-      responses: { 204: { description: "Closed." }, ...sessionErrors },
-      handler: async (request, reply) => {
-        await sessions.signOut(request.session as Session);
-        if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("access", secureCookies));
-        return reply.code(204).send();
-      },
+      ],
+      close: ["closeAccessSession", "Close the access session", "Revokes the access session; answers 204."],
     }),
   ];
 }

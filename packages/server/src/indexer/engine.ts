@@ -50,8 +50,8 @@ export interface ScopeIndexerOptions {
   initialRange?: number;
   maxRange?: number;
   /**
-   * Ranges read ahead while one is written (0: one range at a time). Only
-   * finalised blocks are read ahead.
+   * Ranges read ahead while one is written (default 2; 0: one range at a
+   * time). Only finalised blocks are read ahead.
    */
   readAhead?: number;
   onProgress?: (progress: IndexerProgress) => void;
@@ -60,8 +60,10 @@ export interface ScopeIndexerOptions {
 
 /** Provider answers that say the requested log range is too large (wording differs per provider). */
 const RANGE_ERROR = /range|too many|limit exceeded|exceed|response size|10000 results|block range/i;
-/** Logs one range should bring: large enough to amortise a commit, small enough for any provider's answer. */
+/** Logs one range should bring: large enough to amortise a request, small enough for any provider's answer. */
 const TARGET_LOGS_PER_RANGE = 5_000;
+/** Most logs one transaction writes when ranges read ahead are ready and join it. */
+const MAX_LOGS_PER_WRITE = 20_000;
 
 /** True when a failed eth_getLogs asked for too much: too many logs, too large an answer, or too slow. */
 function isRangeTooLarge(error: unknown): boolean {
@@ -124,6 +126,8 @@ interface PlannedRange {
   from: bigint;
   to: bigint;
   fetched: Promise<FetchedRange>;
+  /** Set once read. */
+  ready?: FetchedRange;
 }
 
 /** Contracts a factory log creates. */
@@ -155,9 +159,11 @@ const byChainOrder = (a: DecodedLog, b: DecodedLog) =>
  * chain it indexed is gone. One writer per scope across replicas, through a
  * PostgreSQL advisory lock; replicas without the lock wait and retry.
  *
- * While one range is written, the next finalised range is already being
+ * While one range is written, the next finalised ranges are already being
  * read and decoded (`readAhead`): a backfill keeps the RPC node, this process
- * and the database busy at once. Ranges read ahead are dropped whenever the
+ * and the database busy at once. Ranges read by the time a write starts join
+ * it (up to MAX_LOGS_PER_WRITE logs), so when the database is the slower side
+ * commits grow instead of queueing. Ranges read ahead are dropped whenever the
  * head does not continue where they start (reorg, reset, failure) or their
  * blocks changed since they were read.
  */
@@ -166,7 +172,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
   const log = logger.child({ scope: scope.id });
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const maxRange = options.maxRange ?? 10_000;
-  const readAhead = options.readAhead ?? 1;
+  const readAhead = options.readAhead ?? 2;
   /** Blocks per range: sized by log density, shrunk tenfold when a provider refuses. */
   let span = Math.min(maxRange, options.initialRange ?? 16);
   const transport = (batch: boolean) =>
@@ -416,9 +422,15 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       await readHeaders(range, [...blocksWithLogs(range), to]);
       return range;
     })();
+    const planned: PlannedRange = { from, to, fetched };
     // A failure is reported when the range's turn comes, or never if it is dropped.
-    fetched.catch(() => {});
-    return { from, to, fetched };
+    fetched.then(
+      (ready) => {
+        planned.ready = ready;
+      },
+      () => {},
+    );
+    return planned;
   };
 
   /**
@@ -471,13 +483,23 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     }
   };
 
+  /** Appends a completed range to the completed range it follows. */
+  const joinRange = (range: FetchedRange, following: FetchedRange) => {
+    if (following.headers.get(following.from)!.parentHash !== range.headers.get(range.to)!.hash) {
+      throw new ChainMovedError(`block ${following.from} does not follow block ${range.to}`);
+    }
+    range.to = following.to;
+    for (const entry of following.logs) range.logs.push(entry);
+    for (const [number, header] of following.headers) range.headers.set(number, header);
+    for (const contract of following.created) range.created.push(contract);
+  };
+
   /**
-   * Writes a range and advances the head, all in one transaction.
+   * Writes a completed range and advances the head, all in one transaction.
    * Returns the number of logs applied.
    */
   const writeRange = async (head: HeadRow, range: FetchedRange, latest: bigint) => {
     const finalized = latest - BigInt(scope.finalityDepth);
-    await completeRange(range, finalized);
     const { from, to, headers } = range;
     // A range read ahead may predate a reorg: it must continue the chain the head is on.
     if (head.block_hash && headers.get(from)!.parentHash !== head.block_hash) {
@@ -670,9 +692,21 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     const current = planned.shift()!;
     // The next ranges are read while this one is written.
     plan(current.to + 1n, latest, finalized, readAhead, true);
+    let to = current.to;
     try {
-      const logs = await writeRange(head, await current.fetched, latest);
-      options.onProgress?.({ scope: scope.id, blocks: Number(current.to - current.from + 1n), logs });
+      const range = await current.fetched;
+      await completeRange(range, finalized);
+      // Ranges read meanwhile join this transaction: when the database is the slower side,
+      // fewer and larger commits.
+      while (planned[0]?.ready && range.logs.length + planned[0].ready.logs.length <= MAX_LOGS_PER_WRITE) {
+        const following = planned.shift()!.ready!;
+        await completeRange(following, finalized);
+        joinRange(range, following);
+      }
+      to = range.to;
+      plan(to + 1n, latest, finalized, readAhead, true);
+      const logs = await writeRange(head, range, latest);
+      options.onProgress?.({ scope: scope.id, blocks: Number(to - current.from + 1n), logs });
     } catch (error) {
       abandonRanges();
       if (error instanceof ChainMovedError) {
@@ -686,7 +720,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       }
       throw error;
     }
-    return current.to < latest;
+    return to < latest;
   };
 
   const loop = async () => {

@@ -8,7 +8,7 @@ const durationSeconds = Number(process.env["BENCH_SECONDS"] ?? 10);
 // The API-key benchmark measures shorter loads, in more rounds (BENCH_ROUNDS).
 const apiKeyBench = {
   durationSeconds: Number(process.env["BENCH_SECONDS"] ?? 5),
-  rounds: Number(process.env["BENCH_ROUNDS"] ?? 5),
+  rounds: Number(process.env["BENCH_ROUNDS"] ?? 7),
 };
 const suites = [
   { id: "api-key", run: () => benchApiKeyCheck(apiKeyBench) },

@@ -217,13 +217,26 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const cors = createCorsPolicy(config.allowedOrigins);
   const newRequestId = createRequestIds();
-  /** Metrics and the one log line of every answered request. */
   /**
-   * Metrics and the log line of every answered request. Refused, failed and
-   * slow requests are logged at info; successful ones at debug (LOG_LEVEL=debug
-   * gives a full access log): at thousands of budget checks a second, an info
-   * line each would be most of the work, and the metrics count them anyway.
+   * The log line of an answered request. Refused, failed and slow requests
+   * are logged at info; successful ones at debug (LOG_LEVEL=debug gives a
+   * full access log): at thousands of budget checks a second, an info line
+   * each would be most of the work, and the metrics count them anyway.
    */
+  const logAnswered = (
+    method: string,
+    route: string,
+    reqId: string,
+    path: string,
+    status: number,
+    ms: number,
+  ) => {
+    const level = status >= 400 || ms >= SLOW_REQUEST_MS ? "info" : "debug";
+    if (logger.isLevelEnabled(level)) {
+      logger[level]({ msg: "request", reqId, method, route, path, status, ms: Math.round(ms * 100) / 100 });
+    }
+  };
+  /** Metrics and the log line of every answered request. */
   const answered = (
     surface: string,
     route: string,
@@ -234,12 +247,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     ms: number,
   ) => {
     metrics.recordRequest(surface, route, method, status, ms / 1000);
-    const level = status >= 400 || ms >= SLOW_REQUEST_MS ? "info" : "debug";
-    if (logger.isLevelEnabled(level)) {
-      logger[level]({ msg: "request", reqId, method, route, path, status, ms: Math.round(ms * 100) / 100 });
-    }
+    logAnswered(method, route, reqId, path, status, ms);
   };
   let closing = false;
+  const apiKeyRoute = `${surfaces.market.prefix}${apiKeyCheckRoute.path}`;
+  const recordApiKeyAnswer = metrics.requestRecorder("market", apiKeyRoute, "GET", 204);
   // The hottest route's success answer, served before Fastify routes the request. With
   // TRUST_PROXY set the client IP needs Fastify's proxy handling, so the fast path is off.
   const fastPath =
@@ -248,7 +260,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           keys,
           limiter,
           policies,
-          commonHeaders: (origin, url) => cors.headersFor(origin, url),
+          corsHeaders: cors.headerListFor,
           newRequestId,
           admit: () => {
             if (inFlight >= config.maxInFlight) return false;
@@ -259,16 +271,10 @@ export async function createApp(options: AppOptions): Promise<App> {
             inFlight -= 1;
           },
           accepting: () => !closing,
-          answered: ({ reqId, path, status, ms }) =>
-            answered(
-              "market",
-              `${surfaces.market.prefix}${apiKeyCheckRoute.path}`,
-              "GET",
-              reqId,
-              path,
-              status,
-              ms,
-            ),
+          answered: (reqId, ms) => {
+            recordApiKeyAnswer(ms / 1000);
+            logAnswered("GET", apiKeyRoute, reqId, apiKeyRoute, 204, ms);
+          },
         })
       : undefined;
 

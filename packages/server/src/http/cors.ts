@@ -40,6 +40,12 @@ export function createCorsPolicy(allowedOrigins: readonly string[]) {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Expose-Headers": EXPOSED_HEADERS,
   });
+  const firstPartyHeaders = (origin: string) => ({
+    Vary: "Origin",
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Allow-Credentials": "true",
+    "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+  });
   /** Whether any CORS access is granted, and to which origin value. */
   const allowOrigin = (
     origin: string | undefined,
@@ -49,18 +55,27 @@ export function createCorsPolicy(allowedOrigins: readonly string[]) {
     if (firstParty.has(origin)) return { origin, credentials: true };
     return url.startsWith(PROXY_PREFIX) ? undefined : { origin: "*", credentials: false };
   };
+  // The same headers as flat name/value lists, built once: the API-key fast
+  // path hands them to writeHead as they are.
+  const flat = (headers: Readonly<Record<string, string>>): readonly string[] =>
+    Object.freeze(Object.entries(headers).flat());
+  const varyOnlyList = flat(varyOnly);
+  const publicList = flat(publicHeaders);
+  const firstPartyLists = new Map(
+    [...firstParty].map((origin) => [origin, flat(firstPartyHeaders(origin))] as const),
+  );
   return {
     allowOrigin,
+    /** `headersFor` as a flat `[name, value, …]` list, shared between requests: never modify it. */
+    headerListFor(origin: string | undefined, url: string): readonly string[] {
+      if (origin === undefined) return varyOnlyList;
+      return firstPartyLists.get(origin) ?? (url.startsWith(PROXY_PREFIX) ? varyOnlyList : publicList);
+    },
     headersFor(origin: string | undefined, url: string): Readonly<Record<string, string>> {
       const allowed = allowOrigin(origin, url);
       if (!allowed) return varyOnly;
       if (!allowed.credentials) return publicHeaders;
-      return {
-        Vary: "Origin",
-        "Access-Control-Allow-Origin": allowed.origin,
-        "Access-Control-Allow-Credentials": "true",
-        "Access-Control-Expose-Headers": EXPOSED_HEADERS,
-      };
+      return firstPartyHeaders(allowed.origin);
     },
   };
 }

@@ -4,7 +4,7 @@ import { badRequest, RateLimitedError, unauthorized } from "../errors.ts";
 import type { CachedKey } from "../keys/cache.ts";
 import type { KeyLookup, KeyService } from "../keys/service.ts";
 import type { LimitDecision, SlidingWindowLimiter } from "../quotas/limiter.ts";
-import type { Budget, MarketBucketName, QuotaPolicies } from "../quotas/policies.ts";
+import { type Budget, counterIds, type MarketBucketName, type QuotaPolicies } from "../quotas/policies.ts";
 import type { Access } from "./route.ts";
 import { RATE_LIMIT_HEADERS } from "./surfaces.ts";
 
@@ -54,7 +54,7 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
 export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
   const failed = policies.failedKeyAttempts;
   const failuresExhausted = (ip: string) =>
-    !limiter.peek(`failed:${ip}`, failed.limit, failed.windowMs).allowed;
+    !limiter.peek(counterIds.failedAttempts(ip), failed.limit, failed.windowMs).allowed;
 
   /** The undifferentiated 429 of the classic and predict surfaces. */
   const opaqueRefusal = (budget: Budget, reason: "missing_key" | "invalid_key" | "quota") => {
@@ -67,7 +67,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
 
   const toResolved = (request: FastifyRequest, lookup: KeyLookup): Resolved => {
     if (lookup.status === "valid") return lookup.key;
-    limiter.take(`failed:${request.ip}`, failed.limit, failed.windowMs);
+    limiter.take(counterIds.failedAttempts(request.ip), failed.limit, failed.windowMs);
     return "invalid";
   };
 
@@ -123,7 +123,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           return;
         }
         if (header && failuresExhausted(ip)) {
-          const state = limiter.peek(`failed:${ip}`, failed.limit, failed.windowMs);
+          const state = limiter.peek(counterIds.failedAttempts(ip), failed.limit, failed.windowMs);
           reject(
             "failed_attempts",
             new RateLimitedError("failed_attempts", "too many failed API key attempts from this client", {
@@ -136,7 +136,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
             reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
           if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
           const valid = key as CachedKey;
-          const decision = charge(reply, `market:${bucket}:key:${valid.id}`, budget, valid.multiplier);
+          const decision = charge(reply, counterIds.marketKey(bucket, valid.id), budget, valid.multiplier);
           if (!decision.allowed) reject("quota", quotaExceeded(decision));
           request.apiKey = valid;
         });

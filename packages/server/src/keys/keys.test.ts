@@ -2,7 +2,7 @@ import { createdKeySchema } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setupApp, TEST_ADMIN_TOKEN, type TestApp } from "../_test/app.ts";
 import { setupDatabase, type TestDatabase } from "../_test/database.ts";
-import { hashSecret } from "./secrets.ts";
+import { API_KEY_LENGTH, hashSecret } from "./secrets.ts";
 
 const post = (t: TestApp, payload: unknown, ip = "10.1.0.1") =>
   t.app.server.inject({ method: "POST", url: "/keys", payload: payload as object, remoteAddress: ip });
@@ -19,6 +19,7 @@ describe("POST /keys", () => {
     expect(response.statusCode).toBe(201);
     const created = createdKeySchema.parse(response.json());
     expect(created.key).toMatch(/^mkt_[A-Za-z0-9_-]{43}$/);
+    expect(created.key).toHaveLength(API_KEY_LENGTH);
     expect(created.multiplier).toBe(1);
     expect(new Date(created.createdAt).toISOString()).toBe(created.createdAt);
     expect(response.headers["cache-control"]).toBe("no-store");

@@ -1,6 +1,9 @@
 import { createHash, hash, randomBytes, timingSafeEqual } from "node:crypto";
 import { API_KEY_PREFIX, apiKeyPattern } from "@mkt/protocol";
 
+/** The length of every API key: the prefix and 32 random bytes in base64url (43 characters). */
+export const API_KEY_LENGTH = API_KEY_PREFIX.length + 43;
+
 /** A new API key: 32 random bytes, base64url, behind a recognisable prefix. */
 export function generateApiKey(): string {
   return `${API_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;

@@ -1,14 +1,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { performance } from "node:perf_hooks";
+import type { CachedKey } from "../keys/cache.ts";
+import { API_KEY_LENGTH, hashSecret } from "../keys/secrets.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { SlidingWindowLimiter } from "../quotas/limiter.ts";
-import type { QuotaPolicies } from "../quotas/policies.ts";
+import { counterIds, type MarketBucketName, type QuotaPolicies } from "../quotas/policies.ts";
 
 export interface FastPathDeps {
   keys: KeyService;
   limiter: SlidingWindowLimiter;
   policies: QuotaPolicies;
-  /** Headers every response carries (request id excluded): Vary and CORS. */
-  commonHeaders(origin: string | undefined, url: string): Readonly<Record<string, string>>;
+  /** The CORS headers (Vary included) every response carries, as a flat `[name, value, …]` list. */
+  corsHeaders(origin: string | undefined, url: string): readonly string[];
   /** A request id for a request that brought no valid one. */
   newRequestId(): string;
   /** Takes an admission slot; false when the replica is at its cap. */
@@ -16,13 +20,13 @@ export interface FastPathDeps {
   leave(): void;
   /** False while the server is closing: Fastify's path answers 503 then. */
   accepting(): boolean;
-  /** Metrics and the request log line, as for any other request. */
-  answered(entry: { reqId: string; path: string; status: number; ms: number }): void;
+  /** Metrics and the request log line of a 204 it served, as for any other request. */
+  answered(reqId: string, ms: number): void;
 }
 
 const PATH = "/market/api-key";
+const QUERY = "?bucket=";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const BUCKETS = new Set(["read", "write", "stream"]);
 
 /** The three request headers the fast path reads, straight from rawHeaders (no header object is built). */
 function readHeaders(raw: string[]) {
@@ -39,11 +43,15 @@ function readHeaders(raw: string[]) {
   return { apiKey, origin, requestId };
 }
 
-/** The `bucket` of a query string holding nothing else, or undefined. */
-function bucketOf(query: string): string | undefined {
-  if (!query.startsWith("?bucket=")) return undefined;
-  const bucket = query.slice("?bucket=".length);
-  return BUCKETS.has(bucket) ? bucket : undefined;
+/** The bucket of `/market/api-key?bucket=<bucket>` with nothing else in the query, or undefined. */
+function bucketOf(url: string): "read" | "write" | "stream" | undefined {
+  if (!url.startsWith(QUERY, PATH.length)) return undefined;
+  const length = url.length - PATH.length - QUERY.length;
+  // Compare in place: no substring is built for the common case.
+  if (length === 4 && url.endsWith("read")) return "read";
+  if (length === 5 && url.endsWith("write")) return "write";
+  if (length === 6 && url.endsWith("stream")) return "stream";
+  return undefined;
 }
 
 /**
@@ -61,22 +69,69 @@ function bucketOf(query: string): string | undefined {
  */
 export function createApiKeyFastPath(deps: FastPathDeps) {
   const failed = deps.policies.failedKeyAttempts;
+  // What a keep-alive connection repeats, worked out once per connection
+  // rather than per request: the failed-attempts counter id of its peer (which
+  // never changes) and the hash of the key it last presented. A client sends
+  // the same key request after request, and SHA-256 was the largest cost of
+  // the check after the socket write. The hash is recomputed whenever the
+  // presented key differs; the memo lives and dies with the socket.
+  interface Connection {
+    failedId: string;
+    presented: string;
+    hash: string;
+  }
+  const connections = new WeakMap<Socket, Connection>();
+  const connectionOf = (socket: Socket) => {
+    let connection = connections.get(socket);
+    if (connection === undefined) {
+      connection = {
+        failedId: counterIds.failedAttempts(socket.remoteAddress ?? ""),
+        presented: "",
+        hash: "",
+      };
+      connections.set(socket, connection);
+    }
+    return connection;
+  };
+  const hashOf = (connection: Connection, presented: string) => {
+    if (presented !== connection.presented) {
+      connection.hash = hashSecret(presented);
+      connection.presented = presented;
+    }
+    return connection.hash;
+  };
+  // Counter ids per cached key object (replaced when the cache refills), built once.
+  const bucketIdsOf = new WeakMap<CachedKey, Record<MarketBucketName, string>>();
+  const bucketIdsFor = (key: CachedKey) => {
+    let ids = bucketIdsOf.get(key);
+    if (ids === undefined) {
+      ids = {
+        read: counterIds.marketKey("read", key.id),
+        write: counterIds.marketKey("write", key.id),
+        stream: counterIds.marketKey("stream", key.id),
+      };
+      bucketIdsOf.set(key, ids);
+    }
+    return ids;
+  };
   return function serve(request: IncomingMessage, response: ServerResponse): boolean {
     const url = request.url;
     if (request.method !== "GET" || url === undefined || !url.startsWith(PATH) || !deps.accepting())
       return false;
-    const bucket = bucketOf(url.slice(PATH.length));
+    const bucket = bucketOf(url);
     if (bucket === undefined) return false;
+    const started = performance.now();
     const headers = readHeaders(request.rawHeaders);
     if (!headers.apiKey) return false;
-    const ip = request.socket.remoteAddress ?? "";
-    if (!deps.limiter.peek(`failed:${ip}`, failed.limit, failed.windowMs).allowed) return false;
-    const key = deps.keys.cached(headers.apiKey);
+    if (headers.apiKey.length !== API_KEY_LENGTH) return false;
+    const connection = connectionOf(request.socket);
+    if (!deps.limiter.peek(connection.failedId, failed.limit, failed.windowMs).allowed) return false;
+    const key = deps.keys.cachedByHash(hashOf(connection, headers.apiKey));
     if (!key) return false;
     if (!deps.admit()) return false;
-    const budget = deps.policies.market[bucket as "read" | "write" | "stream"];
+    const budget = deps.policies.market[bucket];
     const decision = deps.limiter.take(
-      `market:${bucket}:key:${key.id}`,
+      bucketIdsFor(key)[bucket],
       budget.limit * key.multiplier,
       budget.windowMs,
     );
@@ -84,26 +139,28 @@ export function createApiKeyFastPath(deps: FastPathDeps) {
       deps.leave();
       return false;
     }
-    const started = performance.now();
     const reqId =
       headers.requestId !== undefined && REQUEST_ID.test(headers.requestId)
         ? headers.requestId
         : deps.newRequestId();
-    const out: string[] = ["x-request-id", reqId];
-    const common = deps.commonHeaders(headers.origin, url);
-    for (const name in common) out.push(name, common[name]!);
-    out.push(
+    // One flat header list and one writeHead: Node validates each header once
+    // and writes head and (empty) body in a single socket write on end().
+    const out = [
+      "x-request-id",
+      reqId,
       "ratelimit-limit",
-      String(decision.limit),
+      `${decision.limit}`,
       "ratelimit-remaining",
-      String(decision.remaining),
+      `${decision.remaining}`,
       "ratelimit-reset",
-      String(decision.resetSeconds),
-    );
+      `${decision.resetSeconds}`,
+    ];
+    const cors = deps.corsHeaders(headers.origin, url);
+    for (let i = 0; i < cors.length; i++) out.push(cors[i]!);
     response.writeHead(204, out);
     response.end();
     deps.leave();
-    deps.answered({ reqId, path: PATH, status: 204, ms: performance.now() - started });
+    deps.answered(reqId, performance.now() - started);
     return true;
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createManualClock } from "../_test/app.ts";
-import { createSlidingWindowLimiter } from "./limiter.ts";
+import { createSlidingWindowLimiter, SLOTS } from "./limiter.ts";
 import { defaultPolicies } from "./policies.ts";
 
 const MINUTE = 60_000;
@@ -75,6 +75,47 @@ describe("sliding window limiter", () => {
     expect(decision.remaining).toBe(8);
     expect(decision.resetSeconds).toBeGreaterThanOrEqual(30);
     expect(decision.resetSeconds).toBeLessThanOrEqual(31);
+  });
+
+  it("agrees with a request-by-request model on remaining and reset, over random traffic", () => {
+    const clock = createManualClock(Date.UTC(2026, 0, 1));
+    const limiter = createSlidingWindowLimiter({ clock });
+    const slotMs = MINUTE / SLOTS;
+    const limit = 40;
+    const admittedSlots: number[] = [];
+    // A deterministic pseudo-random walk: bursts, pauses shorter and longer than a slot and a window.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    for (let step = 0; step < 3_000; step++) {
+      const pause = random();
+      clock.advance(
+        pause < 0.6
+          ? 0
+          : pause < 0.9
+            ? Math.floor(random() * 3 * slotMs)
+            : Math.floor(random() * 1.5 * MINUTE),
+      );
+      const now = clock.now();
+      const slot = Math.floor(now / slotMs);
+      // The model: requests in the slots from `slot - SLOTS` to `slot` count in full.
+      const counted = admittedSlots.filter((s) => s >= slot - SLOTS);
+      const fits = counted.length < limit;
+      const taking = random() < 0.8;
+      const decision = taking ? limiter.take("m", limit, MINUTE) : limiter.peek("m", limit, MINUTE);
+      expect(decision.allowed).toBe(fits);
+      if (taking && fits) {
+        admittedSlots.push(slot);
+        counted.push(slot);
+      }
+      expect(decision.remaining).toBe(Math.max(0, limit - counted.length));
+      const oldest = Math.min(...counted);
+      expect(decision.resetSeconds).toBe(
+        counted.length === 0 ? 0 : Math.max(1, Math.ceil(((oldest + SLOTS + 1) * slotMs - now) / 1000)),
+      );
+    }
   });
 
   it("keeps counters apart by id and uses constant memory whatever the multiplier", () => {

@@ -33,10 +33,13 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 interface Counter {
+  windowMs: number;
   /** Index of the newest slot, in slot units since the epoch. */
   head: number;
   counts: Uint32Array;
   total: number;
+  /** The oldest slot in the window holding a request, or -1 when the window is empty. */
+  oldest: number;
 }
 
 export interface SlidingWindowLimiter {
@@ -54,7 +57,7 @@ export function createSlidingWindowLimiter({
 }: {
   clock?: Clock;
 } = {}): SlidingWindowLimiter {
-  const counters = new Map<string, { counter: Counter; windowMs: number }>();
+  const counters = new Map<string, Counter>();
   const ring = SLOTS + 1;
 
   const advance = (counter: Counter, slot: number) => {
@@ -66,6 +69,14 @@ export function createSlidingWindowLimiter({
       counter.counts[index] = 0;
     }
     counter.head = slot;
+    if (counter.total === 0) counter.oldest = -1;
+    else if (counter.oldest < slot - SLOTS) {
+      // The oldest request left: the next one is the first non-empty slot after it
+      // (each slot is passed over at most once per window, so this is O(1) amortised).
+      let oldest = slot - SLOTS;
+      while (counter.counts[oldest % ring] === 0) oldest += 1;
+      counter.oldest = oldest;
+    }
   };
 
   /** Reads the budget state; a slot s leaves the window when the current slot passes s + SLOTS. */
@@ -77,15 +88,9 @@ export function createSlidingWindowLimiter({
     allowed: boolean,
   ): LimitDecision => {
     const remaining = Math.max(0, limit - counter.total);
-    // The oldest counted slot gives the reset; a busy counter finds it at once.
-    let resetSeconds = 0;
-    for (let age = SLOTS; age >= 0; age--) {
-      const slot = counter.head - age;
-      if (counter.counts[slot % ring]! > 0) {
-        resetSeconds = Math.max(1, Math.ceil(((slot + SLOTS + 1) * slotMs - now) / 1000));
-        break;
-      }
-    }
+    // The oldest counted request gives the reset.
+    const resetSeconds =
+      counter.oldest < 0 ? 0 : Math.max(1, Math.ceil(((counter.oldest + SLOTS + 1) * slotMs - now) / 1000));
     if (allowed) return { allowed, limit, remaining, resetSeconds, retryAfterSeconds: 0 };
     // Refused: find how many of the oldest slots must leave before one more request fits.
     let admitAt = now;
@@ -104,25 +109,27 @@ export function createSlidingWindowLimiter({
     };
   };
 
-  const counterFor = (id: string, windowMs: number, now: number) => {
-    const slotMs = windowMs / SLOTS;
-    const slot = Math.floor(now / slotMs);
-    let entry = counters.get(id);
-    if (!entry || entry.windowMs !== windowMs) {
-      entry = { counter: { head: slot, counts: new Uint32Array(ring), total: 0 }, windowMs };
-      counters.set(id, entry);
+  /** The counter of `id` for this window, moved up to `slot` (created when new or when the window changed). */
+  const counterAt = (id: string, windowMs: number, slot: number): Counter => {
+    let counter = counters.get(id);
+    if (counter === undefined || counter.windowMs !== windowMs) {
+      counter = { windowMs, head: slot, counts: new Uint32Array(ring), total: 0, oldest: -1 };
+      counters.set(id, counter);
     }
-    advance(entry.counter, slot);
-    return { counter: entry.counter, slotMs, slot };
+    advance(counter, slot);
+    return counter;
   };
 
   return {
     take(id, limit, windowMs) {
       const now = clock.now();
-      const { counter, slotMs, slot } = counterFor(id, windowMs, now);
+      const slotMs = windowMs / SLOTS;
+      const slot = Math.floor(now / slotMs);
+      const counter = counterAt(id, windowMs, slot);
       if (counter.total >= limit) return decide(counter, limit, slotMs, now, false);
       counter.counts[slot % ring]! += 1;
       counter.total += 1;
+      if (counter.oldest < 0) counter.oldest = slot;
       return decide(counter, limit, slotMs, now, true);
     },
     peek(id, limit, windowMs) {
@@ -130,14 +137,15 @@ export function createSlidingWindowLimiter({
       if (!counters.has(id))
         return { allowed: limit > 0, limit, remaining: limit, resetSeconds: 0, retryAfterSeconds: 0 };
       const now = clock.now();
-      const { counter, slotMs } = counterFor(id, windowMs, now);
+      const slotMs = windowMs / SLOTS;
+      const counter = counterAt(id, windowMs, Math.floor(now / slotMs));
       return decide(counter, limit, slotMs, now, counter.total < limit);
     },
     sweep() {
       const now = clock.now();
-      for (const [id, entry] of counters) {
-        const slot = Math.floor(now / (entry.windowMs / SLOTS));
-        if (slot - entry.counter.head > SLOTS) counters.delete(id);
+      for (const [id, counter] of counters) {
+        const slot = Math.floor(now / (counter.windowMs / SLOTS));
+        if (slot - counter.head > SLOTS) counters.delete(id);
       }
     },
     size: () => counters.size,

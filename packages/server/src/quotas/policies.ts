@@ -35,3 +35,14 @@ export const defaultPolicies: QuotaPolicies = {
 
 export type MarketBucketName = keyof QuotaPolicies["market"];
 export type ClassicClass = keyof QuotaPolicies["classic"];
+
+/**
+ * Limiter counter ids that more than one place charges or reads: the guard
+ * and the API-key fast path must use the very same counters.
+ */
+export const counterIds = {
+  /** Failed key attempts of one client IP. */
+  failedAttempts: (ip: string) => `failed:${ip}`,
+  /** A market bucket of one API key. */
+  marketKey: (bucket: MarketBucketName, keyId: string) => `market:${bucket}:key:${keyId}`,
+};

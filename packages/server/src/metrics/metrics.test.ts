@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { createMetrics } from "./index.ts";
+
+const sources = {
+  poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+  keyCacheSize: () => 0,
+  inFlight: () => 0,
+};
+
+describe("request metrics", () => {
+  it("counts requests by surface, route, method and status", async () => {
+    const metrics = createMetrics(sources);
+    metrics.recordRequest("market", "/market/api-key", "GET", 204, 0.0002);
+    metrics.recordRequest("market", "/market/api-key", "GET", 204, 0.0002);
+    metrics.recordRequest("market", "/market/api-key", "GET", 429, 0.0002);
+    const text = await metrics.registry.getSingleMetricAsString("mkt_http_requests_total");
+    expect(text).toContain("# TYPE mkt_http_requests_total counter");
+    expect(text).toContain(
+      'mkt_http_requests_total{surface="market",route="/market/api-key",method="GET",status="204"} 2',
+    );
+    expect(text).toContain(
+      'mkt_http_requests_total{surface="market",route="/market/api-key",method="GET",status="429"} 1',
+    );
+  });
+
+  it("keeps a cumulative latency histogram per surface, route and method, whatever the status", async () => {
+    const metrics = createMetrics(sources);
+    metrics.recordRequest("market", "/market/api-key", "GET", 204, 0.0005);
+    metrics.recordRequest("market", "/market/api-key", "GET", 429, 0.003);
+    metrics.recordRequest("market", "/market/api-key", "GET", 204, 7);
+    const lines = (await metrics.registry.getSingleMetricAsString("mkt_http_request_duration_seconds")).split(
+      "\n",
+    );
+    const series = 'surface="market",route="/market/api-key",method="GET"';
+    const bucket = (le: string) =>
+      lines.find((line) => line.startsWith(`mkt_http_request_duration_seconds_bucket{le="${le}",${series}}`));
+    expect(lines).toContain("# TYPE mkt_http_request_duration_seconds histogram");
+    // A value on a bound counts in that bound's bucket (le means "less than or equal").
+    expect(bucket("0.0005")).toMatch(/ 1$/);
+    expect(bucket("0.0025")).toMatch(/ 1$/);
+    expect(bucket("0.005")).toMatch(/ 2$/);
+    expect(bucket("5")).toMatch(/ 2$/);
+    expect(bucket("+Inf")).toMatch(/ 3$/);
+    expect(lines).toContain(`mkt_http_request_duration_seconds_count{${series}} 3`);
+    expect(lines).toContain(`mkt_http_request_duration_seconds_sum{${series}} 7.0035`);
+  });
+
+  it("serves the request metrics in the registry's full output and resets them with it", async () => {
+    const metrics = createMetrics(sources);
+    metrics.recordRequest("platform", "/healthz", "GET", 200, 0.001);
+    const all = await metrics.registry.metrics();
+    expect(all).toContain(
+      'mkt_http_requests_total{surface="platform",route="/healthz",method="GET",status="200"} 1',
+    );
+    expect(all).toContain(
+      'mkt_http_request_duration_seconds_count{surface="platform",route="/healthz",method="GET"} 1',
+    );
+    metrics.registry.resetMetrics();
+    expect(await metrics.registry.getSingleMetricAsString("mkt_http_requests_total")).toContain(
+      'status="200"} 0',
+    );
+  });
+});

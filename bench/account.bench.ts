@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { signInMessage } from "@mkt/protocol";
 import { hashMessage, recoverAddress } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { formatRow, load, startProcess } from "./harness.ts";
+import { formatRow, load, startApiServer } from "./harness.ts";
 
 const middle = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const ADMIN_TOKEN = "bench-admin-token-000000000000000";
 const ORIGIN = "http://localhost:8080";
 const MNEMONIC = "test test test test test test test test test test test junk";
 const SIGN_INS = 2_000;
@@ -34,28 +31,11 @@ export async function benchAccounts({
   durationSeconds: number;
   rounds: number;
 }) {
-  const server = await startProcess(
-    ["--import", "tsx", `${root}bench/api-server.ts`],
-    { PORT: "0", ADMIN_PORT: "0", ADMIN_TOKEN, LOG_LEVEL: "warn", MKT_MAX_IN_FLIGHT: "100000" },
-    /listening on\s+(\S+)[\s\S]*operator\s+(\S+)/,
-  );
+  const server = await startApiServer({ logLevel: "warn" });
   const lines: string[] = [];
   try {
-    const baseUrl = server.match[1]!;
-    const adminUrl = server.match[2]!;
-    const created = (await (
-      await fetch(`${baseUrl}/keys`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ description: "benchmark", email: "bench@example.com" }),
-      })
-    ).json()) as { id: string; key: string };
-    await fetch(`${adminUrl}/admin/keys/${created.id}`, {
-      method: "PATCH",
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ multiplier: 1_000_000 }),
-    });
-    const keyHeaders = { "api-key": created.key, origin: ORIGIN, "content-type": "application/json" };
+    const baseUrl = server.baseUrl;
+    const keyHeaders = { "api-key": server.apiKey, origin: ORIGIN, "content-type": "application/json" };
 
     // Sign-ins: envelopes signed beforehand (20 wallets), posted by concurrent workers.
     const wallets = Array.from({ length: 20 }, (_, index) =>
@@ -131,7 +111,7 @@ export async function benchAccounts({
       });
       const { token, address } = (await response.json()) as { token: string; address: string };
       return {
-        "api-key": created.key,
+        "api-key": server.apiKey,
         authorization: `Bearer ${token}`,
         origin: ORIGIN,
         "x-mkt-wallet": address,
@@ -151,7 +131,7 @@ export async function benchAccounts({
     }
     const { address: _reader, ...readerHeaders } = reader;
     const targets = {
-      baseline: { url: `${baseUrl}/market/runtime`, headers: { "api-key": created.key } },
+      baseline: { url: `${baseUrl}/market/runtime`, headers: { "api-key": server.apiKey } },
       dm: { url: `${baseUrl}/market/dm/messages?with=${writerAddress}&limit=20`, headers: readerHeaders },
     };
     // One load shape for both: 16 connections, one request in flight on each.
@@ -160,7 +140,7 @@ export async function benchAccounts({
         ...targets[name],
         connections: 16,
         pipelining: 1,
-        pid: server.child.pid,
+        pid: server.pid,
         durationSeconds: seconds,
       };
       return built;

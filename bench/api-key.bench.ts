@@ -1,13 +1,23 @@
 import { fileURLToPath } from "node:url";
-import { formatRow, type LoadOptions, type LoadResult, load, median, startProcess } from "./harness.ts";
+import {
+  formatRow,
+  type LoadOptions,
+  type LoadResult,
+  LoadTally,
+  load,
+  median,
+  startApiServer,
+  startProcess,
+} from "./harness.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const ADMIN_TOKEN = "bench-admin-token-000000000000000";
 const TARGET_RATIO = 0.7;
 /** The same load shape for both servers: these connections, one request in flight on each. */
 const CONNECTIONS = 64;
 const PIPELINING = 1;
 const WARMUP_SECONDS = 3;
+/** Each round's load of each server is cut into slices this long, the two servers taking turns. */
+const SLICE_SECONDS = 1;
 
 type Side = "bare" | "api";
 
@@ -15,50 +25,25 @@ type Side = "bare" | "api";
 async function startServers() {
   const [bare, server] = await Promise.all([
     startProcess(["--import", "tsx", `${root}bench/bare-server.ts`], {}, /listening on (\S+)/),
-    startProcess(
-      ["--import", "tsx", `${root}bench/api-server.ts`],
-      { PORT: "0", ADMIN_PORT: "0", ADMIN_TOKEN, LOG_LEVEL: "info", MKT_MAX_IN_FLIGHT: "100000" },
-      /listening on\s+(\S+)[\s\S]*operator\s+(\S+)/,
-    ),
+    startApiServer({ logLevel: "info" }),
   ]);
-  const stop = () => Promise.all([server.stop(), bare.stop()]);
-  try {
-    const baseUrl = server.match[1]!;
-    const adminUrl = server.match[2]!;
-    const created = (await (
-      await fetch(`${baseUrl}/keys`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ description: "benchmark", email: "bench@example.com" }),
-      })
-    ).json()) as { id: string; key: string };
-    const patched = await fetch(`${adminUrl}/admin/keys/${created.id}`, {
-      method: "PATCH",
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ multiplier: 1_000_000 }),
-    });
-    if (!patched.ok) throw new Error(`could not raise the multiplier: ${patched.status}`);
-    const shape = { connections: CONNECTIONS, pipelining: PIPELINING };
-    const targets: Record<Side, Omit<LoadOptions, "durationSeconds">> = {
-      bare: { ...shape, url: bare.match[1]!, pid: bare.child.pid },
-      api: {
-        ...shape,
-        url: `${baseUrl}/market/api-key?bucket=read`,
-        headers: { "api-key": created.key },
-        pid: server.child.pid,
-      },
-    };
-    const measure = async (side: Side, seconds: number) => {
-      const result = await load({ ...targets[side], durationSeconds: seconds });
-      if (result.non2xx > 0 || result.errors > 0)
-        throw new Error(`${side} answered errors: ${JSON.stringify(result)}`);
-      return result;
-    };
-    return { measure, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const shape = { connections: CONNECTIONS, pipelining: PIPELINING };
+  const targets: Record<Side, Omit<LoadOptions, "durationSeconds">> = {
+    bare: { ...shape, url: bare.match[1]!, pid: bare.child.pid },
+    api: {
+      ...shape,
+      url: `${server.baseUrl}/market/api-key?bucket=read`,
+      headers: { "api-key": server.apiKey },
+      pid: server.pid,
+    },
+  };
+  const measure = async (side: Side, seconds: number, into?: LoadTally) => {
+    const result = await load({ ...targets[side], durationSeconds: seconds }, into);
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${side} answered errors: ${JSON.stringify(result)}`);
+    return result;
+  };
+  return { measure, stop: () => Promise.all([server.stop(), bare.stop()]) };
 }
 
 /**
@@ -67,8 +52,10 @@ async function startServers() {
  * load generator (autocannon) in this one, measured in the same run.
  *
  * Each of the `rounds` rounds starts both servers afresh, warms both up, then
- * measures one load of each, alternating which goes first (bare-ours,
- * ours-bare, ...) so a drift in the machine's load weighs on both alike.
+ * loads each for `durationSeconds` in slices of SLICE_SECONDS, the two
+ * taking turns (bare-ours, ours-bare, ...): on a shared machine whose speed
+ * drifts from one second to the next (a bare server alone measures anywhere
+ * from 30 to 43 µs of CPU per request here), a drift weighs on both alike.
  * The figure is the median of the per-round requests/s ratios: a round
  * disturbed by another process on a shared machine, or a server process
  * whose JIT happened to settle badly, moves it little. The CPU time each
@@ -89,10 +76,14 @@ export async function benchApiKeyCheck({
       // Warm both up (JIT, key cache, connection handling) before anything counts.
       await servers.measure("bare", WARMUP_SECONDS);
       await servers.measure("api", WARMUP_SECONDS);
-      const order: Side[] = round % 2 === 0 ? ["bare", "api"] : ["api", "bare"];
-      const measured: Partial<Record<Side, LoadResult>> = {};
-      for (const side of order) measured[side] = await servers.measure(side, durationSeconds);
-      const { bare, api } = measured as Record<Side, LoadResult>;
+      const tallies: Record<Side, LoadTally> = { bare: new LoadTally(), api: new LoadTally() };
+      const slices = Math.max(1, Math.round(durationSeconds / SLICE_SECONDS));
+      for (let slice = 0; slice < slices; slice++) {
+        const order: Side[] = (round + slice) % 2 === 0 ? ["bare", "api"] : ["api", "bare"];
+        for (const side of order) await servers.measure(side, SLICE_SECONDS, tallies[side]);
+      }
+      const bare = tallies.bare.result();
+      const api = tallies.api.result();
       results.push({
         bare,
         api,
@@ -115,7 +106,7 @@ export async function benchApiKeyCheck({
   return {
     name: "GET /market/api-key?bucket=read vs bare node:http 204",
     lines: [
-      `${rounds} rounds, each on freshly started servers: ${WARMUP_SECONDS} s warm-up each, then ${durationSeconds} s each; ${CONNECTIONS} connections, pipelining ${PIPELINING}`,
+      `${rounds} rounds, each on freshly started servers: ${WARMUP_SECONDS} s warm-up each, then ${durationSeconds} s each in ${SLICE_SECONDS} s slices, taking turns; ${CONNECTIONS} connections, pipelining ${PIPELINING}`,
       ...results.flatMap((r, index) => [
         `round ${index + 1}`,
         `  ${formatRow("bare node:http (baseline)", r.bare)}`,

@@ -1,17 +1,3 @@
-export {
-  boosterDropAbi,
-  boosterTokenAbi,
-  claimDropsAbi,
-  dropFactoryAbi,
-  entropyProviderAbi,
-  graduationPoolAbi,
-  marketAbi,
-  marketFactoryAbi,
-  runtimeRegistryAbi,
-  smartWalletAbi,
-  smartWalletFactoryAbi,
-  wethAbi,
-} from "./abi.ts";
 export { DEV_ACCOUNT_COUNT, DEV_ACCOUNT_ROLES, DEV_MNEMONIC, deriveDevAccounts } from "./accounts.ts";
 export type { Allowlist } from "./allowlist.ts";
 export { buildAllowlist } from "./allowlist.ts";
@@ -63,6 +49,20 @@ export type { DevChain, DevChainOptions, Eip1193Provider } from "./dev-chain/ind
 export { startDevChain } from "./dev-chain/index.ts";
 export type { FulfilEntropyOptions, FulfilledRequest } from "./entropy.ts";
 export { entropyFor, fulfilEntropy, startEntropyFulfiller } from "./entropy.ts";
+export {
+  boosterDropAbi,
+  boosterTokenAbi,
+  claimDropsAbi,
+  dropFactoryAbi,
+  entropyProviderAbi,
+  graduationPoolAbi,
+  marketAbi,
+  marketFactoryAbi,
+  runtimeRegistryAbi,
+  smartWalletAbi,
+  smartWalletFactoryAbi,
+  wethAbi,
+} from "./generated/abis.ts";
 export type { ChainLogger } from "./logger.ts";
 export type { BuyQuote, PoolBalances, SellQuote, Side } from "./predict-math.ts";
 export { BPS, maxSellReturn, probabilityBps, quoteBuy, quoteSell, SIDE, seededPool } from "./predict-math.ts";

@@ -215,8 +215,10 @@ export function formatRow(name: string, result: LoadResult) {
  * key whose multiplier is raised to 1,000,000 so no budget refuses a request.
  */
 export async function startApiServer({ logLevel }: { logLevel: string }) {
+  // BENCH_SERVER_NODE_ARGS adds Node flags to the server process (`--cpu-prof --cpu-prof-dir=…` to profile it).
+  const nodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
   const server = await startProcess(
-    ["--import", "tsx", `${root}bench/api-server.ts`],
+    [...nodeArgs, "--import", "tsx", `${root}bench/api-server.ts`],
     {
       PORT: "0",
       ADMIN_PORT: "0",

@@ -3,7 +3,7 @@ import type { Database } from "../db/index.ts";
 import { badRequest, notFound, UnavailableError, unauthorized } from "../errors.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import { type CachedKey, createKeyCache } from "./cache.ts";
-import { API_KEY_LENGTH, generateApiKey, hashSecret, isWellFormedApiKey, newKeyId } from "./secrets.ts";
+import { generateApiKey, hashSecret, isWellFormedApiKey, newKeyId } from "./secrets.ts";
 
 export const KEYS_CHANNEL = "mkt_api_keys";
 
@@ -143,17 +143,10 @@ export function createKeyService({
     },
 
     /**
-     * The cached lookup of a presented key, without ever asking the database;
-     * undefined when not cached. Only well-formed keys are ever looked up and
-     * cached, so a malformed one is never found here: its format is left to
-     * `authenticate`, and only its length is checked, to bound the hashing.
+     * The cached lookup of a key by its hash (`hashSecret`), without ever
+     * asking the database: a key, null for "no such key", undefined when not
+     * cached. Only well-formed keys are ever looked up and cached.
      */
-    cached(presented: string): CachedKey | null | undefined {
-      if (presented.length !== API_KEY_LENGTH) return undefined;
-      return cache.get(hashSecret(presented));
-    },
-
-    /** `cached` for a key whose hash (`hashSecret`) the caller already holds. */
     cachedByHash(hash: string): CachedKey | null | undefined {
       return cache.get(hash);
     },

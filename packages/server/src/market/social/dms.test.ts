@@ -9,6 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { setupApp, type TestApp } from "../../_test/app.ts";
+import { idCursor } from "./paging.ts";
 import { get, openChatSession, walkPages } from "./test-helpers.ts";
 
 let test: TestApp;
@@ -82,6 +83,26 @@ describe("direct messages: happy paths", () => {
       ["hello alice", true],
       ["hello bob", false],
     ]);
+  });
+
+  it("answers an empty page past the oldest message, and 404 for the caller's own wallet", async () => {
+    const [frank, gina] = await Promise.all([signIn(test, 40, { apiKey }), signIn(test, 41, { apiKey })]);
+    const only = await send(frank, gina, "the only message");
+    const past = await get(
+      test,
+      `/market/dm/messages?with=${gina.address}&cursor=${idCursor.encode(only.id)}`,
+      frank.headers,
+    );
+    expect(past.statusCode, past.body).toBe(200);
+    expect(dmMessageListSchema.parse(past.json())).toEqual({
+      threadId: only.threadId,
+      with: { address: gina.address, username: null },
+      messages: [],
+      next: null,
+    });
+    const own = await get(test, `/market/dm/messages?with=${frank.address}`, frank.headers);
+    expect(own.statusCode).toBe(404);
+    expect(own.json()).toEqual({ error: `no conversation with ${frank.address}` });
   });
 
   it("addresses the recipient by any case of its wallet", async () => {

@@ -68,8 +68,9 @@ export function createCorsPolicy(allowedOrigins: readonly string[]) {
     allowOrigin,
     /** `headersFor` as a flat `[name, value, …]` list, shared between requests: never modify it. */
     headerListFor(origin: string | undefined, url: string): readonly string[] {
-      if (origin === undefined) return varyOnlyList;
-      return firstPartyLists.get(origin) ?? (url.startsWith(PROXY_PREFIX) ? varyOnlyList : publicList);
+      const allowed = allowOrigin(origin, url);
+      if (!allowed) return varyOnlyList;
+      return allowed.credentials ? firstPartyLists.get(allowed.origin)! : publicList;
     },
     headersFor(origin: string | undefined, url: string): Readonly<Record<string, string>> {
       const allowed = allowOrigin(origin, url);

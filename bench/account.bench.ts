@@ -2,9 +2,7 @@ import { randomUUID } from "node:crypto";
 import { signInMessage } from "@mkt/protocol";
 import { hashMessage, recoverAddress } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { formatRow, load, startApiServer } from "./harness.ts";
-
-const middle = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+import { formatRow, load, median, startApiServer } from "./harness.ts";
 
 const ORIGIN = "http://localhost:8080";
 const MNEMONIC = "test test test test test test test test test test test junk";
@@ -162,7 +160,7 @@ export async function benchAccounts({
       lines.push(formatRow(`round ${round + 1} DM read (session)`, results["dm"]!));
     }
     lines.push(
-      `DM reads / key-only reads: median ratio ${middle(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(", ")})`,
+      `DM reads / key-only reads: median ratio ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(", ")})`,
     );
     return { name: "Accounts: sign-ins and authenticated DM reads", lines, met: true };
   } finally {

@@ -28,7 +28,7 @@ import { createScopeIndexer } from "../packages/server/src/indexer/engine.ts";
 import { runtimeScopes, type ScopeDefinition } from "../packages/server/src/indexer/projections.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
 import { systemClock } from "../packages/server/src/quotas/limiter.ts";
-import { startProcess } from "./harness.ts";
+import { median, startProcess } from "./harness.ts";
 
 const CHAIN_ID = 8453;
 /** Claimed logs per airdrop transaction (about 13M gas, under the dev chain's 60M block limit). */
@@ -63,11 +63,6 @@ interface IndexerRun extends Measured {
 
 const rate = (m: Measured) => m.logs / m.seconds;
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /**
  * Backfill throughput of the indexer: a dev chain holding at least `logs`

@@ -1,22 +1,22 @@
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
 import type { ChainDeployment } from "@mkt/chain";
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyRequest,
-  LogController,
-} from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
-import { notFound, RateLimitedError } from "./errors.ts";
 import { createCorsPolicy, registerPreflight } from "./http/cors.ts";
+import { errorHandlerFor } from "./http/error-handler.ts";
 import { createGuard } from "./http/guard.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
-import { type PublishedDocument, platformRoutes } from "./http/platform-routes.ts";
-import { errorHandlerFor, registerSurface, sendError } from "./http/register-surface.ts";
+import { createPipeline } from "./http/pipeline.ts";
+import {
+  createReadCache,
+  createRevisions,
+  REVISIONS_CHANNEL,
+  type ReadCache,
+  type Revisions,
+} from "./http/read-cache.ts";
 import type { RouteDefinition } from "./http/route.ts";
 import { surfaceNotes } from "./http/surface-notes.ts";
 import {
@@ -28,23 +28,27 @@ import {
   type Surface,
 } from "./http/surfaces.ts";
 import { createIdempotency } from "./idempotency/index.ts";
+import { INDEXER_CHANNEL } from "./indexer/engine.ts";
 import { createIndexerService, type IndexerService } from "./indexer/service.ts";
-import { keyRoutes } from "./keys/routes.ts";
+import { keyRoutes } from "./keys/key-routes.ts";
 import { createKeyService } from "./keys/service.ts";
 import { createActionDispatcher } from "./market/accounts/actions.ts";
 import { createProxyOriginCheck, createSessionAuth } from "./market/accounts/auth.ts";
-import { accountRoutes } from "./market/accounts/routes.ts";
+import { accountRoutes } from "./market/accounts/session-routes.ts";
 import { createSessionService, type SessionService } from "./market/accounts/sessions.ts";
 import { walletFeature } from "./market/accounts/wallet-feature.ts";
 import { createWalletVerifier, type WalletSignatureVerifier } from "./market/accounts/wallet-signatures.ts";
-import { createApiKeyFastPath } from "./market/api-key-fast-path.ts";
-import { apiKeyCheckRoute } from "./market/api-key-route.ts";
+import { apiKeyCheckRoute } from "./market/api-key-routes.ts";
 import type { FeatureDeps, MarketFeature } from "./market/feature.ts";
 import { profileFeature, type XAccountProvider } from "./market/profile/index.ts";
-import { marketRuntimeRoute } from "./market/runtime-route.ts";
+import { marketRoutes, proxyRoutes } from "./market/routes.ts";
+import { marketRuntimeRoute } from "./market/runtime-routes.ts";
 import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
+import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
+import { platformRoutes } from "./platform/routes.ts";
 import { predictRoutes } from "./predict/routes.ts";
+import { predictRuntimeRoutes } from "./predict/runtime-routes.ts";
 import { type Clock, createSlidingWindowLimiter, systemClock } from "./quotas/limiter.ts";
 import { defaultPolicies, type QuotaPolicies } from "./quotas/policies.ts";
 
@@ -80,6 +84,8 @@ export interface App {
     idempotency: ReturnType<typeof createIdempotency>;
     indexer: IndexerService | undefined;
     sessions: SessionService;
+    readCache: ReadCache;
+    revisions: Revisions;
     /** Runs every periodic job once (tests drive them with a manual clock). */
     runJobs(): Promise<void>;
   };
@@ -89,9 +95,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const MAINTENANCE_INTERVAL_MS = 60_000;
-const SLOW_REQUEST_MS = 1_000;
 
 /**
  * TRUST_PROXY as Fastify takes it. Fastify 5 now ignores a bare hop count
@@ -104,23 +108,12 @@ function trustProxyOption(
   return typeof value === "number" ? (_address, hop) => hop < value : value;
 }
 
-/**
- * Request ids: a random per-process prefix and a counter. Unique across
- * replicas and restarts for practical purposes, and far cheaper than a UUID
- * per request.
- */
-function createRequestIds() {
-  const prefix = randomBytes(6).toString("base64url");
-  let next = 0;
-  return () => `${prefix}-${(next++).toString(36)}`;
-}
-
 /** The composition root: every service and both listeners, wired once. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, db, logger } = options;
   const clock = options.clock ?? systemClock;
   const policies = options.policies ?? defaultPolicies;
-  let inFlight = 0;
+  let inFlight: () => number = () => 0;
 
   const limiter = createSlidingWindowLimiter({ clock });
   let metrics: ReturnType<typeof createMetrics> | undefined;
@@ -136,7 +129,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   metrics = createMetrics({
     poolStats: () => db.poolStats(),
     keyCacheSize: () => keys.cacheSize(),
-    inFlight: () => inFlight,
+    inFlight: () => inFlight(),
   });
   const idempotency = createIdempotency({ db, clock });
   const deployments = options.deployments ?? [];
@@ -173,7 +166,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     predict: predictSurface(config.publicUrl),
     app: appProxySurface(),
   };
-  const marketRoutes = [
+  const market = marketRoutes([
     apiKeyCheckRoute,
     marketRuntimeRoute(deployments),
     ...accountRoutes({
@@ -185,18 +178,20 @@ export async function createApp(options: AppOptions): Promise<App> {
       actionResults: Object.assign({}, ...features.map((feature) => feature.actionResults ?? {})),
     }),
     ...features.flatMap((feature) => feature.routes ?? []),
-  ];
+  ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
-    app: marketRoutes.filter((route) => route.proxy !== false && route !== apiKeyCheckRoute),
-    market: marketRoutes,
+    app: proxyRoutes(market),
+    market,
     classic: [],
-    predict: predictRoutes({
-      db,
-      deployment: deployments.find((deployment) => deployment.contracts["MarketFactory"] !== undefined),
-    }),
+    predict: predictRoutes(
+      predictRuntimeRoutes({
+        db,
+        deployment: deployments.find((deployment) => deployment.contracts["MarketFactory"] !== undefined),
+      }),
+    ),
   };
-  const shared = keyRoutes({ keys });
+  // The documents are built after every route is known (on first request, then kept).
   const documents: PublishedDocument[] = (["market", "classic", "predict"] as const).map((name) => ({
     name,
     title: surfaces[name].title,
@@ -204,85 +199,40 @@ export async function createApp(options: AppOptions): Promise<App> {
       buildOpenApiDocument(
         surfaces[name],
         [
-          { prefix: "", routes: shared },
+          { prefix: "", routes: keyApi },
           { prefix: surfaces[name].prefix, routes: routes[name] },
         ],
-        {
-          publicUrl: config.publicUrl,
-          notes: surfaceNotes(name, config),
-        },
+        { publicUrl: config.publicUrl, notes: surfaceNotes(name, config) },
       ),
   }));
-  routes.platform = [...shared, ...platformRoutes({ db, documents })];
+  routes.platform = platformRoutes([...keyRoutes({ keys }), ...operationsRoutes({ db, documents })]);
+  // `POST /keys` and `DELETE /keys/current` belong to all three documents (their `{key_create_url}`).
+  const keyApi = routes.platform.filter((route) => route.path.startsWith("/keys"));
 
   const cors = createCorsPolicy(config.allowedOrigins);
-  const newRequestId = createRequestIds();
-  /**
-   * The log line of an answered request. Refused, failed and slow requests
-   * are logged at info; successful ones at debug (LOG_LEVEL=debug gives a
-   * full access log): at thousands of budget checks a second, an info line
-   * each would be most of the work, and the metrics count them anyway.
-   */
-  const logAnswered = (
-    method: string,
-    route: string,
-    reqId: string,
-    path: string,
-    status: number,
-    ms: number,
-  ) => {
-    const level = status >= 400 || ms >= SLOW_REQUEST_MS ? "info" : "debug";
-    if (logger.isLevelEnabled(level)) {
-      logger[level]({ msg: "request", reqId, method, route, path, status, ms: Math.round(ms * 100) / 100 });
-    }
-  };
-  /** Metrics and the log line of every answered request. */
-  const answered = (
-    surface: string,
-    route: string,
-    method: string,
-    reqId: string,
-    path: string,
-    status: number,
-    ms: number,
-  ) => {
-    metrics.recordRequest(surface, route, method, status, ms / 1000);
-    logAnswered(method, route, reqId, path, status, ms);
-  };
-  let closing = false;
-  const apiKeyRoute = `${surfaces.market.prefix}${apiKeyCheckRoute.path}`;
-  const recordApiKeyAnswer = metrics.requestRecorder("market", apiKeyRoute, "GET", 204);
-  // The hottest route's success answer, served before Fastify routes the request. With
-  // TRUST_PROXY set the client IP needs Fastify's proxy handling, so the fast path is off.
-  const fastPath =
-    config.trustProxy === false
-      ? createApiKeyFastPath({
-          keys,
-          limiter,
-          policies,
-          corsHeaders: cors.headerListFor,
-          newRequestId,
-          admit: () => {
-            if (inFlight >= config.maxInFlight) return false;
-            inFlight += 1;
-            return true;
-          },
-          leave: () => {
-            inFlight -= 1;
-          },
-          accepting: () => !closing,
-          answered: (reqId, ms) => {
-            recordApiKeyAnswer(ms / 1000);
-            logAnswered("GET", apiKeyRoute, reqId, apiKeyRoute, 204, ms);
-          },
-        })
-      : undefined;
+  const revisions = createRevisions({ announce: (source) => db.notify(REVISIONS_CHANNEL, source) });
+  const readCache = createReadCache({ clock });
+  const pipeline = createPipeline({
+    logger,
+    metrics,
+    cors,
+    guard: createGuard({
+      keys,
+      limiter,
+      policies,
+      publicReads: config.publicReads,
+      onRejected: (surface, reason) => metrics.quotaRejections.inc({ surface, reason }),
+    }),
+    idempotency,
+    readCache,
+    revisions,
+    maxInFlight: config.maxInFlight,
+    sessionAuth: createSessionAuth(sessions),
+    proxyOriginCheck: createProxyOriginCheck(config.allowedOrigins),
+  });
+  inFlight = pipeline.inFlight;
 
   const server = Fastify({
-    serverFactory: (handler) =>
-      createServer((request, response) => {
-        if (!fastPath?.(request, response)) handler(request, response);
-      }),
     loggerInstance: logger as FastifyBaseLogger,
     // mkt logs one line per request itself (onResponse), without headers.
     logController: new LogController({ disableRequestLogging: true }),
@@ -290,10 +240,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     childLoggerFactory: (logger) => logger,
     trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
-    genReqId: (request) => {
-      const given = request.headers["x-request-id"];
-      return typeof given === "string" && REQUEST_ID.test(given) ? given : newRequestId();
-    },
+    genReqId: pipeline.requestId,
     bodyLimit: 1_048_576,
     return503OnClosing: true,
   });
@@ -301,85 +248,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   server.removeContentTypeParser("text/plain");
   server.decorateRequest("apiKey", undefined);
   server.decorateRequest("idempotency", undefined);
-
-  const surfaceOf = (request: FastifyRequest): Surface => {
-    const name = request.routeOptions.config.surface;
-    if (name) return surfaces[name];
-    const path = request.url;
-    if (path.startsWith("/market")) return surfaces.market;
-    if (path.startsWith("/classic")) return surfaces.classic;
-    if (path.startsWith("/predict/v9")) return surfaces.predict;
-    if (path.startsWith("/app/api")) return surfaces.app;
-    return surfaces.platform;
-  };
-
-  registerPreflight(server, cors);
-  const counted = new WeakSet<FastifyRequest>();
-  const release = (request: FastifyRequest) => {
-    if (counted.delete(request)) inFlight -= 1;
-  };
-
-  // One synchronous hook for the work every request needs: its id, CORS
-  // headers, and admission (a cap on requests in flight per replica).
-  server.addHook("onRequest", (request, reply, done) => {
-    reply.header("X-Request-Id", request.id);
-    reply.headers(cors.headersFor(request.headers.origin, request.url));
-    inFlight += 1;
-    counted.add(request);
-    if (inFlight > config.maxInFlight) {
-      metrics.quotaRejections.inc({ surface: surfaceOf(request).name, reason: "admission" });
-      done(
-        new RateLimitedError("admission", "the service is at capacity; retry shortly", {
-          retryAfterSeconds: 1,
-        }),
-      );
-      return;
-    }
-    done();
-  });
-  server.addHook("onRequestAbort", (request, done) => {
-    release(request);
-    done();
-  });
-
-  server.addHook("onResponse", (request, reply, done) => {
-    release(request);
-    const surface = request.routeOptions.config.surface ?? "platform";
-    const route = request.routeOptions.url ?? "unmatched";
-    answered(
-      surface,
-      route,
-      request.method,
-      request.id,
-      request.url.split("?")[0] ?? "",
-      reply.statusCode,
-      reply.elapsedTime,
-    );
-    done();
-  });
-
-  server.setErrorHandler(errorHandlerFor(surfaces.platform, logger));
-  server.setNotFoundHandler((request, reply) =>
-    sendError(surfaceOf(request), notFound(`no route ${request.method} ${request.url.split("?")[0]}`), reply),
-  );
-
-  const guard = createGuard({
-    keys,
-    limiter,
-    policies,
-    publicReads: config.publicReads,
-    onRejected: (request, reason) =>
-      metrics.quotaRejections.inc({ surface: surfaceOf(request).name, reason }),
-  });
   server.decorateRequest("session", undefined);
-  const surfaceDeps = { guard, idempotency, logger, sessionHook: createSessionAuth(sessions) };
-  for (const name of ["platform", "market", "classic", "predict"] as const) {
-    registerSurface(server, surfaces[name], routes[name], surfaceDeps);
+  server.decorateRequest("admitted", false);
+  server.decorateRequest("readCacheSlot", undefined);
+  server.setErrorHandler(errorHandlerFor(surfaces.platform, logger));
+  server.setNotFoundHandler(pipeline.notFoundHandler(surfaces.platform));
+  registerPreflight(server, cors, pipeline.plainHooks("platform", "/*", "OPTIONS"));
+  for (const name of ["platform", "market", "classic", "predict", "app"] as const) {
+    pipeline.mount(server, surfaces[name], routes[name]);
   }
-  registerSurface(server, surfaces.app, routes.app, {
-    ...surfaceDeps,
-    beforeGuard: createProxyOriginCheck(config.allowedOrigins),
-  });
 
   const adminToken = config.admin.token ?? randomBytes(24).toString("base64url");
   const admin = createAdminServer({
@@ -395,6 +272,18 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   await keys.start();
   await sessions.start();
+  // Read-cache sources move on every replica: announced revisions, and every indexer commit.
+  const onReconnect = () => {
+    revisions.movedAll();
+    readCache.clear();
+  };
+  const unlisten = [
+    await db.listen(REVISIONS_CHANNEL, { onNotify: (source) => revisions.moved(source), onReconnect }),
+    await db.listen(INDEXER_CHANNEL, {
+      onNotify: (scope) => revisions.moved(`indexer:${scope}`),
+      onReconnect,
+    }),
+  ];
   const maintenance = setInterval(() => {
     limiter.sweep();
     idempotency.sweep().catch((error) => logger.warn({ msg: "idempotency sweep failed", err: error }));
@@ -422,6 +311,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       idempotency,
       indexer,
       sessions,
+      readCache,
+      revisions,
       async runJobs() {
         for (const job of jobs) await job.run();
       },
@@ -434,7 +325,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       return { publicUrl: publicAddress, adminUrl: adminAddress };
     },
     async close() {
-      closing = true;
       clearInterval(maintenance);
       for (const timer of jobTimers) clearInterval(timer);
       await server.close();
@@ -443,6 +333,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       for (const feature of features) await feature.stop?.();
       await keys.stop();
       await sessions.stop();
+      for (const stop of unlisten) await stop();
     },
   };
 }

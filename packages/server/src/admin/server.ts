@@ -4,7 +4,7 @@ import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { notFound, unauthorized } from "../errors.ts";
-import { errorHandlerFor, sendError } from "../http/register-surface.ts";
+import { errorHandlerFor, sendError } from "../http/error-handler.ts";
 import { platformSurface } from "../http/surfaces.ts";
 import type { IndexerService } from "../indexer/service.ts";
 import { secretsEqual } from "../keys/secrets.ts";

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, RouteShorthandOptions } from "fastify";
 
 const ALLOWED_HEADERS = [
   "API-KEY",
@@ -40,12 +40,18 @@ export function createCorsPolicy(allowedOrigins: readonly string[]) {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Expose-Headers": EXPOSED_HEADERS,
   });
-  const firstPartyHeaders = (origin: string) => ({
-    Vary: "Origin",
-    "Access-Control-Allow-Origin": origin,
-    "Access-Control-Allow-Credentials": "true",
-    "Access-Control-Expose-Headers": EXPOSED_HEADERS,
-  });
+  // Built once per first-party origin: the pipeline sets them on every response.
+  const firstPartyHeaders = new Map(
+    [...firstParty].map((origin) => [
+      origin,
+      Object.freeze({
+        Vary: "Origin",
+        "Access-Control-Allow-Origin": origin,
+        "Access-Control-Allow-Credentials": "true",
+        "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+      }),
+    ]),
+  );
   /** Whether any CORS access is granted, and to which origin value. */
   const allowOrigin = (
     origin: string | undefined,
@@ -55,37 +61,30 @@ export function createCorsPolicy(allowedOrigins: readonly string[]) {
     if (firstParty.has(origin)) return { origin, credentials: true };
     return url.startsWith(PROXY_PREFIX) ? undefined : { origin: "*", credentials: false };
   };
-  // The same headers as flat name/value lists, built once: the API-key fast
-  // path hands them to writeHead as they are.
-  const flat = (headers: Readonly<Record<string, string>>): readonly string[] =>
-    Object.freeze(Object.entries(headers).flat());
-  const varyOnlyList = flat(varyOnly);
-  const publicList = flat(publicHeaders);
-  const firstPartyLists = new Map(
-    [...firstParty].map((origin) => [origin, flat(firstPartyHeaders(origin))] as const),
-  );
   return {
     allowOrigin,
-    /** `headersFor` as a flat `[name, value, …]` list, shared between requests: never modify it. */
-    headerListFor(origin: string | undefined, url: string): readonly string[] {
-      const allowed = allowOrigin(origin, url);
-      if (!allowed) return varyOnlyList;
-      return allowed.credentials ? firstPartyLists.get(allowed.origin)! : publicList;
-    },
     headersFor(origin: string | undefined, url: string): Readonly<Record<string, string>> {
       const allowed = allowOrigin(origin, url);
       if (!allowed) return varyOnly;
       if (!allowed.credentials) return publicHeaders;
-      return firstPartyHeaders(allowed.origin);
+      return firstPartyHeaders.get(allowed.origin) ?? varyOnly;
     },
   };
 }
 
 export type CorsPolicy = ReturnType<typeof createCorsPolicy>;
 
-/** Registers the preflight route; the caller sets `headersFor` on every other response. */
-export function registerPreflight(app: FastifyInstance, policy: CorsPolicy) {
-  app.options("/*", { config: { access: { kind: "none" } } }, async (request, reply) => {
+/**
+ * Registers the preflight route, with the pipeline's plain hooks (request id,
+ * CORS headers, admission, metrics, log line); the pipeline sets `headersFor`
+ * on every other response.
+ */
+export function registerPreflight(
+  app: FastifyInstance,
+  policy: CorsPolicy,
+  hooks: Pick<RouteShorthandOptions, "onRequest" | "onResponse" | "onRequestAbort">,
+) {
+  app.options("/*", hooks, async (request, reply) => {
     if (
       request.headers["access-control-request-method"] &&
       policy.allowOrigin(request.headers.origin, request.url)

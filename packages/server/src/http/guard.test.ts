@@ -5,11 +5,14 @@ import { setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { createIdempotency } from "../idempotency/index.ts";
 import { createKeyService, type KeyService } from "../keys/service.ts";
 import { createLogger } from "../logging/index.ts";
+import { createMetrics } from "../metrics/index.ts";
 import { createSlidingWindowLimiter } from "../quotas/limiter.ts";
 import { defaultPolicies } from "../quotas/policies.ts";
+import { createCorsPolicy } from "./cors.ts";
 import { createGuard } from "./guard.ts";
-import { registerSurface } from "./register-surface.ts";
-import { defineRoute } from "./route.ts";
+import { createPipeline } from "./pipeline.ts";
+import { createReadCache, createRevisions } from "./read-cache.ts";
+import { type Access, cache, defineRoute, type RouteDefinition } from "./route.ts";
 import { classicSurface, marketSurface, predictSurface } from "./surfaces.ts";
 
 const check = (t: TestApp, key: string | undefined, bucket = "read", ip = "10.2.0.1") =>
@@ -194,46 +197,51 @@ describe("guard rules for routes that come with later issues", () => {
     const app = Fastify();
     app.decorateRequest("apiKey", undefined);
     app.decorateRequest("idempotency", undefined);
-    const guard = createGuard({
-      keys,
-      limiter: createSlidingWindowLimiter({ clock }),
-      policies: defaultPolicies,
-      publicReads,
-    });
-    const deps = {
-      guard,
+    app.decorateRequest("admitted", false);
+    app.decorateRequest("readCacheSlot", undefined);
+    const logger = createLogger({ level: "silent" });
+    const pipeline = createPipeline({
+      logger,
+      metrics: createMetrics({
+        poolStats: () => database.db.poolStats(),
+        keyCacheSize: () => 0,
+        inFlight: () => 0,
+      }),
+      cors: createCorsPolicy([]),
+      guard: createGuard({
+        keys,
+        limiter: createSlidingWindowLimiter({ clock }),
+        policies: defaultPolicies,
+        publicReads,
+      }),
       idempotency: createIdempotency({ db: database.db, clock }),
-      logger: createLogger({ level: "silent" }),
-    };
-    const fixture = (path: string, access: Parameters<typeof defineRoute>[0]["access"]) =>
-      defineRoute({
+      readCache: createReadCache({ clock }),
+      revisions: createRevisions(),
+      maxInFlight: 100,
+    });
+    const fixture = (path: string, access: Access): RouteDefinition => ({
+      ...defineRoute({
         method: "GET",
         path,
         operationId: path,
         summary: path,
         tags: [],
-        access,
         responses: { 200: { description: "ok" } },
         handler: (request) => ({ key: request.apiKey?.id ?? null }),
-      });
-    registerSurface(
-      app,
-      classicSurface(),
-      [
-        fixture("/read", { kind: "classic", class: "read", key: true }),
-        fixture("/search", { kind: "classic", class: "search", key: true }),
-        fixture("/metadata", { kind: "classic", class: "metadata", key: false }),
-        fixture("/report", { kind: "classic", class: "report", key: true }),
-      ],
-      deps,
-    );
-    registerSurface(
-      app,
-      marketSurface(),
-      [fixture("/runtime", { kind: "market", bucket: "read", publicRead: true })],
-      deps,
-    );
-    registerSurface(app, predictSurface("https://x"), [], deps);
+      }),
+      access,
+      cache: cache.noStore,
+    });
+    pipeline.mount(app, classicSurface(), [
+      fixture("/read", { kind: "classic", class: "read", key: true }),
+      fixture("/search", { kind: "classic", class: "search", key: true }),
+      fixture("/metadata", { kind: "classic", class: "metadata", key: false }),
+      fixture("/report", { kind: "classic", class: "report", key: true }),
+    ]);
+    pipeline.mount(app, marketSurface(), [
+      fixture("/runtime", { kind: "market", bucket: "read", publicRead: true }),
+    ]);
+    pipeline.mount(app, predictSurface("https://x"), []);
     await app.ready();
     return app;
   };
@@ -272,7 +280,8 @@ describe("guard rules for routes that come with later issues", () => {
       const missing = await get(app, url, undefined, ip);
       const invalid = await get(app, url, `mkt_${"Q".repeat(43)}`, ip);
       const strip = (r: typeof exhausted) => {
-        const { date: _d, ...headers } = r.headers;
+        // Request ids differ by design; everything else is the same.
+        const { date: _d, "x-request-id": _id, ...headers } = r.headers;
         return { status: r.statusCode, body: r.body, headers };
       };
       expect(exhausted.statusCode).toBe(429);

@@ -1,20 +1,18 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import { type MarketBucket, marketBucketSchema } from "@mkt/protocol";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config/index.ts";
 import { badRequest, RateLimitedError, unauthorized } from "../errors.ts";
 import type { CachedKey } from "../keys/cache.ts";
 import type { KeyLookup, KeyService } from "../keys/service.ts";
 import type { LimitDecision, SlidingWindowLimiter } from "../quotas/limiter.ts";
-import { type Budget, counterIds, type MarketBucketName, type QuotaPolicies } from "../quotas/policies.ts";
+import { type Budget, counterIds, type QuotaPolicies } from "../quotas/policies.ts";
 import type { Access } from "./route.ts";
-import { RATE_LIMIT_HEADERS } from "./surfaces.ts";
+import { RATE_LIMIT_HEADERS, type SurfaceName } from "./surfaces.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     /** The API key that authorised this request, when one did. */
     apiKey: CachedKey | undefined;
-  }
-  interface FastifyContextConfig {
-    access?: Access;
   }
 }
 
@@ -23,8 +21,11 @@ export interface GuardDeps {
   limiter: SlidingWindowLimiter;
   policies: QuotaPolicies;
   publicReads: Config["publicReads"];
-  onRejected?: (request: FastifyRequest, reason: string) => void;
+  onRejected?: (surface: SurfaceName, reason: string) => void;
 }
+
+/** A route's compiled access check: synchronous when the key is cached, so the hot path allocates no promise. */
+export type AccessCheck = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
 
 const KEY_HEADER = "api-key";
 
@@ -38,7 +39,9 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
 
 /**
  * The one place that applies credentials and budgets, before any body is
- * read. Each surface gets its rules from its document:
+ * read. Each route's rule is compiled once, when the route is mounted, from
+ * the access its surface's route table declares. Each surface gets its
+ * rules from its document:
  *
  * - market: 401 for a missing, malformed or unknown key; 429 with the real
  *   budget state when a bucket is spent or the client has used up its failed
@@ -47,9 +50,6 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
  *   one identical 429, headers included, so the answer reveals nothing about
  *   the key: its headers carry the route class's base budget as exhausted and
  *   Retry-After the whole window.
- *
- * It is a callback-style hook that finishes synchronously when the key is in
- * the cache: the hot path allocates no promise.
  */
 export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
   const failed = policies.failedKeyAttempts;
@@ -65,22 +65,26 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     });
   };
 
-  const toResolved = (request: FastifyRequest, lookup: KeyLookup): Resolved => {
+  const toResolved = (ip: string, lookup: KeyLookup): Resolved => {
     if (lookup.status === "valid") return lookup.key;
-    limiter.take(counterIds.failedAttempts(request.ip), failed.limit, failed.windowMs);
+    limiter.take(counterIds.failedAttempts(ip), failed.limit, failed.windowMs);
     return "invalid";
   };
 
-  /** The presented key, synchronously when cached. Unknown keys count as failed attempts of the client IP. */
-  const resolveKey = (request: FastifyRequest): Resolved | Promise<Resolved> => {
+  /**
+   * The presented key, synchronously when cached. Unknown keys count as failed
+   * attempts of the client IP. The key's hash is memoised per connection
+   * inside the key service.
+   */
+  const resolveKey = (request: FastifyRequest, ip: string): Resolved | Promise<Resolved> => {
     const header = request.headers[KEY_HEADER];
     const presented = Array.isArray(header) ? header[0] : header;
     if (!presented) return "missing";
-    if (failuresExhausted(request.ip)) return "invalid";
-    const lookup = keys.authenticate(presented);
+    if (failuresExhausted(ip)) return "invalid";
+    const lookup = keys.authenticate(presented, request.raw.socket);
     return lookup instanceof Promise
-      ? lookup.then((result) => toResolved(request, result))
-      : toResolved(request, lookup);
+      ? lookup.then((result) => toResolved(ip, result))
+      : toResolved(ip, lookup);
   };
 
   const charge = (reply: FastifyReply, id: string, budget: Budget, multiplier: number) => {
@@ -90,115 +94,124 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
   };
 
   /** Runs `then` on the resolved key, synchronously when it is. */
-  const withKey = (request: FastifyRequest, then: (key: Resolved) => void): void | Promise<void> => {
-    const key = resolveKey(request);
+  const withKey = (
+    request: FastifyRequest,
+    ip: string,
+    then: (key: Resolved) => void,
+  ): void | Promise<void> => {
+    const key = resolveKey(request, ip);
     return key instanceof Promise ? key.then(then) : then(key);
   };
 
-  const check = (request: FastifyRequest, reply: FastifyReply): void | Promise<void> => {
-    const access = request.routeOptions.config.access;
-    if (!access || access.kind === "none" || access.kind === "key-holder") return;
-    const ip = request.ip;
-    const reject = (reason: string, error: Error): never => {
-      onRejected?.(request, reason);
-      throw error;
-    };
-
-    switch (access.kind) {
-      case "market": {
-        const bucket = access.bucket === "query" ? bucketFromQuery(request) : access.bucket;
-        const budget = policies.market[bucket];
-        // The first-party proxy holds no per-user key: it spends the first-party
-        // budget, per end-user IP, at the market's rates.
-        if (request.routeOptions.config.surface === "app") {
-          const decision = charge(reply, `app:${bucket}:ip:${ip}`, budget, 1);
-          if (!decision.allowed)
-            reject("quota", quotaExceeded(decision, "request budget exhausted; retry later"));
-          return;
-        }
-        const header = request.headers[KEY_HEADER];
-        if (!header && access.publicRead && publicReads === "open") {
-          const decision = charge(reply, `market:${bucket}:ip:${ip}`, budget, 1);
-          if (!decision.allowed) reject("quota", quotaExceeded(decision));
-          return;
-        }
-        if (header && failuresExhausted(ip)) {
-          const state = limiter.peek(counterIds.failedAttempts(ip), failed.limit, failed.windowMs);
-          reject(
-            "failed_attempts",
-            new RateLimitedError("failed_attempts", "too many failed API key attempts from this client", {
-              retryAfterSeconds: state.retryAfterSeconds,
-            }),
-          );
-        }
-        return withKey(request, (key) => {
-          if (key === "missing")
-            reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
-          if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
-          const valid = key as CachedKey;
-          const decision = charge(reply, counterIds.marketKey(bucket, valid.id), budget, valid.multiplier);
-          if (!decision.allowed) reject("quota", quotaExceeded(decision));
-          request.apiKey = valid;
-        });
-      }
-      case "classic": {
-        const budget = policies.classic[access.class];
-        if (!access.key) {
-          if (!charge(reply, `classic:${access.class}:ip:${ip}`, budget, 1).allowed) {
-            reject("quota", opaqueRefusal(budget, "quota"));
-          }
-          return;
-        }
-        return withKey(request, (key) => {
-          if (key === "missing" || key === "invalid") {
-            reject(`${key}_key`, opaqueRefusal(budget, `${key}_key`));
-          }
-          const valid = key as CachedKey;
-          const id = `classic:${access.class}:key:${valid.id}:ip:${ip}`;
-          if (!charge(reply, id, budget, valid.multiplier).allowed)
-            reject("quota", opaqueRefusal(budget, "quota"));
-          request.apiKey = valid;
-        });
-      }
-      case "predict": {
-        const budget = policies.predict.all;
-        return withKey(request, (key) => {
-          if (key === "missing" || key === "invalid") {
-            reject(`${key}_key`, opaqueRefusal(budget, `${key}_key`));
-          }
-          const valid = key as CachedKey;
-          const id = `predict:key:${valid.id}:ip:${ip}`;
-          if (!charge(reply, id, budget, valid.multiplier).allowed)
-            reject("quota", opaqueRefusal(budget, "quota"));
-          request.apiKey = valid;
-        });
-      }
-      case "key-creation": {
-        const decision = charge(reply, `keys:create:ip:${ip}`, policies.keyCreation, 1);
+  const compileMarket = (
+    surface: SurfaceName,
+    access: Extract<Access, { kind: "market" }>,
+    reject: (reason: string, error: Error) => never,
+  ): AccessCheck => {
+    const fixed = access.bucket === "query" ? undefined : access.bucket;
+    // The first-party proxy holds no per-user key: it spends the first-party
+    // budget, per end-user IP, at the market's rates.
+    if (surface === "app") {
+      return (request, reply) => {
+        const bucket = fixed ?? bucketFromQuery(request);
+        const decision = charge(reply, `app:${bucket}:ip:${request.ip}`, policies.market[bucket], 1);
         if (!decision.allowed)
-          reject("quota", quotaExceeded(decision, "too many keys created from this client"));
+          reject("quota", quotaExceeded(decision, "request budget exhausted; retry later"));
+      };
+    }
+    return (request, reply) => {
+      const bucket = fixed ?? bucketFromQuery(request);
+      const budget = policies.market[bucket];
+      const ip = request.ip;
+      const header = request.headers[KEY_HEADER];
+      if (!header && access.publicRead && publicReads === "open") {
+        const decision = charge(reply, `market:${bucket}:ip:${ip}`, budget, 1);
+        if (!decision.allowed) reject("quota", quotaExceeded(decision));
         return;
       }
-    }
+      if (header && failuresExhausted(ip)) {
+        const state = limiter.peek(counterIds.failedAttempts(ip), failed.limit, failed.windowMs);
+        reject(
+          "failed_attempts",
+          new RateLimitedError("failed_attempts", "too many failed API key attempts from this client", {
+            retryAfterSeconds: state.retryAfterSeconds,
+          }),
+        );
+      }
+      return withKey(request, ip, (key) => {
+        if (key === "missing")
+          reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
+        if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
+        const valid = key as CachedKey;
+        const decision = charge(reply, valid.counters.market[bucket], budget, valid.multiplier);
+        if (!decision.allowed) reject("quota", quotaExceeded(decision));
+        request.apiKey = valid;
+      });
+    };
   };
 
-  return function guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    let pending: void | Promise<void>;
-    try {
-      pending = check(request, reply);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
-    if (pending instanceof Promise) pending.then(() => done(), done);
-    else done();
+  /** A key-gated route of the classic or predict surface: one opaque 429 for every refusal. */
+  const compileOpaque = (
+    prefix: string,
+    budget: Budget,
+    reject: (reason: string, error: Error) => never,
+  ): AccessCheck => {
+    return (request, reply) => {
+      const ip = request.ip;
+      return withKey(request, ip, (key) => {
+        if (key === "missing" || key === "invalid") reject(`${key}_key`, opaqueRefusal(budget, `${key}_key`));
+        const valid = key as CachedKey;
+        if (!charge(reply, `${prefix}:key:${valid.id}:ip:${ip}`, budget, valid.multiplier).allowed)
+          reject("quota", opaqueRefusal(budget, "quota"));
+        request.apiKey = valid;
+      });
+    };
+  };
+
+  return {
+    /** The access check of one route of one surface, built once when the route is mounted. */
+    compile(surface: SurfaceName, access: Access): AccessCheck | undefined {
+      const reject = (reason: string, error: Error): never => {
+        onRejected?.(surface, reason);
+        throw error;
+      };
+      switch (access.kind) {
+        case "none":
+        case "key-holder":
+          return undefined;
+        case "market":
+          return compileMarket(surface, access, reject);
+        case "classic": {
+          const budget = policies.classic[access.class];
+          if (!access.key) {
+            return (request, reply) => {
+              if (!charge(reply, `classic:${access.class}:ip:${request.ip}`, budget, 1).allowed)
+                reject("quota", opaqueRefusal(budget, "quota"));
+            };
+          }
+          return compileOpaque(`classic:${access.class}`, budget, reject);
+        }
+        case "predict":
+          return compileOpaque("predict", policies.predict.all, reject);
+        case "key-creation":
+          return (request, reply) => {
+            const decision = charge(reply, `keys:create:ip:${request.ip}`, policies.keyCreation, 1);
+            if (!decision.allowed)
+              reject("quota", quotaExceeded(decision, "too many keys created from this client"));
+          };
+      }
+    },
   };
 }
 
-function bucketFromQuery(request: FastifyRequest): MarketBucketName {
+export type Guard = ReturnType<typeof createGuard>;
+
+const BUCKETS: ReadonlySet<unknown> = new Set(marketBucketSchema.options);
+
+function bucketFromQuery(request: FastifyRequest): MarketBucket {
   const bucket = (request.query as Record<string, unknown> | undefined)?.["bucket"];
-  if (bucket === "read" || bucket === "write" || bucket === "stream") return bucket;
-  throw badRequest("bucket is required and must be one of read, write, stream");
+  if (BUCKETS.has(bucket)) return bucket as MarketBucket;
+  throw badRequest(`bucket is required and must be one of ${marketBucketSchema.options.join(", ")}`);
 }
 
 function quotaExceeded(decision: LimitDecision, message = "API key budget exhausted for this bucket") {

@@ -1,11 +1,13 @@
+import type { MarketBucket } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { SessionKind } from "../db/schema.ts";
-import type { ClassicClass, MarketBucketName } from "../quotas/policies.ts";
+import type { ClassicClass } from "../quotas/policies.ts";
 
 /**
- * What a route needs before its handler runs. The surface's guard reads it
- * from the route config: which credential, which budget.
+ * What a route needs before its handler runs: which credential, which
+ * budget. Declared in the surface's route table, compiled once into the
+ * route's access check when the route is mounted.
  */
 export type Access =
   /** No key and no quota: documentation, health. */
@@ -14,7 +16,7 @@ export type Access =
    * Market route charging one bucket; "query" takes it from the `bucket` query parameter
    * (`GET /market/api-key`). `publicRead` routes need no key when PUBLIC_READS=open.
    */
-  | { kind: "market"; bucket: MarketBucketName | "query"; publicRead?: boolean }
+  | { kind: "market"; bucket: MarketBucket | "query"; publicRead?: boolean }
   /** Classic route in one quota class; `key: false` for the public marketplace-standard metadata routes. */
   | { kind: "classic"; class: ClassicClass; key: boolean }
   /** Every prediction-feed route: key required, one per-IP budget. */
@@ -23,6 +25,38 @@ export type Access =
   | { kind: "key-creation" }
   /** Routes authenticated by the API key they act on (self-revocation), without charging a budget. */
   | { kind: "key-holder" };
+
+/**
+ * How a route's answers may be cached, by this replica and by clients.
+ *
+ * - `no-store`: never cached (`Cache-Control: no-store`): budgets, writes, anything per request.
+ * - `private`: session-dependent or owner-scoped answers (`Cache-Control: private, no-store`, or
+ *   `private, max-age=…` when given); never in the read cache.
+ * - `public`: content-addressed answers HTTP caches may keep (`public, max-age=…[, immutable]`);
+ *   not kept in the read cache (images).
+ * - `shared`: the body depends only on the route, its normalised query and the `vary` request
+ *   headers. Bodies are kept in the per-replica read cache, keyed by those, with a strong
+ *   `ETag` (`If-None-Match` → 304), until one of the `sources` moves to a new revision (announced
+ *   to every replica through the database's notifications) or `maxAgeSeconds` passes
+ *   (`Cache-Control: public, max-age=…`). A hit is still charged to the caller's budget.
+ */
+export type CachePolicy =
+  | { kind: "no-store" }
+  | { kind: "private"; maxAgeSeconds?: number }
+  | { kind: "public"; maxAgeSeconds: number; immutable?: boolean }
+  | { kind: "shared"; maxAgeSeconds: number; sources: readonly string[]; vary?: readonly string[] };
+
+/** A route's rules, declared once in its surface's route table (`market/routes.ts`, …). */
+export interface RouteDeclaration {
+  access: Access;
+  /** The session kind the route needs (market-api.md section 5), checked after the API key. */
+  session?: SessionKind;
+  cache: CachePolicy;
+  /** Also served by the first-party website proxy at `/app/api` (market routes only). */
+  proxy?: boolean;
+  /** Accepts an `Idempotency-Key` header (POST routes that create something). */
+  idempotent?: boolean;
+}
 
 export interface ResponseSpec {
   description: string;
@@ -33,7 +67,8 @@ export interface ResponseSpec {
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : unknown;
 
-export interface RouteDefinitionOf<
+/** What a route file defines: the endpoint's schemas, documentation and handler. */
+export interface RouteSpecOf<
   Q extends z.ZodObject | undefined,
   P extends z.ZodObject | undefined,
   B extends z.ZodType | undefined,
@@ -46,16 +81,9 @@ export interface RouteDefinitionOf<
   summary: string;
   description?: string;
   tags: string[];
-  access: Access;
   request?: { query?: Q; params?: P; body?: B; headers?: H };
-  /** Accepts an `Idempotency-Key` header (POST routes). */
-  idempotent?: boolean;
-  /** The session kind the route needs (market-api.md section 5), checked after the API key. */
-  session?: SessionKind;
   /** The body schema published in OpenAPI when it differs from the validating one (a union checked by the handler). */
   documentedBody?: z.ZodType;
-  /** Market routes are also served by the first-party proxy at `/app/api` unless this is false. */
-  proxy?: boolean;
   responses: Record<number, ResponseSpec>;
   handler: (
     request: FastifyRequest<{ Querystring: Infer<Q>; Params: Infer<P>; Body: Infer<B>; Headers: Infer<H> }>,
@@ -63,12 +91,15 @@ export interface RouteDefinitionOf<
   ) => Promise<unknown> | unknown;
 }
 
-export type RouteDefinition = RouteDefinitionOf<
+export type RouteSpec = RouteSpecOf<
   z.ZodObject | undefined,
   z.ZodObject | undefined,
   z.ZodType | undefined,
   z.ZodObject | undefined
 >;
+
+/** A route with its declaration: what a surface mounts. */
+export type RouteDefinition = RouteSpec & RouteDeclaration;
 
 /** Checks a route against its own schemas and erases the types for registration. */
 export function defineRoute<
@@ -76,6 +107,61 @@ export function defineRoute<
   P extends z.ZodObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   H extends z.ZodObject | undefined = undefined,
->(route: RouteDefinitionOf<Q, P, B, H>): RouteDefinition {
-  return route as unknown as RouteDefinition;
+>(route: RouteSpecOf<Q, P, B, H>): RouteSpec {
+  return route as unknown as RouteSpec;
 }
+
+/** `"GET /runtime"`: a route table's key, the method and the path below the surface's mount point. */
+export type RouteKey = `${RouteSpec["method"]} /${string}`;
+
+export type RouteTable = Readonly<Record<RouteKey, RouteDeclaration>>;
+
+export const routeKey = (route: Pick<RouteSpec, "method" | "path">): RouteKey =>
+  `${route.method} ${route.path}` as RouteKey;
+
+/**
+ * Joins a surface's route table with the routes its areas define. Every
+ * route must be declared and every declaration must name a route, so the
+ * table is the complete list of the surface's routes: a route missing from
+ * it, or a stale line in it, stops the server at start.
+ */
+export function declareRoutes(
+  surface: string,
+  table: RouteTable,
+  specs: readonly RouteSpec[],
+): RouteDefinition[] {
+  const seen = new Set<string>();
+  const declared = specs.map((spec) => {
+    const key = routeKey(spec);
+    if (seen.has(key)) throw new Error(`${surface}: route ${key} is defined twice`);
+    seen.add(key);
+    const declaration = table[key];
+    if (!declaration) throw new Error(`${surface}: route ${key} is not in the surface's route table`);
+    if ((declaration.cache.kind === "shared" || declaration.cache.kind === "public") && declaration.session) {
+      throw new Error(`${surface}: route ${key} needs a session, so its answers cannot be shared-cached`);
+    }
+    return { ...spec, ...declaration };
+  });
+  const stale = Object.keys(table).filter((key) => !seen.has(key));
+  if (stale.length > 0)
+    throw new Error(`${surface}: the route table names routes nobody defines: ${stale.join(", ")}`);
+  return declared;
+}
+
+/** Declaration helpers, so a route table reads as a table. */
+export const cache = {
+  noStore: { kind: "no-store" } as const satisfies CachePolicy,
+  private: { kind: "private" } as const satisfies CachePolicy,
+  privateFor: (maxAgeSeconds: number): CachePolicy => ({ kind: "private", maxAgeSeconds }),
+  public: (maxAgeSeconds: number, immutable = false): CachePolicy => ({
+    kind: "public",
+    maxAgeSeconds,
+    immutable,
+  }),
+  shared: (maxAgeSeconds: number, sources: readonly string[], vary?: readonly string[]): CachePolicy => ({
+    kind: "shared",
+    maxAgeSeconds,
+    sources,
+    ...(vary ? { vary } : {}),
+  }),
+};

@@ -1,8 +1,11 @@
+import type { MarketBucket } from "@mkt/protocol";
 import type { Clock } from "../quotas/limiter.ts";
 
 export interface CachedKey {
   id: string;
   multiplier: number;
+  /** Limiter counter ids of the key, built once when it is cached rather than on every request. */
+  counters: { market: Record<MarketBucket, string> };
 }
 
 interface Entry {

@@ -2,6 +2,7 @@ import type { AdminKey, AdminKeyPatch, CreatedKey, CreateKeyRequest } from "@mkt
 import type { Database } from "../db/index.ts";
 import { badRequest, notFound, UnavailableError, unauthorized } from "../errors.ts";
 import type { Clock } from "../quotas/limiter.ts";
+import { counterIds } from "../quotas/policies.ts";
 import { type CachedKey, createKeyCache } from "./cache.ts";
 import { generateApiKey, hashSecret, isWellFormedApiKey, newKeyId } from "./secrets.ts";
 
@@ -68,6 +69,7 @@ export function createKeyService({
   onCacheFlush,
 }: KeyServiceOptions) {
   const cache = createKeyCache({ clock, positiveTtlMs, negativeTtlMs, maxEntries: maxCacheEntries });
+  const hashes = createConnectionHashes();
   let unlisten: (() => Promise<void>) | undefined;
 
   const announce = async (hash: string) => {
@@ -83,7 +85,7 @@ export function createKeyService({
         .select(["id", "multiplier", "revoked"])
         .where("hash", "=", hash)
         .executeTakeFirst();
-      return row && !row.revoked ? { id: row.id, multiplier: row.multiplier } : null;
+      return row && !row.revoked ? cachedKey(row.id, row.multiplier) : null;
     } catch (error) {
       // Whatever broke, the key cannot be checked: fail closed.
       throw new UnavailableError("the API key lookup is unavailable; try again shortly", { cause: error });
@@ -130,9 +132,9 @@ export function createKeyService({
      * served while the database is down; one that must be looked up throws
      * UnavailableError.
      */
-    authenticate(presented: string): KeyLookup | Promise<KeyLookup> {
+    authenticate(presented: string, connection?: object): KeyLookup | Promise<KeyLookup> {
       if (!isWellFormedApiKey(presented)) return { status: "malformed" };
-      const hash = hashSecret(presented);
+      const hash = connection === undefined ? hashSecret(presented) : hashes.of(connection, presented);
       const cached = cache.get(hash);
       // Answered synchronously from the cache: the hot path takes no promise.
       if (cached !== undefined) return cached ? { status: "valid", key: cached } : { status: "unknown" };
@@ -140,15 +142,6 @@ export function createKeyService({
         cache.set(hash, key);
         return key ? { status: "valid", key } : { status: "unknown" };
       });
-    },
-
-    /**
-     * The cached lookup of a key by its hash (`hashSecret`), without ever
-     * asking the database: a key, null for "no such key", undefined when not
-     * cached. Only well-formed keys are ever looked up and cached.
-     */
-    cachedByHash(hash: string): CachedKey | null | undefined {
-      return cache.get(hash);
     },
 
     async list({ limit, after }: { limit: number; after?: string | undefined }) {
@@ -220,6 +213,39 @@ export function createKeyService({
 }
 
 export type KeyService = ReturnType<typeof createKeyService>;
+
+const cachedKey = (id: string, multiplier: number): CachedKey => ({
+  id,
+  multiplier,
+  counters: {
+    market: {
+      read: counterIds.marketKey("read", id),
+      write: counterIds.marketKey("write", id),
+      stream: counterIds.marketKey("stream", id),
+    },
+  },
+});
+
+/**
+ * The hash of the key a connection last presented. A client sends the same
+ * key request after request on a keep-alive connection, and SHA-256 of the
+ * key was the largest cost of the check after the socket write; the hash is
+ * recomputed whenever the presented key differs. The cache is still asked on
+ * every request, so revocations take effect at once. The memo lives and dies
+ * with the connection (a WeakMap keyed by the socket).
+ */
+function createConnectionHashes() {
+  const memo = new WeakMap<object, { presented: string; hash: string }>();
+  return {
+    of(connection: object, presented: string): string {
+      const last = memo.get(connection);
+      if (last !== undefined && last.presented === presented) return last.hash;
+      const hash = hashSecret(presented);
+      memo.set(connection, { presented, hash });
+      return hash;
+    },
+  };
+}
 
 function encodeCursor(createdAt: Date, id: string): string {
   return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");

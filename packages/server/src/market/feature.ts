@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
-import type { RouteDefinition } from "../http/route.ts";
+import type { RouteSpec } from "../http/route.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import type { ActionHandlers } from "./accounts/actions.ts";
 import type { SessionService } from "./accounts/sessions.ts";
@@ -27,13 +27,13 @@ export interface Job {
 /**
  * One area of the market's account features (profiles, DMs, rooms, …): its
  * `POST /market/account` kinds, its routes (also served by the first-party
- * proxy unless a route says `proxy: false`), operator routes and jobs.
+ * proxy when its line in `market/routes.ts` says so), operator routes and jobs.
  */
 export interface MarketFeature {
   actions?: Partial<ActionHandlers>;
   /** What each of its kinds answers in `result`, for the published description. */
   actionResults?: Partial<Record<AccountActionKind, string>>;
-  routes?: RouteDefinition[];
+  routes?: RouteSpec[];
   admin?: (app: FastifyInstance) => void;
   jobs?: Job[];
   /** Background work started with the listeners (a job queue worker) and stopped on close. */

@@ -88,9 +88,17 @@ function createRequestMetrics(registry: Registry) {
   };
   const record = (surface: string, route: string, method: string, status: number, seconds: number) =>
     add(seriesFor(surface, route, method, status), seconds);
-  const recorder = (surface: string, route: string, method: string, status: number) => {
-    const series = seriesFor(surface, route, method, status);
-    return (seconds: number) => add(series, seconds);
+  /** A recorder bound to one route: its series per status are looked up once, then kept. */
+  const routeRecorder = (surface: string, route: string, method: string) => {
+    const byStatus = new Map<number, RequestSeries>();
+    return (status: number, seconds: number) => {
+      let series = byStatus.get(status);
+      if (series === undefined) {
+        series = seriesFor(surface, route, method, status);
+        byStatus.set(status, series);
+      }
+      add(series, seconds);
+    };
   };
 
   const counter = {
@@ -143,7 +151,7 @@ function createRequestMetrics(registry: Registry) {
   // The registry's typings list prom-client's own classes; it only reads the members above.
   registry.registerMetric(counter as unknown as Histogram);
   registry.registerMetric(histogram as unknown as Histogram);
-  return { record, recorder };
+  return { record, routeRecorder };
 }
 
 /** One registry per process (not prom-client's global one), so tests and replicas never share counters. */
@@ -195,8 +203,8 @@ export function createMetrics(sources: MetricsSources) {
     keyCacheFlushes,
     /** Counts an answered request and its latency. */
     recordRequest: requestMetrics.record,
-    /** `recordRequest` for one fixed label set, looked up once: for a path that always answers alike. */
-    requestRecorder: requestMetrics.recorder,
+    /** `recordRequest` bound to one (surface, route, method), for the route's own response hook. */
+    routeRecorder: requestMetrics.routeRecorder,
   };
 }
 

@@ -1,84 +1,25 @@
-import type { ChainDeployment } from "@mkt/chain";
-import { z } from "zod";
-import type { Database } from "../db/index.ts";
-import { UnavailableError } from "../errors.ts";
-import { defineRoute, type RouteDefinition } from "../http/route.ts";
+import {
+  cache,
+  declareRoutes,
+  type RouteDefinition,
+  type RouteSpec,
+  type RouteTable,
+} from "../http/route.ts";
 
-export const predictRuntimeSchema = z
-  .object({
-    enabled: z.boolean().describe("The feed runs on this deployment."),
-    publicEnabled: z
-      .boolean()
-      .describe("The feed is open to third-party integrators. A client stops unless both flags are true."),
-    chainId: z.number().int(),
-    version: z.string(),
-    contracts: z.record(z.string(), z.string()).describe("Contract addresses by name (WETH, MarketFactory)."),
-    startBlock: z.number().int(),
-    scope: z.string().describe("The indexer scope of the feed's projection."),
-  })
-  .meta({ id: "PredictRuntime" });
+const predict = { kind: "predict" } as const;
 
-export function predictRoutes({
-  db,
-  deployment,
-}: {
-  db: Database;
-  deployment: ChainDeployment | undefined;
-}): RouteDefinition[] {
-  const factory = deployment?.contracts["MarketFactory"];
-  const runtime = predictRuntimeSchema.parse({
-    enabled: deployment !== undefined,
-    publicEnabled: deployment !== undefined,
-    chainId: deployment?.chainId ?? 4663,
-    version: "v9",
-    contracts: Object.fromEntries(
-      Object.entries(deployment?.contracts ?? {}).map(([name, contract]) => [
-        name,
-        contract.address.toLowerCase(),
-      ]),
-    ),
-    startBlock: factory?.startBlock ?? 0,
-    scope: factory ? `${deployment!.chainId}:predict:${factory.address.toLowerCase()}` : "",
-  });
-  return [
-    defineRoute({
-      method: "GET",
-      path: "/runtime",
-      operationId: "predictRuntime",
-      summary: "The prediction feed's runtime record",
-      description:
-        "Read at startup: continue only when both `enabled` and `publicEnabled` are true. Both are false when this deployment follows no prediction chain.",
-      tags: ["Runtime"],
-      access: { kind: "predict" },
-      responses: {
-        200: { description: "The runtime record.", schema: predictRuntimeSchema },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
-      },
-      handler: () => runtime,
-    }),
-    defineRoute({
-      method: "GET",
-      path: "/health",
-      operationId: "predictHealth",
-      summary: "Health of the prediction feed",
-      description:
-        "Like every route under /predict/v9 it needs the API-KEY header and counts against the key's budget. 200 while the feed's database answers; 503 (not cacheable) otherwise.",
-      tags: ["Runtime"],
-      access: { kind: "predict" },
-      responses: {
-        200: { description: "The feed can serve.", schema: z.object({ status: z.literal("ok") }) },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
-        503: { description: "The database does not answer." },
-      },
-      handler: async (_request, reply) => {
-        try {
-          await db.ping();
-        } catch (error) {
-          throw new UnavailableError("the prediction feed's database does not answer", { cause: error });
-        }
-        reply.header("Cache-Control", "no-store");
-        return { status: "ok" };
-      },
-    }),
-  ];
+/**
+ * The prediction feed (`/predict/v9`), every route and its rules. Every route
+ * needs an API key and charges the feed's one per-IP budget.
+ *
+ * Revision sources of shared-cache routes: `predict-runtime` moves when the
+ * runtime record changes.
+ */
+export const PREDICT_ROUTES = {
+  "GET /runtime": { access: predict, cache: cache.shared(60, ["predict-runtime"]) },
+  "GET /health": { access: predict, cache: cache.noStore },
+} satisfies RouteTable;
+
+export function predictRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
+  return declareRoutes("predict", PREDICT_ROUTES, specs);
 }

@@ -2,14 +2,14 @@ import type { FeatureDeps, MarketFeature } from "../feature.ts";
 import { PROFILE_ACTION_RESULTS } from "./action-docs.ts";
 import { registerProfileAdmin } from "./admin-routes.ts";
 import { artworkActions } from "./artwork.ts";
-import { imageRoute } from "./image-route.ts";
+import { imageRoute } from "./image-routes.ts";
 import { createInvites, inviteActions } from "./invites.ts";
 import { createPixelQueue } from "./pixel-queue.ts";
 import { profileActions } from "./profile-actions.ts";
 import { createProfileReader } from "./profile-reader.ts";
-import { profileLookupRoute } from "./profile-route.ts";
+import { profileLookupRoute } from "./profile-routes.ts";
 import { wishlistActions } from "./wishlist.ts";
-import { xCallbackRoute } from "./x-callback-route.ts";
+import { xCallbackRoute } from "./x-callback-routes.ts";
 import { createXConnections } from "./x-connections.ts";
 import { createXOAuthProvider, type XAccountProvider } from "./x-provider.ts";
 

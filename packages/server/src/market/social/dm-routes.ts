@@ -6,13 +6,10 @@ import {
   dmUnreadSchema,
   pageQuerySchema,
 } from "@mkt/protocol";
-import type { FastifyReply } from "fastify";
-import { defineRoute, type RouteDefinition } from "../../http/route.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { actorOf } from "./directory.ts";
 import type { DmService } from "./dms.ts";
 import { ACCOUNT_SESSION_RULES, PAGING_RULES, sessionErrors } from "./docs.ts";
-
-const privateRead = (reply: FastifyReply) => reply.header("Cache-Control", "private, no-store");
 
 const errors = {
   ...sessionErrors,
@@ -22,7 +19,7 @@ const errors = {
 const rules = `Direct messages are sent with the \`dm\` kind of \`POST /market/account\` (body at most ${ACCOUNT_LIMITS.dmBody} characters) and marked read with \`dm-seen\`. Nobody can message an account that blocked them or that they blocked, nor against the recipient's \`dmPolicy\` (\`everyone\`; \`following\`: only accounts the recipient follows; \`nobody\`), nor themselves. Times are Unix milliseconds; message ids are decimal strings. A message is unread when the other account sent it after the caller's last \`dm-seen\` of that conversation.`;
 
 /** `GET /dm/threads`, `/dm/messages`, `/dm/unread`: the account session's own conversations. */
-export function dmRoutes(dms: DmService): RouteDefinition[] {
+export function dmRoutes(dms: DmService): RouteSpec[] {
   return [
     defineRoute({
       method: "GET",
@@ -37,8 +34,6 @@ ${rules}
 
 ${ACCOUNT_SESSION_RULES}`,
       tags: ["Private messages"],
-      access: { kind: "market", bucket: "read" },
-      session: "account",
       request: { query: pageQuerySchema },
       responses: {
         200: { description: "One page of conversations.", schema: dmThreadListSchema },
@@ -48,8 +43,7 @@ ${ACCOUNT_SESSION_RULES}`,
         },
         ...errors,
       },
-      handler: async (request, reply) => {
-        privateRead(reply);
+      handler: async (request) => {
         return dms.threads(actorOf(request.session).accountId, request.query);
       },
     }),
@@ -66,8 +60,6 @@ ${rules}
 
 ${ACCOUNT_SESSION_RULES}`,
       tags: ["Private messages"],
-      access: { kind: "market", bucket: "read" },
-      session: "account",
       request: { query: dmMessagesQuerySchema },
       responses: {
         200: { description: "One page of the conversation.", schema: dmMessageListSchema },
@@ -75,8 +67,7 @@ ${ACCOUNT_SESSION_RULES}`,
         404: { description: "No account holds `with`, or the caller has no conversation with it." },
         ...errors,
       },
-      handler: async (request, reply) => {
-        privateRead(reply);
+      handler: async (request) => {
         const { with: withWallet, ...page } = request.query;
         return dms.messages(actorOf(request.session).accountId, withWallet, page);
       },
@@ -92,11 +83,8 @@ ${rules}
 
 ${ACCOUNT_SESSION_RULES}`,
       tags: ["Private messages"],
-      access: { kind: "market", bucket: "read" },
-      session: "account",
       responses: { 200: { description: "The unread counts.", schema: dmUnreadSchema }, ...errors },
-      handler: async (request, reply) => {
-        privateRead(reply);
+      handler: async (request) => {
         return dms.unread(actorOf(request.session).accountId);
       },
     }),

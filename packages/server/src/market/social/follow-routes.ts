@@ -1,6 +1,6 @@
 import { addressSchema, followListSchema, followStateSchema, pageQuerySchema } from "@mkt/protocol";
 import { z } from "zod";
-import { defineRoute, type RouteDefinition } from "../../http/route.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { actorOf } from "./directory.ts";
 import {
   CHAT_SESSION_RULES,
@@ -19,7 +19,7 @@ const rules =
   "Accounts are named by any of their wallets and shown by their primary wallet. Nobody follows themselves (400); a block in either direction forbids following (403), and blocking ends the follows both ways. Following decides who may message an account whose `dmPolicy` is `following`.";
 
 /** Follow writes (chat session) and the public follower lists. */
-export function followRoutes(follows: FollowService): RouteDefinition[] {
+export function followRoutes(follows: FollowService): RouteSpec[] {
   const writeErrors = {
     400: { description: "`address` is not an address, or it is one of the caller's own wallets." },
     ...sessionErrors,
@@ -43,8 +43,6 @@ ${rules}
 
 ${CHAT_SESSION_RULES}`,
       tags: ["Community"],
-      access: { kind: "market", bucket: "write" },
-      session: "chat",
       request: { params: addressParams },
       responses: { 200: { description: "Now following.", schema: followStateSchema }, ...writeErrors },
       handler: async (request) => follows.follow(actorOf(request.session), request.params.address),
@@ -60,8 +58,6 @@ ${rules}
 
 ${CHAT_SESSION_RULES}`,
       tags: ["Community"],
-      access: { kind: "market", bucket: "write" },
-      session: "chat",
       request: { params: addressParams },
       responses: { 200: { description: "Not following.", schema: followStateSchema }, ...writeErrors },
       handler: async (request) => follows.unfollow(actorOf(request.session), request.params.address),
@@ -79,7 +75,6 @@ ${rules}
 
 ${PUBLIC_READ_RULES}`,
       tags: ["Community"],
-      access: { kind: "market", bucket: "read", publicRead: true },
       request: { params: addressParams, query: pageQuerySchema },
       responses: { 200: { description: "One page of followers.", schema: followListSchema }, ...listErrors },
       handler: async (request) => follows.followers(request.params.address, request.query),
@@ -97,7 +92,6 @@ ${rules}
 
 ${PUBLIC_READ_RULES}`,
       tags: ["Community"],
-      access: { kind: "market", bucket: "read", publicRead: true },
       request: { params: addressParams, query: pageQuerySchema },
       responses: {
         200: { description: "One page of followed accounts.", schema: followListSchema },

@@ -8,7 +8,7 @@ import {
   roomMessageSchema,
 } from "@mkt/protocol";
 import { z } from "zod";
-import { defineRoute, type RouteDefinition } from "../../http/route.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { actorOf } from "./directory.ts";
 import {
   CHAT_SESSION_RULES,
@@ -24,7 +24,7 @@ const roomParams = z.object({ roomId: roomIdSchema.describe("The room's id (`roo
 const rules = `Rooms are created with the \`room-create\` kind of \`POST /market/account\` (slug 2 to 40 lowercase letters, digits or -, unique; title at most ${ACCOUNT_LIMITS.roomTitle} characters; description at most ${ACCOUNT_LIMITS.roomDescription}). A message is at most ${ACCOUNT_LIMITS.chatBody} characters; its author, or the room's creator, deletes it with \`chat-delete\`. Messages of a deleted account are gone with it. Times are Unix milliseconds; message ids are decimal strings.`;
 
 /** The community's rooms: public reads, and writing with a chat session. */
-export function roomRoutes(rooms: RoomService): RouteDefinition[] {
+export function roomRoutes(rooms: RoomService): RouteSpec[] {
   return [
     defineRoute({
       method: "GET",
@@ -39,7 +39,6 @@ ${rules}
 
 ${PUBLIC_READ_RULES}`,
       tags: ["Community"],
-      access: { kind: "market", bucket: "read", publicRead: true },
       request: { query: pageQuerySchema },
       responses: {
         200: { description: "One page of rooms.", schema: roomListSchema },
@@ -61,7 +60,6 @@ ${rules}
 
 ${PUBLIC_READ_RULES}`,
       tags: ["Community"],
-      access: { kind: "market", bucket: "read", publicRead: true },
       request: { params: roomParams, query: pageQuerySchema },
       responses: {
         200: { description: "One page of messages.", schema: roomMessageListSchema },
@@ -82,9 +80,6 @@ ${rules}
 
 ${CHAT_SESSION_RULES}`,
       tags: ["Community"],
-      access: { kind: "market", bucket: "write" },
-      session: "chat",
-      idempotent: true,
       request: { params: roomParams, body: roomMessagePostSchema },
       responses: {
         201: { description: "The message.", schema: roomMessageSchema },

@@ -1,10 +1,10 @@
 import { createdKeySchema, createKeyRequestSchema } from "@mkt/protocol";
 import { unauthorized } from "../errors.ts";
-import { defineRoute, type RouteDefinition } from "../http/route.ts";
+import { defineRoute, type RouteSpec } from "../http/route.ts";
 import type { KeyService } from "./service.ts";
 
 /** Platform routes at `/keys`, shared by the three APIs (their `{key_create_url}`). */
-export function keyRoutes({ keys }: { keys: KeyService }): RouteDefinition[] {
+export function keyRoutes({ keys }: { keys: KeyService }): RouteSpec[] {
   return [
     defineRoute({
       method: "POST",
@@ -14,8 +14,6 @@ export function keyRoutes({ keys }: { keys: KeyService }): RouteDefinition[] {
       description:
         "Creates a key that works at once on all three APIs at multiplier 1. The key is returned only in this response and stored only as a hash; keep it out of source control, URLs and logs. Limited to 10 keys per hour per client IP.",
       tags: ["API keys"],
-      access: { kind: "key-creation" },
-      idempotent: true,
       request: { body: createKeyRequestSchema },
       responses: {
         201: { description: "The new key.", schema: createdKeySchema },
@@ -26,7 +24,6 @@ export function keyRoutes({ keys }: { keys: KeyService }): RouteDefinition[] {
       },
       handler: async (request, reply) => {
         const created = await keys.create(request.body);
-        reply.header("Cache-Control", "no-store");
         return reply.code(201).send(created);
       },
     }),
@@ -38,7 +35,6 @@ export function keyRoutes({ keys }: { keys: KeyService }): RouteDefinition[] {
       description:
         "Lets a key's holder revoke it with the key itself, for example after a leak. Takes effect at once on this replica and within a second on every other. Answers 204 with an empty body.",
       tags: ["API keys"],
-      access: { kind: "key-holder" },
       responses: {
         204: { description: "The key is revoked." },
         401: { description: "API-KEY missing, malformed, unknown or already revoked." },

@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { Database } from "../db/index.ts";
 import { isMigrated } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
-import { renderDocsIndex, renderDocsPage } from "./docs-page.ts";
-import { defineRoute, type RouteDefinition } from "./route.ts";
+import { renderDocsIndex, renderDocsPage } from "../http/docs-page.ts";
+import { defineRoute, type RouteSpec } from "../http/route.ts";
 
 export interface PublishedDocument {
   name: string;
@@ -12,13 +12,13 @@ export interface PublishedDocument {
 }
 
 /** Health, readiness and documentation: outside the three namespaces, so they need no key. */
-export function platformRoutes({
+export function operationsRoutes({
   db,
   documents,
 }: {
   db: Database;
   documents: PublishedDocument[];
-}): RouteDefinition[] {
+}): RouteSpec[] {
   let migrated = false;
   const cache = new Map<string, Record<string, unknown>>();
   const documentOf = (doc: PublishedDocument) => {
@@ -37,7 +37,6 @@ export function platformRoutes({
       operationId: "health",
       summary: "Liveness: 200 while the process lives",
       tags: ["Operations"],
-      access: none,
       responses: {
         200: { description: "The process is alive.", schema: z.object({ status: z.literal("ok") }) },
       },
@@ -49,7 +48,6 @@ export function platformRoutes({
       operationId: "ready",
       summary: "Readiness: 200 when the database answers and migrations are applied",
       tags: ["Operations"],
-      access: none,
       responses: {
         200: { description: "Ready to serve.", schema: z.object({ status: z.literal("ready") }) },
         503: { description: "The database does not answer or migrations are pending." },
@@ -72,7 +70,6 @@ export function platformRoutes({
         operationId: `openapi_${doc.name}`,
         summary: `OpenAPI 3.1 document of the ${doc.title}`,
         tags: ["Documentation"],
-        access: none,
         responses: { 200: { description: "The OpenAPI document." } },
         handler: () => documentOf(doc),
       }),
@@ -84,7 +81,6 @@ export function platformRoutes({
         operationId: `docs_${doc.name}`,
         summary: `Reference page of the ${doc.title}`,
         tags: ["Documentation"],
-        access: none,
         responses: { 200: { description: "HTML page.", contentType: "text/html" } },
         handler: (_request, reply) =>
           reply
@@ -98,7 +94,6 @@ export function platformRoutes({
       operationId: "docs",
       summary: "Links to the three API references",
       tags: ["Documentation"],
-      access: none,
       responses: { 200: { description: "HTML page.", contentType: "text/html" } },
       handler: (_request, reply) =>
         reply.type("text/html; charset=utf-8").send(

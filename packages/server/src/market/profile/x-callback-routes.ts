@@ -30,8 +30,6 @@ export function xCallbackRoute(connections: XConnections, profiles: ProfileReade
     summary: "Complete an X account connection",
     description: `Completes the X OAuth 2.0 (PKCE) authorization that \`x-connect\` started: the first-party page at X_REDIRECT_URL passes on the \`code\` and \`state\` (or \`error\`) X appended, with the **same account session** that called \`x-connect\` (so nobody can connect their X account to someone else's by sending them a consent link). The state is single-use and lasts ten minutes. On success the connection is verified (\`xVerified: true\`, by OAuth) and the caller's shared profile is returned. Without X OAuth configured this route answers 404; X accounts are then verified only by the operator.`,
     tags: ["Accounts"],
-    access: { kind: "market", bucket: "write" },
-    session: "account",
     request: { query },
     responses: {
       200: { description: "Connected and verified; the caller's profile.", schema: profileLookupSchema },
@@ -47,7 +45,6 @@ export function xCallbackRoute(connections: XConnections, profiles: ProfileReade
       503: { description: "X or the database is unavailable." },
     },
     handler: async (request, reply) => {
-      reply.header("Cache-Control", "no-store");
       if (!connections.oauth) throw notFound("X OAuth is not configured on this server");
       const session = request.session as AccountSession;
       const { state, code, error } = request.query;

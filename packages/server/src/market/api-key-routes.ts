@@ -14,7 +14,6 @@ export const apiKeyCheckRoute = defineRoute({
   description:
     "Charges one request to the chosen per-minute budget of the key (read 100, write 25, stream 10, times the key's multiplier; per replica) and answers 204 with an empty body and the budget headers. It is not a free validity probe and not a wallet session.",
   tags: ["API keys"],
-  access: { kind: "market", bucket: "query" },
   request: { query: apiKeyCheckQuerySchema },
   responses: {
     204: { description: "One request was reserved; the RateLimit headers describe the bucket." },

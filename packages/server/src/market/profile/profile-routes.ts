@@ -24,7 +24,6 @@ Every string field is present; "" stands for absent. Image URLs are absolute, un
 
 ${PFP_STATES_DOC}`,
     tags: ["Shared services"],
-    access: { kind: "market", bucket: "read" },
     request: { params },
     responses: {
       200: { description: "The profile.", schema: profileLookupSchema },
@@ -37,7 +36,6 @@ ${PFP_STATES_DOC}`,
     handler: async (request, reply) => {
       const profile = await profiles.ofVerifiedX(request.params.username);
       if (!profile) throw notFound("no profile has a verified X account with this username");
-      reply.header("Cache-Control", "private, max-age=30");
       return { ok: true as const, profile };
     },
   });

@@ -48,7 +48,6 @@ export function marketRuntimeRoute(deployments: ChainDeployment[]) {
     description:
       "Runtime discovery: clients take `{version}` for runtime-versioned reads from here, never from a name. Newest first. A public read: it needs no key when PUBLIC_READS=open.",
     tags: ["Discovery"],
-    access: { kind: "market", bucket: "read", publicRead: true },
     responses: {
       200: { description: "The runtimes.", schema: marketRuntimeListSchema },
       401: { description: "API key missing, malformed or invalid (PUBLIC_READS=key)." },

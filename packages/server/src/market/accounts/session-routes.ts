@@ -23,7 +23,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import type { SessionKind } from "../../db/schema.ts";
-import { defineRoute, type RouteDefinition } from "../../http/route.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { AccountSession, createActionDispatcher } from "./actions.ts";
 import { clearedSessionCookie, onProxy, sessionCookie } from "./auth.ts";
@@ -102,7 +102,6 @@ function deliver(
   secure: boolean,
   body: Record<string, unknown>,
 ) {
-  reply.header("Cache-Control", "no-store");
   if (!onProxy(request)) return { ...body, token: issued.token, expiresAt: issued.expiresAt };
   reply.header("Set-Cookie", sessionCookie(kind, issued.token, { expiresAt: issued.expiresAt, now, secure }));
   return { ...body, expiresAt: issued.expiresAt };
@@ -124,7 +123,7 @@ export function accountRoutes({
   dispatch,
   secureCookies,
   actionResults,
-}: AccountRoutesDeps): RouteDefinition[] {
+}: AccountRoutesDeps): RouteSpec[] {
   const state = async (session: Session) => ({
     active: true as const,
     kind: session.kind,
@@ -149,14 +148,11 @@ export function accountRoutes({
       summary: text.get[1],
       description: text.get[2],
       tags: [tag],
-      access: { kind: "market", bucket: "read" },
-      session: kind,
       responses: {
         200: { description: "The session is valid.", schema: sessionStateSchema },
         ...sessionErrors,
       },
       handler: async (request, reply) => {
-        reply.header("Cache-Control", "no-store");
         return state(request.session as Session);
       },
     }),
@@ -167,8 +163,6 @@ export function accountRoutes({
       summary: text.close[1],
       description: text.close[2],
       tags: [tag],
-      access: { kind: "market", bucket: "write" },
-      session: kind,
       responses: { 204: { description: "Signed out." }, ...sessionErrors },
       handler: async (request, reply) => {
         await sessions.signOut(request.session as Session);
@@ -186,7 +180,6 @@ export function accountRoutes({
       summary: "Sign in with a wallet signature",
       description: signInDescription,
       tags: ["Accounts"],
-      access: { kind: "market", bucket: "write" },
       request: { body: signedEnvelopeSchema },
       responses: {
         200: {
@@ -231,9 +224,6 @@ export function accountRoutes({
       summary: "Perform an account action",
       description: actionDescription(actionResults),
       tags: ["Accounts"],
-      access: { kind: "market", bucket: "write" },
-      session: "account",
-      idempotent: true,
       request: { body: z.looseObject({ kind: z.string() }) },
       documentedBody: accountActionSchema,
       responses: {
@@ -247,7 +237,6 @@ export function accountRoutes({
         403: { description: "A chat or access session, or the action is not allowed (blocked, DM policy)." },
       },
       handler: async (request, reply) => {
-        reply.header("Cache-Control", "no-store");
         return dispatch({ session: request.session as AccountSession, db, clock, request }, request.body);
       },
     }),
@@ -272,8 +261,6 @@ The message, lines in order, no trailing newline:
 
 ${sessionRules}`,
       tags: ["Accounts"],
-      access: { kind: "market", bucket: "write" },
-      session: "account",
       request: { body: deletionRequestSchema },
       responses: {
         200: { description: "The account is deleted.", schema: deletionResultSchema },
@@ -289,7 +276,6 @@ ${sessionRules}`,
           request.body,
           origin(request),
         );
-        reply.header("Cache-Control", "no-store");
         if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("account", secureCookies));
         return result;
       },
@@ -301,8 +287,6 @@ ${sessionRules}`,
       summary: "Open a chat session",
       description: `Issues a chat session for the account session's wallet: it authorizes only the room routes and the follow-write routes, never account actions or direct messages. Lasts 24 hours, never past the account session, and ends with it. Direct: the token in the body, sent later as a bearer token with the same Origin and X-MKT-Wallet rules. Through the proxy: the \`mkt-chat\` cookie. ${sessionRules}`,
       tags: ["Scoped sessions"],
-      access: { kind: "market", bucket: "write" },
-      session: "account",
       responses: {
         200: { description: "The chat session.", schema: chatSessionCreatedSchema },
         ...sessionErrors,
@@ -331,7 +315,6 @@ ${sessionRules}`,
       description:
         "Redeems one use of an invite code (made by an account with `invite-create`, or by the operator) for an access session of 7 days, carried in the `X-MKT-Session` header (through the proxy: the `mkt-access` cookie). It authorizes the invite-only access area only; it is not an account session and an account session cannot act as one.",
       tags: ["Scoped sessions"],
-      access: { kind: "market", bucket: "write" },
       request: { body: accessSessionRequestSchema },
       responses: {
         200: { description: "The access session.", schema: accessSessionCreatedSchema },

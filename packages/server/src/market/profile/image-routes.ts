@@ -5,13 +5,6 @@ import { defineRoute } from "../../http/route.ts";
 import { asBuffer } from "./images.ts";
 import { IMAGE_ROUTE } from "./profile-reader.ts";
 
-/**
- * Public images are immutable (a new avatar gets a new id), so caches keep
- * them without revalidating; a day, not a year, so an account's deletion
- * reaches shared caches soon.
- */
-const CACHE_CONTROL = "public, max-age=86400, immutable";
-
 const params = z.object({
   imageId: z.string().regex(/^img_[a-z0-9]{1,40}$/, "imageId must be an image id (img_…)"),
 });
@@ -26,16 +19,12 @@ export function imageRoute(db: Database) {
     description:
       "Serves an avatar or a pixel pfp (256×256 PNG) that a shared profile links to. A public read: with PUBLIC_READS=open it needs no API key. Artwork uploads are private and never served here (404), nor are images of deleted accounts. Cached as immutable: an image id never changes content.",
     tags: ["Shared services"],
-    access: { kind: "market", bucket: "read", publicRead: true },
     request: { params },
     responses: {
       200: {
         description: "The image.",
         contentType: "image/png",
         schema: z.string().meta({ format: "binary" }),
-        headers: {
-          "Cache-Control": { description: CACHE_CONTROL, schema: { type: "string" } },
-        },
       },
       400: { description: "The image id is malformed." },
       401: { description: "API key missing, malformed or invalid (PUBLIC_READS=key)." },
@@ -53,7 +42,6 @@ export function imageRoute(db: Database) {
       if (!image) throw notFound("no public image has this id");
       return reply
         .header("Content-Type", image.content_type)
-        .header("Cache-Control", CACHE_CONTROL)
         .header("X-Content-Type-Options", "nosniff")
         .send(asBuffer(image.bytes));
     },

@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { createManualClock } from "../_test/app.ts";
+import { createReadCache, createRevisions, strongEtag } from "./read-cache.ts";
+import { cache, declareRoutes, defineRoute } from "./route.ts";
+
+const entry = (body: string, counters: readonly { value: number }[], maxAgeMs = 60_000) => ({
+  body,
+  contentType: "application/json",
+  etag: strongEtag(body),
+  counters,
+  built: counters.map((counter) => counter.value),
+  maxAgeMs,
+});
+
+describe("read cache", () => {
+  it("serves an entry until one of its sources moves", () => {
+    const clock = createManualClock();
+    const revisions = createRevisions();
+    const readCache = createReadCache({ clock });
+    const counters = revisions.counters(["catalog", "indexer:8453:runtime:a"]);
+    readCache.set("k", entry("{}", counters));
+    expect(readCache.get("k")?.body).toBe("{}");
+    revisions.moved("unrelated");
+    expect(readCache.get("k")?.body).toBe("{}");
+    revisions.moved("indexer:8453:runtime:a");
+    expect(readCache.get("k")).toBeUndefined();
+  });
+
+  it("drops an entry built before its source moved, even when stored after", () => {
+    const clock = createManualClock();
+    const revisions = createRevisions();
+    const readCache = createReadCache({ clock });
+    const counters = revisions.counters(["catalog"]);
+    const built = counters.map((counter) => counter.value);
+    revisions.moved("catalog"); // the data changed while the body was being built
+    readCache.set("k", { ...entry("{}", counters), built });
+    expect(readCache.get("k")).toBeUndefined();
+  });
+
+  it("expires entries after the route's max-age", () => {
+    const clock = createManualClock();
+    const readCache = createReadCache({ clock });
+    readCache.set("k", entry("{}", [], 5_000));
+    clock.advance(4_999);
+    expect(readCache.get("k")).toBeDefined();
+    clock.advance(1);
+    expect(readCache.get("k")).toBeUndefined();
+  });
+
+  it("keeps to its byte budget, least recently used out first", () => {
+    const clock = createManualClock();
+    const readCache = createReadCache({ clock, maxBytes: 1_000 });
+    const body = "x".repeat(100); // (1 + 100) * 2 bytes per entry
+    for (const key of ["a", "b", "c", "d"]) readCache.set(key, entry(body, []));
+    expect(readCache.get("a")).toBeDefined(); // a is now the most recently used
+    readCache.set("e", entry(body, []));
+    expect(readCache.stats().bytes).toBeLessThanOrEqual(1_000);
+    expect(readCache.get("b")).toBeUndefined();
+    expect(readCache.get("a")).toBeDefined();
+    expect(readCache.get("e")).toBeDefined();
+  });
+
+  it("gives equal bodies equal strong tags and different bodies different ones", () => {
+    expect(strongEtag('{"a":1}')).toBe(strongEtag('{"a":1}'));
+    expect(strongEtag('{"a":1}')).not.toBe(strongEtag('{"a":2}'));
+  });
+});
+
+describe("route tables", () => {
+  const spec = (method: "GET" | "POST", path: string) =>
+    defineRoute({
+      method,
+      path,
+      operationId: path,
+      summary: path,
+      tags: [],
+      responses: {},
+      handler: () => null,
+    });
+  const read = { kind: "market", bucket: "read" } as const;
+
+  it("join every route with its declaration", () => {
+    const routes = declareRoutes("t", { "GET /a": { access: read, cache: cache.noStore, proxy: true } }, [
+      spec("GET", "/a"),
+    ]);
+    expect(routes[0]).toMatchObject({ path: "/a", access: read, proxy: true, cache: { kind: "no-store" } });
+  });
+
+  it("refuse a route missing from the table, a stale line, a route defined twice and a shared cache on a session route", () => {
+    expect(() => declareRoutes("t", {}, [spec("GET", "/a")])).toThrow(/not in the surface's route table/);
+    expect(() => declareRoutes("t", { "GET /a": { access: read, cache: cache.noStore } }, [])).toThrow(
+      /names routes nobody defines: GET \/a/,
+    );
+    expect(() =>
+      declareRoutes("t", { "GET /a": { access: read, cache: cache.noStore } }, [
+        spec("GET", "/a"),
+        spec("GET", "/a"),
+      ]),
+    ).toThrow(/defined twice/);
+    expect(() =>
+      declareRoutes("t", { "GET /a": { access: read, session: "account", cache: cache.shared(5, []) } }, [
+        spec("GET", "/a"),
+      ]),
+    ).toThrow(/cannot be shared-cached/);
+  });
+});

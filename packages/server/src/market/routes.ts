@@ -1,0 +1,79 @@
+import {
+  cache,
+  declareRoutes,
+  type RouteDefinition,
+  type RouteSpec,
+  type RouteTable,
+} from "../http/route.ts";
+import { IMAGE_ROUTE } from "./profile/profile-reader.ts";
+
+const read = { kind: "market", bucket: "read" } as const;
+const write = { kind: "market", bucket: "write" } as const;
+/** Listed as public in the authentication guide: keyless when PUBLIC_READS=open, budgeted per client IP. */
+const publicRead = { kind: "market", bucket: "read", publicRead: true } as const;
+
+/**
+ * The market surface (`/market`), every route and its rules: access (the
+ * bucket it charges, whether it is a public read), the session kind it needs,
+ * its cache policy, whether the first-party proxy (`/app/api`) serves it, and
+ * whether it takes an Idempotency-Key. Nothing else declares these; the
+ * route files define schemas, documentation and handlers only.
+ *
+ * Revision sources of shared-cache routes: `market-runtime` moves when the
+ * runtime catalog changes.
+ */
+export const MARKET_ROUTES = {
+  // Keys and discovery
+  "GET /api-key": { access: { kind: "market", bucket: "query" }, cache: cache.noStore },
+  "GET /runtime": { access: publicRead, cache: cache.shared(60, ["market-runtime"]), proxy: true },
+
+  // Accounts and sessions (market-api.md sections 3 and 5)
+  "POST /account/session": { access: write, cache: cache.noStore, proxy: true },
+  "GET /account/session": { access: read, session: "account", cache: cache.private, proxy: true },
+  "DELETE /account/session": { access: write, session: "account", cache: cache.noStore, proxy: true },
+  "POST /account": { access: write, session: "account", cache: cache.noStore, proxy: true, idempotent: true },
+  "POST /account/delete": { access: write, session: "account", cache: cache.noStore, proxy: true },
+  "POST /chat/session": { access: write, session: "account", cache: cache.noStore, proxy: true },
+  "GET /chat/session": { access: read, session: "chat", cache: cache.private, proxy: true },
+  "DELETE /chat/session": { access: write, session: "chat", cache: cache.noStore, proxy: true },
+  "POST /access/session": { access: write, cache: cache.noStore, proxy: true },
+  "GET /access/session": { access: read, session: "access", cache: cache.private, proxy: true },
+  "DELETE /access/session": { access: write, session: "access", cache: cache.noStore, proxy: true },
+
+  // Direct messages: the account session only
+  "GET /dm/threads": { access: read, session: "account", cache: cache.private, proxy: true },
+  "GET /dm/messages": { access: read, session: "account", cache: cache.private, proxy: true },
+  "GET /dm/unread": { access: read, session: "account", cache: cache.private, proxy: true },
+
+  // Rooms and follows: public reads, writes with a chat session
+  "GET /rooms": { access: publicRead, cache: cache.noStore, proxy: true },
+  "GET /rooms/:roomId/messages": { access: publicRead, cache: cache.noStore, proxy: true },
+  "POST /rooms/:roomId/messages": {
+    access: write,
+    session: "chat",
+    cache: cache.noStore,
+    proxy: true,
+    idempotent: true,
+  },
+  "PUT /follows/:address": { access: write, session: "chat", cache: cache.noStore, proxy: true },
+  "DELETE /follows/:address": { access: write, session: "chat", cache: cache.noStore, proxy: true },
+  "GET /accounts/:address/followers": { access: publicRead, cache: cache.noStore, proxy: true },
+  "GET /accounts/:address/following": { access: publicRead, cache: cache.noStore, proxy: true },
+
+  // Shared services: profiles and their images
+  "GET /support/identity/profiles/x/:username": { access: read, cache: cache.privateFor(30), proxy: true },
+  // Images are immutable (a new avatar gets a new id), so HTTP caches keep them without
+  // revalidating; a day, not a year, so an account's deletion reaches shared caches soon.
+  [`GET ${IMAGE_ROUTE}/:imageId`]: { access: publicRead, cache: cache.public(86_400, true), proxy: true },
+  "GET /account/social/x/callback": { access: write, session: "account", cache: cache.noStore, proxy: true },
+} satisfies RouteTable;
+
+/** The market's routes, each with its line of `MARKET_ROUTES`. */
+export function marketRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
+  return declareRoutes("market", MARKET_ROUTES, specs);
+}
+
+/** The first-party proxy serves the market routes that opt in. */
+export function proxyRoutes(market: readonly RouteDefinition[]): RouteDefinition[] {
+  return market.filter((route) => route.proxy === true);
+}

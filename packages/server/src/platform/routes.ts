@@ -1,0 +1,34 @@
+import {
+  cache,
+  declareRoutes,
+  type RouteDefinition,
+  type RouteSpec,
+  type RouteTable,
+} from "../http/route.ts";
+
+const none = { kind: "none" } as const;
+/** Documentation is built once per process: HTTP caches may keep it for a while. */
+const docs = { access: none, cache: cache.public(300) };
+
+/**
+ * Platform routes, outside the three namespaces: API keys (the three
+ * documents' `{key_create_url}`), health and readiness, and documentation,
+ * which needs no key.
+ */
+export const PLATFORM_ROUTES = {
+  "POST /keys": { access: { kind: "key-creation" }, cache: cache.noStore, idempotent: true },
+  "DELETE /keys/current": { access: { kind: "key-holder" }, cache: cache.noStore },
+  "GET /healthz": { access: none, cache: cache.noStore },
+  "GET /readyz": { access: none, cache: cache.noStore },
+  "GET /openapi/market.json": docs,
+  "GET /openapi/classic.json": docs,
+  "GET /openapi/predict.json": docs,
+  "GET /docs/market": docs,
+  "GET /docs/classic": docs,
+  "GET /docs/predict": docs,
+  "GET /docs": docs,
+} satisfies RouteTable;
+
+export function platformRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
+  return declareRoutes("platform", PLATFORM_ROUTES, specs);
+}

@@ -1,8 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import pg from "pg";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_ADMIN_TOKEN = "bench-admin-token-000000000000000";
@@ -249,4 +253,153 @@ export async function startApiServer({ logLevel }: { logLevel: string }) {
     await server.stop();
     throw error;
   }
+}
+
+/** CPU seconds each process has used so far; undefined when any of them cannot be read. */
+export function cpuSecondsByPid(pids: Iterable<number>): Map<number, number> | undefined {
+  const seconds = new Map<number, number>();
+  for (const pid of pids) {
+    const used = cpuSeconds(pid);
+    if (used === undefined) return undefined;
+    seconds.set(pid, used);
+  }
+  return seconds;
+}
+
+/** CPU seconds the processes of `after` spent since `before`; a process absent from `before` counts from its start. */
+export function cpuSecondsBetween(
+  before: Map<number, number> | undefined,
+  after: Map<number, number> | undefined,
+): number | undefined {
+  if (!before || !after) return undefined;
+  let total = 0;
+  for (const [pid, used] of after) total += used - (before.get(pid) ?? 0);
+  return total;
+}
+
+const PG_BIN = "/usr/lib/postgresql/15/bin";
+
+/** A database of its own for one measurement, in the run's PostgreSQL server. */
+export interface BenchDatabase {
+  url: string;
+  /**
+   * CPU seconds each PostgreSQL backend connected to this database has used
+   * so far, from /proc; undefined when the server runs on another machine.
+   */
+  backendCpu(): Promise<Map<number, number> | undefined>;
+  drop(): Promise<void>;
+}
+
+export type BenchPostgres =
+  | { description: string; freshDatabase(): Promise<BenchDatabase>; dispose(): Promise<void> }
+  | { skipped: string };
+
+/**
+ * The PostgreSQL server of a suite, where each measurement gets a fresh
+ * database: DATABASE_URL's server when it names PostgreSQL, else a temporary
+ * PostgreSQL 15 cluster started as CI starts one (.ci/run), else skipped.
+ */
+export async function startPostgres(): Promise<BenchPostgres> {
+  const configured = process.env["DATABASE_URL"];
+  if (configured && /^postgres(ql)?:\/\//.test(configured)) {
+    return {
+      description: "a fresh database in DATABASE_URL's server, dropped after",
+      freshDatabase: () => freshDatabaseIn(configured),
+      async dispose() {},
+    };
+  }
+  if (!existsSync(`${PG_BIN}/postgres`)) {
+    return { skipped: `DATABASE_URL is not a PostgreSQL URL and ${PG_BIN}/postgres is not installed` };
+  }
+  return temporaryCluster();
+}
+
+async function freshDatabaseIn(serverUrl: string): Promise<BenchDatabase> {
+  const name = `mkt_bench_${Math.random().toString(36).slice(2, 10)}`;
+  // One connection to the server's own database, kept for the database's life: it creates,
+  // watches and drops the bench database without being one of its backends.
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    await admin.end();
+    throw error;
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async backendCpu() {
+      const { rows } = await admin.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = $1",
+        [name],
+      );
+      return cpuSecondsByPid(rows.map((row) => row.pid));
+    },
+    async drop() {
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+async function temporaryCluster(): Promise<BenchPostgres> {
+  const dir = mkdtempSync(join(tmpdir(), "mkt-bench-pg-"));
+  const data = join(dir, "data");
+  const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
+  // initdb and postgres refuse to run as root: run them as the postgres user, like .ci/run.
+  const run = (command: string) => {
+    if (asRoot) execFileSync("su", ["postgres", "-s", "/bin/bash", "-c", command], { stdio: "pipe" });
+    else execFileSync("/bin/bash", ["-c", command], { stdio: "pipe" });
+  };
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  let started = false;
+  try {
+    if (asRoot) {
+      try {
+        execFileSync("id", ["postgres"], { stdio: "pipe" });
+      } catch {
+        rmSync(dir, { recursive: true, force: true });
+        return { skipped: "running as root and there is no postgres user to run initdb as" };
+      }
+      execFileSync("chown", ["postgres", dir]);
+    }
+    run(`${PG_BIN}/initdb -D ${data} -U postgres -A trust --no-sync >/dev/null`);
+    run(`${PG_BIN}/pg_ctl -D ${data} -l ${dir}/log -w -o "${options}" start >/dev/null`);
+    started = true;
+  } catch (error) {
+    if (started) run(`${PG_BIN}/pg_ctl -D ${data} -m immediate stop >/dev/null 2>&1 || true`);
+    rmSync(dir, { recursive: true, force: true });
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { skipped: `could not start a temporary PostgreSQL 15 cluster: ${message}` };
+  }
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return {
+    description: `temporary PostgreSQL 15 cluster on 127.0.0.1:${port} (fsync=off, otherwise defaults), a fresh database per measurement, removed after`,
+    freshDatabase: () => freshDatabaseIn(url),
+    async dispose() {
+      try {
+        run(`${PG_BIN}/pg_ctl -D ${data} -m fast stop >/dev/null`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +22,8 @@ export interface LoadResult {
   requests: number;
   /** CPU time (user + system, every thread) the server process spent per answered request, when known. */
   cpuMicrosPerRequest: number | undefined;
+  /** CPU time the PostgreSQL backends serving the server spent per answered request, when measured. */
+  databaseCpuMicrosPerRequest: number | undefined;
 }
 
 /** Starts a process and waits for a line matching `ready`; returns the first capture group. */
@@ -92,6 +95,8 @@ export interface LoadOptions {
   durationSeconds: number;
   /** The server process, to charge its CPU time to the requests it answered. */
   pid?: number | undefined;
+  /** The PostgreSQL backends serving the server, to charge their CPU time to the requests too. */
+  databaseCpu?: (() => Promise<Map<number, number> | undefined>) | undefined;
 }
 
 /**
@@ -101,6 +106,7 @@ export interface LoadOptions {
  */
 export async function load(options: LoadOptions, into: LoadTally = new LoadTally()): Promise<LoadResult> {
   const cpuBefore = cpuSeconds(options.pid);
+  const databaseBefore = await options.databaseCpu?.();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const tracker = autocannon(
       {
@@ -124,6 +130,7 @@ export async function load(options: LoadOptions, into: LoadTally = new LoadTally
     });
   });
   const cpuAfter = cpuSeconds(options.pid);
+  const databaseAfter = await options.databaseCpu?.();
   into.add({
     requests: result.requests.total,
     // autocannon's duration is the elapsed time of the load, in seconds.
@@ -131,6 +138,7 @@ export async function load(options: LoadOptions, into: LoadTally = new LoadTally
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     cpuSeconds: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+    databaseCpuSeconds: cpuSecondsBetween(databaseBefore, databaseAfter),
   });
   return into.result();
 }
@@ -144,6 +152,7 @@ export class LoadTally {
   private errors = 0;
   private non2xx = 0;
   private cpuSeconds: number | undefined = 0;
+  private databaseCpuSeconds: number | undefined = 0;
 
   add(load: {
     requests: number;
@@ -151,6 +160,7 @@ export class LoadTally {
     errors: number;
     non2xx: number;
     cpuSeconds: number | undefined;
+    databaseCpuSeconds: number | undefined;
   }) {
     this.requests += load.requests;
     this.seconds += load.seconds;
@@ -159,6 +169,10 @@ export class LoadTally {
     this.cpuSeconds =
       this.cpuSeconds !== undefined && load.cpuSeconds !== undefined
         ? this.cpuSeconds + load.cpuSeconds
+        : undefined;
+    this.databaseCpuSeconds =
+      this.databaseCpuSeconds !== undefined && load.databaseCpuSeconds !== undefined
+        ? this.databaseCpuSeconds + load.databaseCpuSeconds
         : undefined;
   }
 
@@ -173,6 +187,10 @@ export class LoadTally {
       cpuMicrosPerRequest:
         this.cpuSeconds !== undefined && this.requests > 0
           ? (this.cpuSeconds * 1e6) / this.requests
+          : undefined,
+      databaseCpuMicrosPerRequest:
+        this.databaseCpuSeconds !== undefined && this.requests > 0
+          ? (this.databaseCpuSeconds * 1e6) / this.requests
           : undefined,
     };
   }
@@ -211,14 +229,29 @@ export function formatRow(name: string, result: LoadResult) {
     .toFixed(2)
     .padStart(6)} ms   p99 ${result.p99Ms.toFixed(2).padStart(6)} ms   cpu/req ${cpu.padStart(8)}   errors ${
     result.errors
-  }   non-2xx ${result.non2xx}`;
+  }   non-2xx ${result.non2xx}${
+    result.databaseCpuMicrosPerRequest === undefined
+      ? ""
+      : `   PostgreSQL cpu/req ${result.databaseCpuMicrosPerRequest.toFixed(1)} µs`
+  }`;
 }
 
 /**
  * The API server alone (`bench/api-server.ts`) in its own process, with a
- * key whose multiplier is raised to 1,000,000 so no budget refuses a request.
+ * key whose multiplier is raised to 1,000,000 so no budget refuses a request:
+ * on in-memory PGlite, or on the PostgreSQL database `databaseUrl` (migrated
+ * by the server as it starts); `trustProxy` is its TRUST_PROXY (unset when
+ * undefined, whatever this process's environment says).
  */
-export async function startApiServer({ logLevel }: { logLevel: string }) {
+export async function startApiServer({
+  logLevel,
+  databaseUrl,
+  trustProxy,
+}: {
+  logLevel: string;
+  databaseUrl?: string | undefined;
+  trustProxy?: string | undefined;
+}) {
   // BENCH_SERVER_NODE_ARGS adds Node flags to the server process (`--cpu-prof --cpu-prof-dir=…` to profile it).
   const nodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
   const server = await startProcess(
@@ -229,6 +262,8 @@ export async function startApiServer({ logLevel }: { logLevel: string }) {
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       LOG_LEVEL: logLevel,
       MKT_MAX_IN_FLIGHT: "100000",
+      DATABASE_URL: databaseUrl ?? "memory://",
+      TRUST_PROXY: trustProxy ?? "",
     },
     /listening on\s+(\S+)[\s\S]*operator\s+(\S+)/,
   );
@@ -253,6 +288,82 @@ export async function startApiServer({ logLevel }: { logLevel: string }) {
     await server.stop();
     throw error;
   }
+}
+
+/** One HTTP answer as it went over the wire: status, headers in their order and spelling, body. */
+export interface RecordedAnswer {
+  status: number;
+  /** [name, value, name, value, …], as received. */
+  headers: string[];
+  body: Buffer;
+}
+
+/** Sends one GET and records the answer as received. */
+export function recordAnswer(url: string, headers: Record<string, string>): Promise<RecordedAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("error", reject);
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
+    request.on("error", reject);
+  });
+}
+
+/** Headers Node's HTTP server writes on every answer by itself, for the API server and the bare one alike. */
+const WRITTEN_BY_NODE = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+
+/** The headers of an answer as a server would send them: those Node writes itself left out. */
+function ownHeaders(answer: RecordedAnswer): string[] {
+  const own: string[] = [];
+  for (let i = 0; i < answer.headers.length; i += 2) {
+    if (!WRITTEN_BY_NODE.has(answer.headers[i]!.toLowerCase()))
+      own.push(answer.headers[i]!, answer.headers[i + 1]!);
+  }
+  return own;
+}
+
+/** The answer without its Date value, which changes every second. */
+function comparable(answer: RecordedAnswer) {
+  const headers = answer.headers.map((value, i) =>
+    i % 2 === 1 && answer.headers[i - 1]!.toLowerCase() === "date" ? "(date)" : value,
+  );
+  return JSON.stringify({ status: answer.status, headers, body: answer.body.toString("base64") });
+}
+
+/**
+ * A bare `node:http` server (`bench/bare-server.ts`) in its own process that
+ * answers every request with `answer`: the same status, headers and body,
+ * checked byte for byte (but the date) by one request before it is used.
+ */
+export async function startBareServer(answer: RecordedAnswer, checkHeaders: Record<string, string>) {
+  const keepAlive = answer.headers.find(
+    (_, i) => i % 2 === 1 && answer.headers[i - 1]!.toLowerCase() === "keep-alive",
+  );
+  const replay = JSON.stringify({
+    status: answer.status,
+    headers: ownHeaders(answer),
+    body: answer.body.toString("base64"),
+  });
+  const bare = await startProcess(
+    ["--import", "tsx", `${root}bench/bare-server.ts`, replay, keepAlive ?? ""],
+    {},
+    /listening on (\S+)/,
+  );
+  const url = bare.match[1]!;
+  const replayed = await recordAnswer(url, checkHeaders);
+  if (comparable(replayed) !== comparable(answer)) {
+    await bare.stop();
+    throw new Error(`the bare server's answer differs:\n${comparable(replayed)}\n${comparable(answer)}`);
+  }
+  return { url, pid: bare.child.pid, stop: bare.stop };
 }
 
 /** CPU seconds each process has used so far; undefined when any of them cannot be read. */

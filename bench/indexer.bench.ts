@@ -192,6 +192,7 @@ export async function benchIndexerBackfill({
           : []),
         `target >= ${fmt(TARGET_POSTGRES_LOGS_PER_SECOND)} logs/s into PostgreSQL (median): ${met ? "MET" : "NOT MET"}`,
       ],
+      summary: `${postgresRate === undefined ? "PostgreSQL skipped" : `${fmt(postgresRate)} logs/s into PostgreSQL`} (target >= ${fmt(TARGET_POSTGRES_LOGS_PER_SECOND)}) ${met ? "MET" : "NOT MET"}`,
       met,
     };
   } finally {

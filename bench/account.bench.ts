@@ -1,8 +1,18 @@
 import { randomUUID } from "node:crypto";
+import { cpus, loadavg } from "node:os";
 import { signInMessage } from "@mkt/protocol";
 import { hashMessage, recoverAddress } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { formatRow, load, median, startApiServer } from "./harness.ts";
+import {
+  type BenchDatabase,
+  cpuSeconds,
+  cpuSecondsBetween,
+  formatRow,
+  load,
+  median,
+  startApiServer,
+  startPostgres,
+} from "./harness.ts";
 
 const ORIGIN = "http://localhost:8080";
 const MNEMONIC = "test test test test test test test test test test test junk";
@@ -10,11 +20,22 @@ const SIGN_INS = 2_000;
 const SIGN_IN_CONCURRENCY = 16;
 const DM_MESSAGES = 60;
 
+export type AccountsDatabase = "pglite" | "postgres";
+
+/** The accounts suite once per database the server can run on. */
+export const accountCases: { id: string; database: AccountsDatabase }[] = [
+  { id: "accounts:pglite", database: "pglite" },
+  { id: "accounts:postgres", database: "postgres" },
+];
+
 /**
  * Sign-ins per second (`POST /market/account/session`, EOA signatures, each
  * with its own nonce) and authenticated DM reads per second
  * (`GET /market/dm/messages` with a bearer session), on the API server alone
- * (in-memory PGlite) in its own process.
+ * in its own process: on in-memory PGlite, or on a fresh, migrated database
+ * in PostgreSQL (a temporary PostgreSQL 15 cluster started as CI starts one,
+ * or DATABASE_URL's server), whose backends' CPU time is reported beside the
+ * server's.
  *
  * Baselines, measured in the same run: for sign-ins, how many signatures
  * per second one core recovers (the cryptographic floor of a sign-in); for
@@ -25,12 +46,45 @@ const DM_MESSAGES = 60;
 export async function benchAccounts({
   durationSeconds,
   rounds,
+  database: kind,
 }: {
   durationSeconds: number;
   rounds: number;
+  database: AccountsDatabase;
 }) {
-  const server = await startApiServer({ logLevel: "warn" });
-  const lines: string[] = [];
+  const name = `Accounts on ${kind === "pglite" ? "PGlite (in memory)" : "PostgreSQL"}: sign-ins and authenticated DM reads`;
+  if (kind === "pglite") {
+    return { name, ...(await measureAccounts({ durationSeconds, rounds, database: undefined })), met: true };
+  }
+  const postgres = await startPostgres();
+  if ("skipped" in postgres)
+    return { name, lines: [`skipped: ${postgres.skipped}`], summary: "skipped", met: true };
+  try {
+    const database = await postgres.freshDatabase();
+    try {
+      const { lines, summary } = await measureAccounts({ durationSeconds, rounds, database });
+      return { name, lines: [...lines, `PostgreSQL: ${postgres.description}`], summary, met: true };
+    } finally {
+      await database.drop();
+    }
+  } finally {
+    await postgres.dispose();
+  }
+}
+
+async function measureAccounts({
+  durationSeconds,
+  rounds,
+  database,
+}: {
+  durationSeconds: number;
+  rounds: number;
+  database: BenchDatabase | undefined;
+}): Promise<{ lines: string[]; summary: string }> {
+  const server = await startApiServer({ logLevel: "warn", databaseUrl: database?.url });
+  const lines: string[] = [
+    `1-minute load average at the start: ${loadavg()[0]!.toFixed(2)} (${cpus().length} cores)`,
+  ];
   try {
     const baseUrl = server.baseUrl;
     const keyHeaders = { "api-key": server.apiKey, origin: ORIGIN, "content-type": "application/json" };
@@ -64,6 +118,8 @@ export async function benchAccounts({
     const tokens: string[] = [];
     let next = 0;
     const latencies: number[] = [];
+    const serverCpuBefore = cpuSeconds(server.pid);
+    const databaseCpuBefore = await database?.backendCpu();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: SIGN_IN_CONCURRENCY }, async () => {
@@ -83,10 +139,18 @@ export async function benchAccounts({
       }),
     );
     const signInsPerSecond = SIGN_INS / ((performance.now() - started) / 1000);
+    const serverCpuAfter = cpuSeconds(server.pid);
+    const databaseCpu = cpuSecondsBetween(databaseCpuBefore, await database?.backendCpu());
+    const perSignIn = (seconds: number | undefined) =>
+      seconds === undefined ? "n/a" : `${((seconds * 1000) / SIGN_INS).toFixed(2)} ms`;
     latencies.sort((a, b) => a - b);
     const p99 = latencies[Math.floor(latencies.length * 0.99)]!;
     lines.push(
-      `sign-ins (EOA, ${SIGN_INS}, ${SIGN_IN_CONCURRENCY} concurrent)   ${signInsPerSecond.toFixed(0)} /s   p99 ${p99.toFixed(1)} ms`,
+      `sign-ins (EOA, ${SIGN_INS}, ${SIGN_IN_CONCURRENCY} concurrent)   ${signInsPerSecond.toFixed(0)} /s   p99 ${p99.toFixed(1)} ms   cpu/sign-in ${perSignIn(
+        serverCpuBefore === undefined || serverCpuAfter === undefined
+          ? undefined
+          : serverCpuAfter - serverCpuBefore,
+      )}${database ? `   PostgreSQL cpu/sign-in ${perSignIn(databaseCpu)}` : ""}`,
       `baseline: ECDSA recoveries on one core    ${recoveriesPerSecond.toFixed(0)} /s   ratio ${(signInsPerSecond / recoveriesPerSecond).toFixed(2)}`,
     );
 
@@ -139,6 +203,7 @@ export async function benchAccounts({
         connections: 16,
         pipelining: 1,
         pid: server.pid,
+        databaseCpu: database?.backendCpu,
         durationSeconds: seconds,
       };
       return built;
@@ -146,6 +211,7 @@ export async function benchAccounts({
     await load(options("baseline", 1));
     await load(options("dm", 1));
     const ratios: number[] = [];
+    const dmRates: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? (["baseline", "dm"] as const) : (["dm", "baseline"] as const);
       const results: Record<string, Awaited<ReturnType<typeof load>>> = {};
@@ -156,13 +222,15 @@ export async function benchAccounts({
         results[name] = result;
       }
       ratios.push(results["dm"]!.requestsPerSecond / results["baseline"]!.requestsPerSecond);
+      dmRates.push(results["dm"]!.requestsPerSecond);
       lines.push(formatRow(`round ${round + 1} key-only read`, results["baseline"]!));
       lines.push(formatRow(`round ${round + 1} DM read (session)`, results["dm"]!));
     }
     lines.push(
       `DM reads / key-only reads: median ratio ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(", ")})`,
     );
-    return { name: "Accounts: sign-ins and authenticated DM reads", lines, met: true };
+    const summary = `sign-ins ${signInsPerSecond.toFixed(0)}/s; DM reads ${median(dmRates).toFixed(0)}/s, ${median(ratios).toFixed(2)} of key-only reads (medians)`;
+    return { lines, summary };
   } finally {
     await server.stop();
   }

@@ -1,12 +1,13 @@
-// The API server alone (no dev chains, no indexer), as the API-key benchmark loads it: the
-// production composition root on in-memory PGlite, logging to stdout at LOG_LEVEL.
+// The API server alone (no dev chains, no indexer), as the benchmarks load it: the production
+// composition root, logging to stdout at LOG_LEVEL, on a PostgreSQL database when DATABASE_URL
+// names one (migrated here, as `npm start` does), else on in-memory PGlite.
 import { createApp } from "../packages/server/src/app.ts";
 import { loadConfig } from "../packages/server/src/config/index.ts";
 import { migrate, openDatabase } from "../packages/server/src/db/index.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
 
 const config = loadConfig(process.env);
-const db = await openDatabase({ kind: "pglite" });
+const db = await openDatabase(config.database.kind === "postgres" ? config.database : { kind: "pglite" });
 await migrate(db);
 const app = await createApp({ config, db, logger: createLogger({ level: config.logLevel }) });
 const { publicUrl, adminUrl } = await app.listen();

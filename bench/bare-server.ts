@@ -1,10 +1,18 @@
-// The baseline: the least a Node HTTP server can do for a request, on the same machine.
+// The baseline: the least a Node HTTP server can do for a request, on the same machine. It answers
+// every request with the recorded answer given as its argument (JSON: status, raw headers in their
+// order and spelling, base64 body): the same bytes the API server answered, as fast as Node can.
 import { createServer } from "node:http";
 
+const recorded = JSON.parse(process.argv[2] ?? "") as { status: number; headers: string[]; body: string };
+const body = Buffer.from(recorded.body, "base64");
 const server = createServer((_request, response) => {
-  response.statusCode = 204;
-  response.end();
+  // A flat [name, value, name, value, …] list: written as given, without a header object.
+  response.writeHead(recorded.status, recorded.headers);
+  response.end(body);
 });
+// Keep-Alive's timeout is part of the answer: the same as the API server's.
+const keepAlive = /timeout=(\d+)/.exec(process.argv[3] ?? "");
+if (keepAlive) server.keepAliveTimeout = Number(keepAlive[1]) * 1000;
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();
   if (address && typeof address === "object")

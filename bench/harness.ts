@@ -1,8 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { get as httpGet } from "node:http";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import pg from "pg";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_ADMIN_TOKEN = "bench-admin-token-000000000000000";
@@ -17,6 +22,8 @@ export interface LoadResult {
   requests: number;
   /** CPU time (user + system, every thread) the server process spent per answered request, when known. */
   cpuMicrosPerRequest: number | undefined;
+  /** CPU time the PostgreSQL backends serving the server spent per answered request, when measured. */
+  databaseCpuMicrosPerRequest: number | undefined;
 }
 
 /** Starts a process and waits for a line matching `ready`; returns the first capture group. */
@@ -88,6 +95,8 @@ export interface LoadOptions {
   durationSeconds: number;
   /** The server process, to charge its CPU time to the requests it answered. */
   pid?: number | undefined;
+  /** The PostgreSQL backends serving the server, to charge their CPU time to the requests too. */
+  databaseCpu?: (() => Promise<Map<number, number> | undefined>) | undefined;
 }
 
 /**
@@ -97,6 +106,7 @@ export interface LoadOptions {
  */
 export async function load(options: LoadOptions, into: LoadTally = new LoadTally()): Promise<LoadResult> {
   const cpuBefore = cpuSeconds(options.pid);
+  const databaseBefore = await options.databaseCpu?.();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const tracker = autocannon(
       {
@@ -120,6 +130,7 @@ export async function load(options: LoadOptions, into: LoadTally = new LoadTally
     });
   });
   const cpuAfter = cpuSeconds(options.pid);
+  const databaseAfter = await options.databaseCpu?.();
   into.add({
     requests: result.requests.total,
     // autocannon's duration is the elapsed time of the load, in seconds.
@@ -127,6 +138,7 @@ export async function load(options: LoadOptions, into: LoadTally = new LoadTally
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     cpuSeconds: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+    databaseCpuSeconds: cpuSecondsBetween(databaseBefore, databaseAfter),
   });
   return into.result();
 }
@@ -140,6 +152,7 @@ export class LoadTally {
   private errors = 0;
   private non2xx = 0;
   private cpuSeconds: number | undefined = 0;
+  private databaseCpuSeconds: number | undefined = 0;
 
   add(load: {
     requests: number;
@@ -147,6 +160,7 @@ export class LoadTally {
     errors: number;
     non2xx: number;
     cpuSeconds: number | undefined;
+    databaseCpuSeconds: number | undefined;
   }) {
     this.requests += load.requests;
     this.seconds += load.seconds;
@@ -155,6 +169,10 @@ export class LoadTally {
     this.cpuSeconds =
       this.cpuSeconds !== undefined && load.cpuSeconds !== undefined
         ? this.cpuSeconds + load.cpuSeconds
+        : undefined;
+    this.databaseCpuSeconds =
+      this.databaseCpuSeconds !== undefined && load.databaseCpuSeconds !== undefined
+        ? this.databaseCpuSeconds + load.databaseCpuSeconds
         : undefined;
   }
 
@@ -169,6 +187,10 @@ export class LoadTally {
       cpuMicrosPerRequest:
         this.cpuSeconds !== undefined && this.requests > 0
           ? (this.cpuSeconds * 1e6) / this.requests
+          : undefined,
+      databaseCpuMicrosPerRequest:
+        this.databaseCpuSeconds !== undefined && this.requests > 0
+          ? (this.databaseCpuSeconds * 1e6) / this.requests
           : undefined,
     };
   }
@@ -207,14 +229,29 @@ export function formatRow(name: string, result: LoadResult) {
     .toFixed(2)
     .padStart(6)} ms   p99 ${result.p99Ms.toFixed(2).padStart(6)} ms   cpu/req ${cpu.padStart(8)}   errors ${
     result.errors
-  }   non-2xx ${result.non2xx}`;
+  }   non-2xx ${result.non2xx}${
+    result.databaseCpuMicrosPerRequest === undefined
+      ? ""
+      : `   PostgreSQL cpu/req ${result.databaseCpuMicrosPerRequest.toFixed(1)} µs`
+  }`;
 }
 
 /**
  * The API server alone (`bench/api-server.ts`) in its own process, with a
- * key whose multiplier is raised to 1,000,000 so no budget refuses a request.
+ * key whose multiplier is raised to 1,000,000 so no budget refuses a request:
+ * on in-memory PGlite, or on the PostgreSQL database `databaseUrl` (migrated
+ * by the server as it starts); `trustProxy` is its TRUST_PROXY (unset when
+ * undefined, whatever this process's environment says).
  */
-export async function startApiServer({ logLevel }: { logLevel: string }) {
+export async function startApiServer({
+  logLevel,
+  databaseUrl,
+  trustProxy,
+}: {
+  logLevel: string;
+  databaseUrl?: string | undefined;
+  trustProxy?: string | undefined;
+}) {
   // BENCH_SERVER_NODE_ARGS adds Node flags to the server process (`--cpu-prof --cpu-prof-dir=…` to profile it).
   const nodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
   const server = await startProcess(
@@ -225,6 +262,8 @@ export async function startApiServer({ logLevel }: { logLevel: string }) {
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       LOG_LEVEL: logLevel,
       MKT_MAX_IN_FLIGHT: "100000",
+      DATABASE_URL: databaseUrl ?? "memory://",
+      TRUST_PROXY: trustProxy ?? "",
     },
     /listening on\s+(\S+)[\s\S]*operator\s+(\S+)/,
   );
@@ -249,4 +288,229 @@ export async function startApiServer({ logLevel }: { logLevel: string }) {
     await server.stop();
     throw error;
   }
+}
+
+/** One HTTP answer as it went over the wire: status, headers in their order and spelling, body. */
+export interface RecordedAnswer {
+  status: number;
+  /** [name, value, name, value, …], as received. */
+  headers: string[];
+  body: Buffer;
+}
+
+/** Sends one GET and records the answer as received. */
+export function recordAnswer(url: string, headers: Record<string, string>): Promise<RecordedAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("error", reject);
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
+    request.on("error", reject);
+  });
+}
+
+/** Headers Node's HTTP server writes on every answer by itself, for the API server and the bare one alike. */
+const WRITTEN_BY_NODE = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+
+/** The headers of an answer as a server would send them: those Node writes itself left out. */
+function ownHeaders(answer: RecordedAnswer): string[] {
+  const own: string[] = [];
+  for (let i = 0; i < answer.headers.length; i += 2) {
+    if (!WRITTEN_BY_NODE.has(answer.headers[i]!.toLowerCase()))
+      own.push(answer.headers[i]!, answer.headers[i + 1]!);
+  }
+  return own;
+}
+
+/** The answer without its Date value, which changes every second. */
+function comparable(answer: RecordedAnswer) {
+  const headers = answer.headers.map((value, i) =>
+    i % 2 === 1 && answer.headers[i - 1]!.toLowerCase() === "date" ? "(date)" : value,
+  );
+  return JSON.stringify({ status: answer.status, headers, body: answer.body.toString("base64") });
+}
+
+/**
+ * A bare `node:http` server (`bench/bare-server.ts`) in its own process that
+ * answers every request with `answer`: the same status, headers and body,
+ * checked byte for byte (but the date) by one request before it is used.
+ */
+export async function startBareServer(answer: RecordedAnswer, checkHeaders: Record<string, string>) {
+  const keepAlive = answer.headers.find(
+    (_, i) => i % 2 === 1 && answer.headers[i - 1]!.toLowerCase() === "keep-alive",
+  );
+  const replay = JSON.stringify({
+    status: answer.status,
+    headers: ownHeaders(answer),
+    body: answer.body.toString("base64"),
+  });
+  const bare = await startProcess(
+    ["--import", "tsx", `${root}bench/bare-server.ts`, replay, keepAlive ?? ""],
+    {},
+    /listening on (\S+)/,
+  );
+  const url = bare.match[1]!;
+  const replayed = await recordAnswer(url, checkHeaders);
+  if (comparable(replayed) !== comparable(answer)) {
+    await bare.stop();
+    throw new Error(`the bare server's answer differs:\n${comparable(replayed)}\n${comparable(answer)}`);
+  }
+  return { url, pid: bare.child.pid, stop: bare.stop };
+}
+
+/** CPU seconds each process has used so far; undefined when any of them cannot be read. */
+export function cpuSecondsByPid(pids: Iterable<number>): Map<number, number> | undefined {
+  const seconds = new Map<number, number>();
+  for (const pid of pids) {
+    const used = cpuSeconds(pid);
+    if (used === undefined) return undefined;
+    seconds.set(pid, used);
+  }
+  return seconds;
+}
+
+/** CPU seconds the processes of `after` spent since `before`; a process absent from `before` counts from its start. */
+export function cpuSecondsBetween(
+  before: Map<number, number> | undefined,
+  after: Map<number, number> | undefined,
+): number | undefined {
+  if (!before || !after) return undefined;
+  let total = 0;
+  for (const [pid, used] of after) total += used - (before.get(pid) ?? 0);
+  return total;
+}
+
+const PG_BIN = "/usr/lib/postgresql/15/bin";
+
+/** A database of its own for one measurement, in the run's PostgreSQL server. */
+export interface BenchDatabase {
+  url: string;
+  /**
+   * CPU seconds each PostgreSQL backend connected to this database has used
+   * so far, from /proc; undefined when the server runs on another machine.
+   */
+  backendCpu(): Promise<Map<number, number> | undefined>;
+  drop(): Promise<void>;
+}
+
+export type BenchPostgres =
+  | { description: string; freshDatabase(): Promise<BenchDatabase>; dispose(): Promise<void> }
+  | { skipped: string };
+
+/**
+ * The PostgreSQL server of a suite, where each measurement gets a fresh
+ * database: DATABASE_URL's server when it names PostgreSQL, else a temporary
+ * PostgreSQL 15 cluster started as CI starts one (.ci/run), else skipped.
+ */
+export async function startPostgres(): Promise<BenchPostgres> {
+  const configured = process.env["DATABASE_URL"];
+  if (configured && /^postgres(ql)?:\/\//.test(configured)) {
+    return {
+      description: "a fresh database in DATABASE_URL's server, dropped after",
+      freshDatabase: () => freshDatabaseIn(configured),
+      async dispose() {},
+    };
+  }
+  if (!existsSync(`${PG_BIN}/postgres`)) {
+    return { skipped: `DATABASE_URL is not a PostgreSQL URL and ${PG_BIN}/postgres is not installed` };
+  }
+  return temporaryCluster();
+}
+
+async function freshDatabaseIn(serverUrl: string): Promise<BenchDatabase> {
+  const name = `mkt_bench_${Math.random().toString(36).slice(2, 10)}`;
+  // One connection to the server's own database, kept for the database's life: it creates,
+  // watches and drops the bench database without being one of its backends.
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    await admin.end();
+    throw error;
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async backendCpu() {
+      const { rows } = await admin.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = $1",
+        [name],
+      );
+      return cpuSecondsByPid(rows.map((row) => row.pid));
+    },
+    async drop() {
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+async function temporaryCluster(): Promise<BenchPostgres> {
+  const dir = mkdtempSync(join(tmpdir(), "mkt-bench-pg-"));
+  const data = join(dir, "data");
+  const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
+  // initdb and postgres refuse to run as root: run them as the postgres user, like .ci/run.
+  const run = (command: string) => {
+    if (asRoot) execFileSync("su", ["postgres", "-s", "/bin/bash", "-c", command], { stdio: "pipe" });
+    else execFileSync("/bin/bash", ["-c", command], { stdio: "pipe" });
+  };
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  let started = false;
+  try {
+    if (asRoot) {
+      try {
+        execFileSync("id", ["postgres"], { stdio: "pipe" });
+      } catch {
+        rmSync(dir, { recursive: true, force: true });
+        return { skipped: "running as root and there is no postgres user to run initdb as" };
+      }
+      execFileSync("chown", ["postgres", dir]);
+    }
+    run(`${PG_BIN}/initdb -D ${data} -U postgres -A trust --no-sync >/dev/null`);
+    run(`${PG_BIN}/pg_ctl -D ${data} -l ${dir}/log -w -o "${options}" start >/dev/null`);
+    started = true;
+  } catch (error) {
+    if (started) run(`${PG_BIN}/pg_ctl -D ${data} -m immediate stop >/dev/null 2>&1 || true`);
+    rmSync(dir, { recursive: true, force: true });
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { skipped: `could not start a temporary PostgreSQL 15 cluster: ${message}` };
+  }
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return {
+    description: `temporary PostgreSQL 15 cluster on 127.0.0.1:${port} (fsync=off, otherwise defaults), a fresh database per measurement, removed after`,
+    freshDatabase: () => freshDatabaseIn(url),
+    async dispose() {
+      try {
+        run(`${PG_BIN}/pg_ctl -D ${data} -m fast stop >/dev/null`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }

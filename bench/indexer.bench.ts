@@ -1,8 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import {
   type ChainDeployment,
@@ -11,7 +7,6 @@ import {
   deployReferenceContracts,
   waitForSuccess,
 } from "@mkt/chain";
-import pg from "pg";
 import {
   type Address,
   createPublicClient,
@@ -28,13 +23,12 @@ import { createScopeIndexer } from "../packages/server/src/indexer/engine.ts";
 import { runtimeScopes, type ScopeDefinition } from "../packages/server/src/indexer/projections.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
 import { systemClock } from "../packages/server/src/quotas/limiter.ts";
-import { median, startProcess } from "./harness.ts";
+import { cpuSeconds, cpuSecondsBetween, median, startPostgres, startProcess } from "./harness.ts";
 
 const CHAIN_ID = 8453;
 /** Claimed logs per airdrop transaction (about 13M gas, under the dev chain's 60M block limit). */
 const RECIPIENTS_PER_TX = 500;
 const TARGET_POSTGRES_LOGS_PER_SECOND = 20_000;
-const PG_BIN = "/usr/lib/postgresql/15/bin";
 const chainModule = fileURLToPath(new URL("../packages/chain/src/index.ts", import.meta.url));
 /** The dev chain runs in its own process, as an RPC node would: its JSON-RPC work is not on the indexer's thread. */
 const CHAIN_SCRIPT = `
@@ -95,7 +89,7 @@ export async function benchIndexerBackfill({
   );
   try {
     const rpcUrl = chain.match[1]!;
-    const chainCpu = () => cpuSecondsOf(chain.child.pid);
+    const chainCpu = () => cpuSeconds(chain.child.pid);
     const deployment = await deployReferenceContracts({ rpcUrl, chainId: CHAIN_ID, finalityDepth: 2 });
     const generated = await generateClaims(deployment, wanted);
     const scope = runtimeScopes(deployment).at(-1)!;
@@ -111,7 +105,7 @@ export async function benchIndexerBackfill({
     const warmUp: Range[] = [[scope.startBlock, scope.startBlock + 3n < head ? scope.startBlock + 3n : head]];
     for (let round = 0; round < 3; round++) await fetchAndDecode(client, address, warmUp);
 
-    const server = await postgresForBench();
+    const server = await startPostgres();
     const baselines: Array<Measured & { claimed: number }> = [];
     const rpcOnly: Measured[] = [];
     const pgliteRuns: IndexerRun[] = [];
@@ -136,7 +130,7 @@ export async function benchIndexerBackfill({
         try {
           const db = await openDatabase({ kind: "postgres", url: database.url });
           try {
-            postgresRuns.push(await indexScope(db, scope, rpcUrl, chainCpu));
+            postgresRuns.push(await indexScope(db, scope, rpcUrl, chainCpu, database.backendCpu));
           } finally {
             await db.close();
           }
@@ -198,6 +192,7 @@ export async function benchIndexerBackfill({
           : []),
         `target >= ${fmt(TARGET_POSTGRES_LOGS_PER_SECOND)} logs/s into PostgreSQL (median): ${met ? "MET" : "NOT MET"}`,
       ],
+      summary: `${postgresRate === undefined ? "PostgreSQL skipped" : `${fmt(postgresRate)} logs/s into PostgreSQL`} (target >= ${fmt(TARGET_POSTGRES_LOGS_PER_SECOND)}) ${met ? "MET" : "NOT MET"}`,
       met,
     };
   } finally {
@@ -211,6 +206,7 @@ async function indexScope(
   scope: ScopeDefinition,
   rpcUrl: string,
   chainCpu: () => number | undefined,
+  databaseCpu: () => Promise<Map<number, number> | undefined> = async () => undefined,
 ): Promise<IndexerRun> {
   await migrate(db);
   const ranges: Range[] = [];
@@ -233,7 +229,6 @@ async function indexScope(
       next += BigInt(progress.blocks);
     },
   });
-  const databaseCpu = () => (db.kind === "postgres" ? backendCpuSeconds(db) : Promise.resolve(undefined));
   const cpuBefore = { indexer: process.cpuUsage(), chain: chainCpu(), database: await databaseCpu() };
   const started = performance.now();
   try {
@@ -264,7 +259,7 @@ async function indexScope(
       indexer: (indexerCpu.user + indexerCpu.system) / 1e6,
       chain:
         chainAfter === undefined || cpuBefore.chain === undefined ? undefined : chainAfter - cpuBefore.chain,
-      database: sumDifference(cpuBefore.database, databaseAfter),
+      database: cpuSecondsBetween(cpuBefore.database, databaseAfter),
     },
   };
 }
@@ -276,40 +271,6 @@ function verify(name: string, run: IndexerRun, chain: { logs: number; claimed: n
       `${name}: the indexer recorded ${run.logs} logs and ${run.claims} claims; the chain has ${chain.logs} and ${chain.claimed}`,
     );
   }
-}
-
-/** CPU seconds (user + system) a process has used, from /proc; undefined without procfs. */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The fields after the parenthesised command name; utime and stime are the 14th and 15th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU seconds of each PostgreSQL backend serving this database, when the server runs on this machine. */
-async function backendCpuSeconds(db: Database): Promise<Map<number, number> | undefined> {
-  const { rows } = await db.withConnection((connection) =>
-    connection.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()"),
-  );
-  const seconds = new Map<number, number>();
-  for (const { pid } of rows) {
-    const used = cpuSecondsOf(pid);
-    if (used === undefined) return undefined;
-    seconds.set(pid, used);
-  }
-  return seconds;
-}
-
-function sumDifference(before: Map<number, number> | undefined, after: Map<number, number> | undefined) {
-  if (!before || !after) return undefined;
-  let total = 0;
-  for (const [pid, used] of after) total += used - (before.get(pid) ?? 0);
-  return total;
 }
 
 /** Sends creator airdrops of RECIPIENTS_PER_TX distinct deterministic owners until `wanted` Claimed logs exist. */
@@ -403,115 +364,4 @@ async function fetchOnly(rpcUrl: string, address: Address, ranges: readonly Rang
     logs += answer.result?.length ?? 0;
   }
   return { logs, seconds: (performance.now() - started) / 1000 };
-}
-
-interface BenchDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-type BenchPostgres =
-  | { description: string; freshDatabase(): Promise<BenchDatabase>; dispose(): Promise<void> }
-  | { skipped: string };
-
-/**
- * The PostgreSQL server of the run, where each round gets a fresh database:
- * DATABASE_URL's server when it names PostgreSQL, else a temporary
- * PostgreSQL 15 cluster, else skipped.
- */
-async function postgresForBench(): Promise<BenchPostgres> {
-  const configured = process.env["DATABASE_URL"];
-  if (configured && /^postgres(ql)?:\/\//.test(configured)) {
-    return {
-      description: "a database created in DATABASE_URL's server for each round, dropped after",
-      freshDatabase: () => freshDatabaseIn(configured),
-      async dispose() {},
-    };
-  }
-  if (!existsSync(`${PG_BIN}/postgres`)) {
-    return { skipped: `DATABASE_URL is not a PostgreSQL URL and ${PG_BIN}/postgres is not installed` };
-  }
-  return temporaryCluster();
-}
-
-async function freshDatabaseIn(serverUrl: string): Promise<BenchDatabase> {
-  const name = `mkt_bench_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
-
-async function temporaryCluster(): Promise<BenchPostgres> {
-  const dir = mkdtempSync(join(tmpdir(), "mkt-bench-pg-"));
-  const data = join(dir, "data");
-  const port = await freePort();
-  const asRoot = process.getuid?.() === 0;
-  // initdb and postgres refuse to run as root: run them as the postgres user, like .ci/run.
-  const run = (command: string) => {
-    if (asRoot) execFileSync("su", ["postgres", "-s", "/bin/bash", "-c", command], { stdio: "pipe" });
-    else execFileSync("/bin/bash", ["-c", command], { stdio: "pipe" });
-  };
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  let started = false;
-  try {
-    if (asRoot) {
-      try {
-        execFileSync("id", ["postgres"], { stdio: "pipe" });
-      } catch {
-        rmSync(dir, { recursive: true, force: true });
-        return { skipped: "running as root and there is no postgres user to run initdb as" };
-      }
-      execFileSync("chown", ["postgres", dir]);
-    }
-    run(`${PG_BIN}/initdb -D ${data} -U postgres -A trust --no-sync >/dev/null`);
-    run(`${PG_BIN}/pg_ctl -D ${data} -l ${dir}/log -w -o "${options}" start >/dev/null`);
-    started = true;
-  } catch (error) {
-    if (started) run(`${PG_BIN}/pg_ctl -D ${data} -m immediate stop >/dev/null 2>&1 || true`);
-    rmSync(dir, { recursive: true, force: true });
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    return { skipped: `could not start a temporary PostgreSQL 15 cluster: ${message}` };
-  }
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  return {
-    description: `temporary PostgreSQL 15 cluster on 127.0.0.1:${port} (fsync=off, otherwise defaults), a fresh database per round, removed after`,
-    freshDatabase: () => freshDatabaseIn(url),
-    async dispose() {
-      try {
-        run(`${PG_BIN}/pg_ctl -D ${data} -m fast stop >/dev/null`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

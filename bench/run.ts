@@ -1,19 +1,33 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
-// `npm run bench -- api-key` (or `indexer`, `accounts`) runs only the suites whose id contains an argument.
-import { benchAccounts } from "./account.bench.ts";
-import { benchApiKeyCheck } from "./api-key.bench.ts";
+// `npm run bench -- <filter> …` runs only the suites whose id contains one of the filters:
+// `route` (all four route suites), `api-key`, `runtime`, `trust-proxy`, `indexer`, `accounts`,
+// `postgres`, or a whole id such as `route:runtime:trust-proxy`.
+import { accountCases, benchAccounts } from "./account.bench.ts";
 import { benchIndexerBackfill } from "./indexer.bench.ts";
+import { benchRoute, routeCases } from "./routes.bench.ts";
 
-const durationSeconds = Number(process.env["BENCH_SECONDS"] ?? 10);
-// The API-key benchmark measures shorter loads, in more rounds (BENCH_ROUNDS).
-const apiKeyBench = {
-  durationSeconds: Number(process.env["BENCH_SECONDS"] ?? 5),
-  rounds: Number(process.env["BENCH_ROUNDS"] ?? 7),
-};
-const suites = [
-  { id: "api-key", run: () => benchApiKeyCheck(apiKeyBench) },
+// BENCH_SECONDS: the measured seconds of each load; BENCH_ROUNDS: the rounds of the route and accounts suites.
+const seconds = process.env["BENCH_SECONDS"];
+const rounds = process.env["BENCH_ROUNDS"];
+// The route suites measure shorter loads, in more rounds.
+const routeBench = { durationSeconds: Number(seconds ?? 5), rounds: Number(rounds ?? 7) };
+const accountsBench = { durationSeconds: Number(seconds ?? 10), rounds: Number(rounds ?? 3) };
+
+interface SuiteResult {
+  name: string;
+  lines: string[];
+  /** One line for the closing summary, when the suite has a headline figure. */
+  summary?: string;
+  met: boolean;
+}
+
+const suites: { id: string; run(): Promise<SuiteResult> }[] = [
+  ...routeCases.map((routeCase) => ({ id: routeCase.id, run: () => benchRoute(routeCase, routeBench) })),
   { id: "indexer", run: () => benchIndexerBackfill() },
-  { id: "accounts", run: () => benchAccounts({ durationSeconds, rounds: 3 }) },
+  ...accountCases.map(({ id, database }) => ({
+    id,
+    run: () => benchAccounts({ ...accountsBench, database }),
+  })),
 ];
 
 const filters = process.argv.slice(2);
@@ -26,9 +40,12 @@ if (selected.length === 0) {
 }
 
 let allMet = true;
+const summaries: string[] = [];
 for (const suite of selected) {
   const result = await suite.run();
   process.stdout.write(`\n## ${result.name}\n${result.lines.join("\n")}\n`);
+  if (result.summary) summaries.push(`${suite.id.padEnd(28)} ${result.summary}`);
   allMet &&= result.met;
 }
+if (summaries.length > 0) process.stdout.write(`\n## Summary\n${summaries.join("\n")}\n`);
 process.stdout.write(`\n${allMet ? "all targets met" : "some targets NOT met"}\n`);

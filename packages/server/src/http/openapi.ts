@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import type { Access, RouteDefinition } from "./route.ts";
 import { RATE_LIMIT_HEADERS, type Surface } from "./surfaces.ts";
@@ -13,6 +14,9 @@ export interface OpenApiOptions {
 const toPath = (prefix: string, path: string) =>
   `${prefix}${path}`.replace(/:([A-Za-z0-9_]+)/g, "{$1}") || "/";
 
+/** OpenAPI ignores header parameters with these names: the body, the content negotiation and `securitySchemes` say them. */
+const RESERVED_HEADER_PARAMETERS = new Set(["accept", "content-type", "authorization"]);
+
 /**
  * Builds one surface's OpenAPI 3.1 document from its route definitions, with
  * every schema taken from the zod schemas the server validates with, so the
@@ -23,31 +27,7 @@ export function buildOpenApiDocument(
   groups: Array<{ prefix: string; routes: RouteDefinition[] }>,
   options: OpenApiOptions,
 ) {
-  const components: Record<string, JsonObject> = {};
-  const schemaOf = (schema: z.ZodType, io: "input" | "output"): JsonObject => {
-    const json = z.toJSONSchema(schema, {
-      io,
-      target: "draft-2020-12",
-      unrepresentable: "any",
-      reused: "inline",
-      override: ({ jsonSchema }) => {
-        delete (jsonSchema as JsonObject)["$schema"];
-      },
-    }) as JsonObject;
-    delete json["$schema"];
-    const defs = json["$defs"] as Record<string, JsonObject> | undefined;
-    if (defs) {
-      for (const [name, def] of Object.entries(defs)) components[name] = def;
-      delete json["$defs"];
-    }
-    const id = json["id"];
-    if (typeof id === "string") {
-      delete json["id"];
-      components[id] = json;
-      return { $ref: `#/components/schemas/${id}` };
-    }
-    return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/'));
-  };
+  const schemas = createSchemaComponents();
 
   const rateLimitHeaders = {
     [RATE_LIMIT_HEADERS.limit]: { $ref: "#/components/headers/RateLimitLimit" },
@@ -56,20 +36,37 @@ export function buildOpenApiDocument(
   };
 
   const paths: Record<string, Record<string, JsonObject>> = {};
+  const operationIds = new Set<string>();
   for (const { prefix, route } of groups.flatMap((group) =>
     group.routes.map((route) => ({ prefix: group.prefix, route })),
   )) {
+    const path = toPath(prefix, route.path);
+    const method = route.method.toLowerCase();
+    const where = `${route.method} ${path}`;
+    if (operationIds.has(route.operationId))
+      throw new Error(`OpenAPI: operationId "${route.operationId}" of ${where} is used twice`);
+    operationIds.add(route.operationId);
+    if (paths[path]?.[method]) throw new Error(`OpenAPI: ${where} is defined twice`);
+    const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
+    const declared = Object.keys(route.request?.params?.shape ?? {}).sort();
+    if (templated.join() !== declared.join())
+      throw new Error(
+        `OpenAPI: ${where} declares path parameters [${declared}], its path has [${templated}]`,
+      );
+
     const parameters: JsonObject[] = [];
-    const addParameters = (where: "query" | "path" | "header", schema: z.ZodObject | undefined) => {
+    const addParameters = (location: "query" | "path" | "header", schema: z.ZodObject | undefined) => {
       if (!schema) return;
       for (const [name, field] of Object.entries(schema.shape)) {
+        if (location === "header" && RESERVED_HEADER_PARAMETERS.has(name.toLowerCase()))
+          throw new Error(`OpenAPI: ${where} declares the header parameter ${name}, which OpenAPI ignores`);
         const fieldSchema = field as z.ZodType;
-        const json = schemaOf(fieldSchema, "input");
+        const json = schemas.convert(fieldSchema, "input", where);
         const optional = fieldSchema.safeParse(undefined).success;
         parameters.push({
           name,
-          in: where,
-          required: where === "path" ? true : !optional,
+          in: location,
+          required: location === "path" ? true : !optional,
           ...(typeof json["description"] === "string" ? { description: json["description"] } : {}),
           schema: json,
         });
@@ -82,6 +79,10 @@ export function buildOpenApiDocument(
 
     const responses: Record<string, JsonObject> = {};
     for (const [status, response] of Object.entries(route.responses)) {
+      if (!/^[1-5][0-9][0-9]$/.test(status)) throw new Error(`OpenAPI: ${where} has a response ${status}`);
+      for (const name of Object.keys(response.headers ?? {}))
+        if (name.toLowerCase() === "content-type")
+          throw new Error(`OpenAPI: ${where} declares a Content-Type response header, which OpenAPI ignores`);
       const limited = route.access.kind !== "none" && route.access.kind !== "key-holder";
       const headers: JsonObject = {
         ...(limited ? rateLimitHeaders : {}),
@@ -102,15 +103,17 @@ export function buildOpenApiDocument(
         ...(schema
           ? {
               content: {
-                [response.contentType ?? "application/json"]: { schema: schemaOf(schema, "output") },
+                [response.contentType ?? "application/json"]: {
+                  schema: schemas.convert(schema, "output", where),
+                },
               },
             }
           : {}),
       };
     }
-    const path = toPath(prefix, route.path);
+    if (Object.keys(responses).length === 0) throw new Error(`OpenAPI: ${where} documents no response`);
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = {
+    paths[path][method] = {
       operationId: route.operationId,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
@@ -121,7 +124,9 @@ export function buildOpenApiDocument(
             requestBody: {
               required: true,
               content: {
-                "application/json": { schema: schemaOf(route.documentedBody ?? route.request.body, "input") },
+                "application/json": {
+                  schema: schemas.convert(route.documentedBody ?? route.request.body, "input", where),
+                },
               },
             },
           }
@@ -131,7 +136,7 @@ export function buildOpenApiDocument(
     };
   }
 
-  return {
+  return schemas.resolve({
     openapi: "3.1.0",
     info: {
       title: surface.title,
@@ -141,7 +146,7 @@ export function buildOpenApiDocument(
     servers: [{ url: options.publicUrl }],
     paths,
     components: {
-      schemas: components,
+      schemas: {} as Record<string, JsonObject>,
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "API-KEY" } },
       parameters: {
         IdempotencyKey: {
@@ -171,7 +176,7 @@ export function buildOpenApiDocument(
         RetryAfter: { description: "Whole seconds to wait before retrying.", schema: { type: "integer" } },
       },
     },
-  };
+  });
 }
 
 function security(access: Access): JsonObject {
@@ -187,3 +192,131 @@ function security(access: Access): JsonObject {
       return { security: [{ ApiKey: [] }] };
   }
 }
+
+type Io = "input" | "output";
+
+/** What `components.schemas` names may look like (OpenAPI 3.1, section 4.8.7.1). */
+const COMPONENT_NAME = /^[a-zA-Z0-9._-]+$/;
+/** Stands for a component's final name until every schema of the document is known. */
+const PENDING = "#/$pending/";
+
+/**
+ * The named schemas of one document. zod converts each route schema on its
+ * own and moves every schema that carries `.meta({ id })`, at any depth, into
+ * that conversion's `$defs`; each id becomes one entry of `components.schemas`.
+ *
+ * One id may document differently as input and as output (a field with a
+ * default is optional on input; output objects are closed). Then the output
+ * keeps the id and the input is published as `<id>Input`; a schema that
+ * refers to a split one splits too. Two different schemas that claim the same
+ * id stop the build: one of them would silently document the other.
+ */
+function createSchemaComponents() {
+  /** Each id's JSON Schema as input and as output, with the route that first used it. */
+  const claimed = new Map<string, Partial<Record<Io, { json: JsonObject; where: string }>>>();
+
+  const claim = (id: string, io: Io, json: JsonObject, where: string) => {
+    if (!COMPONENT_NAME.test(id))
+      throw new Error(
+        `OpenAPI: schema id "${id}" (${where}) is not a valid component name (${COMPONENT_NAME})`,
+      );
+    const variants = claimed.get(id) ?? {};
+    claimed.set(id, variants);
+    const known = variants[io];
+    if (!known) variants[io] = { json, where };
+    else if (!isDeepStrictEqual(known.json, json))
+      throw new Error(
+        `OpenAPI: two different schemas claim the id "${id}" (as ${io}): one in ${known.where}, another in ${where}`,
+      );
+  };
+
+  /** The JSON Schema of `schema` for one route (`where`), its named parts claimed as components. */
+  const convert = (schema: z.ZodType, io: Io, where: string): JsonObject => {
+    const { $defs, ...root } = z.toJSONSchema(schema, {
+      io,
+      target: "draft-2020-12",
+      unrepresentable: "any",
+      reused: "inline",
+      override: ({ jsonSchema }) => {
+        delete (jsonSchema as JsonObject)["$schema"];
+      },
+    }) as JsonObject;
+    delete root["$schema"];
+    const pending = (ref: string) => {
+      if (!ref.startsWith("#/$defs/"))
+        throw new Error(`OpenAPI: unexpected reference ${ref}; a recursive schema needs .meta({ id })`);
+      const id = decodePointerSegment(ref.slice("#/$defs/".length));
+      if (id.startsWith("__schema"))
+        throw new Error("OpenAPI: a schema used twice in a cycle has no id; give it .meta({ id })");
+      return `${PENDING}${io}/${id}`;
+    };
+    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonObject>))
+      claim(id, io, mapRefs(def, pending), where);
+    return mapRefs(root, pending);
+  };
+
+  const idOf = (ref: string) => ref.slice(PENDING.length).split("/").slice(1).join("/");
+  const refsOf = (json: unknown) => {
+    const ids: string[] = [];
+    mapRefs(json, (ref) => {
+      if (ref.startsWith(PENDING)) ids.push(idOf(ref));
+      return ref;
+    });
+    return ids;
+  };
+  const withoutIo = (json: JsonObject) => mapRefs(json, (ref) => (ref.startsWith(PENDING) ? idOf(ref) : ref));
+
+  /** Names every component and points every reference of the document at it. */
+  const resolve = <T extends { components: { schemas: Record<string, JsonObject> } }>(document: T): T => {
+    const split = new Set<string>();
+    for (const [id, { input, output }] of claimed)
+      if (input && output && !isDeepStrictEqual(withoutIo(input.json), withoutIo(output.json))) split.add(id);
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const [id, { input, output }] of claimed) {
+        if (split.has(id) || !input || !output) continue;
+        if ([...refsOf(input.json), ...refsOf(output.json)].some((ref) => split.has(ref))) {
+          split.add(id);
+          grown = true;
+        }
+      }
+    }
+    const nameOf = (id: string, io: Io) => (io === "input" && split.has(id) ? `${id}Input` : id);
+    for (const id of split)
+      if (claimed.has(nameOf(id, "input")))
+        throw new Error(
+          `OpenAPI: the input form of "${id}" would take the name of the schema "${nameOf(id, "input")}"`,
+        );
+    const resolveRef = (ref: string) => {
+      if (!ref.startsWith(PENDING)) return ref;
+      const [io, ...id] = ref.slice(PENDING.length).split("/");
+      return `#/components/schemas/${nameOf(id.join("/"), io as Io)}`;
+    };
+    const schemas: Record<string, JsonObject> = {};
+    for (const [id, variants] of claimed)
+      for (const io of ["output", "input"] as const) {
+        const variant = variants[io];
+        const name = nameOf(id, io);
+        if (variant && !schemas[name]) schemas[name] = mapRefs(variant.json, resolveRef);
+      }
+    const resolved = mapRefs(document, resolveRef);
+    resolved.components.schemas = schemas;
+    return resolved;
+  };
+
+  return { convert, resolve };
+}
+
+/** A copy of `value` with every `$ref` passed through `map`. */
+function mapRefs<T>(value: T, map: (ref: string) => string): T {
+  if (Array.isArray(value)) return value.map((item) => mapRefs(item, map)) as T;
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === "$ref" && typeof item === "string" ? map(item) : mapRefs(item, map),
+    ]),
+  ) as T;
+}
+
+const decodePointerSegment = (segment: string) => segment.replaceAll("~1", "/").replaceAll("~0", "~");

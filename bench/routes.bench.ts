@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { cpus, loadavg } from "node:os";
 import {
   formatRow,
   type LoadOptions,
@@ -6,11 +6,11 @@ import {
   LoadTally,
   load,
   median,
+  recordAnswer,
   startApiServer,
-  startProcess,
+  startBareServer,
 } from "./harness.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const TARGET_RATIO = 0.7;
 /** The same load shape for both servers: these connections, one request in flight on each. */
 const CONNECTIONS = 64;
@@ -18,24 +18,71 @@ const PIPELINING = 1;
 const WARMUP_SECONDS = 3;
 /** Each round's load of each server is cut into slices this long, the two servers taking turns. */
 const SLICE_SECONDS = 1;
+/** The client address a load balancer in front of the server would report (TEST-NET-3). */
+const FORWARDED_FOR = "203.0.113.7";
+
+/** The routes measured, each with a key whose multiplier is raised so every request succeeds. */
+const ROUTES = [
+  { id: "api-key", path: "/market/api-key?bucket=read" },
+  { id: "runtime", path: "/market/runtime" },
+] as const;
+
+/**
+ * Each route without a proxy in front, and as production runs it behind one
+ * load balancer: TRUST_PROXY=1, every request carrying X-Forwarded-For.
+ */
+const PROXY_SETUPS = [
+  { id: "", label: "TRUST_PROXY unset", trustProxy: undefined, headers: {} },
+  {
+    id: ":trust-proxy",
+    label: "TRUST_PROXY=1, X-Forwarded-For",
+    trustProxy: "1",
+    headers: { "x-forwarded-for": FORWARDED_FOR },
+  },
+] as const;
+
+export interface RouteCase {
+  /** The suite id `npm run bench -- <filter>` matches. */
+  id: string;
+  name: string;
+  path: string;
+  trustProxy: string | undefined;
+  /** Headers every request carries besides the API key, to both servers. */
+  headers: Record<string, string>;
+}
+
+export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
+  PROXY_SETUPS.map((setup) => ({
+    id: `route:${route.id}${setup.id}`,
+    name: `GET ${route.path} (${setup.label}) vs bare node:http answering the same bytes`,
+    path: route.path,
+    trustProxy: setup.trustProxy,
+    headers: setup.headers,
+  })),
+);
 
 type Side = "bare" | "api";
 
-/** Both servers, freshly started, and how to load each. */
-async function startServers() {
-  const [bare, server] = await Promise.all([
-    startProcess(["--import", "tsx", `${root}bench/bare-server.ts`], {}, /listening on (\S+)/),
-    startApiServer({ logLevel: "info" }),
-  ]);
-  const shape = { connections: CONNECTIONS, pipelining: PIPELINING };
+/**
+ * Both servers, freshly started: the API server first, whose answer to one
+ * request is recorded, then a bare server that replays that answer.
+ */
+async function startServers(routeCase: RouteCase) {
+  const server = await startApiServer({ logLevel: "info", trustProxy: routeCase.trustProxy });
+  let bare: Awaited<ReturnType<typeof startBareServer>>;
+  const headers = { ...routeCase.headers, "api-key": server.apiKey };
+  try {
+    const answer = await recordAnswer(`${server.baseUrl}${routeCase.path}`, headers);
+    if (answer.status >= 300) throw new Error(`${routeCase.path} answered ${answer.status}: ${answer.body}`);
+    bare = await startBareServer(answer, headers);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  const shape = { connections: CONNECTIONS, pipelining: PIPELINING, headers };
   const targets: Record<Side, Omit<LoadOptions, "durationSeconds">> = {
-    bare: { ...shape, url: bare.match[1]!, pid: bare.child.pid },
-    api: {
-      ...shape,
-      url: `${server.baseUrl}/market/api-key?bucket=read`,
-      headers: { "api-key": server.apiKey },
-      pid: server.pid,
-    },
+    bare: { ...shape, url: `${bare.url}${routeCase.path}`, pid: bare.pid },
+    api: { ...shape, url: `${server.baseUrl}${routeCase.path}`, pid: server.pid },
   };
   const measure = async (side: Side, seconds: number, into?: LoadTally) => {
     const result = await load({ ...targets[side], durationSeconds: seconds }, into);
@@ -47,9 +94,10 @@ async function startServers() {
 }
 
 /**
- * GET /market/api-key?bucket=read with a high-multiplier key, against a bare
- * node:http server answering 204, each server in its own process and the
- * load generator (autocannon) in this one, measured in the same run.
+ * One route of the API server against a bare node:http server answering
+ * the same bytes (the status, headers and body the API server answered, as
+ * recorded from it), each server in its own process and the load generator
+ * (autocannon) in this one, measured in the same run.
  *
  * Each of the `rounds` rounds starts both servers afresh, warms both up, then
  * loads each for `durationSeconds` in slices of SLICE_SECONDS, the two
@@ -62,16 +110,15 @@ async function startServers() {
  * server process spent per answered request is read from /proc, from outside
  * the servers. Target: median ratio of requests/s at least 0.7.
  */
-export async function benchApiKeyCheck({
-  durationSeconds,
-  rounds,
-}: {
-  durationSeconds: number;
-  rounds: number;
-}) {
+export async function benchRoute(
+  routeCase: RouteCase,
+  { durationSeconds, rounds }: { durationSeconds: number; rounds: number },
+) {
   const results: { bare: LoadResult; api: LoadResult; ratio: number; p99Ratio: number }[] = [];
+  const loads: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const servers = await startServers();
+    loads.push(loadavg()[0]!);
+    const servers = await startServers(routeCase);
     try {
       // Warm both up (JIT, key cache, connection handling) before anything counts.
       await servers.measure("bare", WARMUP_SECONDS);
@@ -103,14 +150,16 @@ export async function benchApiKeyCheck({
   const bareCpu = cpu("bare");
   const apiCpu = cpu("api");
   const met = ratio >= TARGET_RATIO;
+  const route = `GET ${routeCase.path}`;
   return {
-    name: "GET /market/api-key?bucket=read vs bare node:http 204",
+    name: routeCase.name,
     lines: [
       `${rounds} rounds, each on freshly started servers: ${WARMUP_SECONDS} s warm-up each, then ${durationSeconds} s each in ${SLICE_SECONDS} s slices, taking turns; ${CONNECTIONS} connections, pipelining ${PIPELINING}`,
+      `1-minute load average before each round: ${loads.map((value) => value.toFixed(2)).join(", ")} (${cpus().length} cores)`,
       ...results.flatMap((r, index) => [
         `round ${index + 1}`,
         `  ${formatRow("bare node:http (baseline)", r.bare)}`,
-        `  ${formatRow("GET /market/api-key?bucket=read", r.api)}`,
+        `  ${formatRow(route, r.api)}`,
         `  ratio (requests/s) ${r.ratio.toFixed(3)}   p99 ratio (api / baseline) ${r.p99Ratio.toFixed(2)}`,
       ]),
       `per-round ratios: ${results.map((r) => r.ratio.toFixed(3)).join(", ")}`,
@@ -122,7 +171,7 @@ export async function benchApiKeyCheck({
         : "CPU per request: not available (no /proc)",
       `median ratio (requests/s): ${ratio.toFixed(3)}   target >= ${TARGET_RATIO}   ${met ? "MET" : "NOT MET"}`,
     ],
-    ratio,
+    summary: `median ratio ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}) ${met ? "MET" : "NOT MET"}`,
     met,
   };
 }

@@ -137,18 +137,20 @@ describe("buildOpenApiDocument", () => {
     buildOpenApiDocument(surface, [{ prefix: surface.prefix, routes }], {
       publicUrl: "https://api.mkt.test",
     });
-  const route = (overrides: Partial<RouteDefinition>): RouteDefinition =>
-    defineRoute({
+  const route = (overrides: Partial<RouteDefinition>): RouteDefinition => ({
+    ...defineRoute({
       method: "GET",
       path: "/thing",
       operationId: "getThing",
       summary: "A thing",
       tags: ["test"],
-      access: { kind: "none" },
       responses: { 200: { description: "ok" } },
       handler: () => undefined,
-      ...overrides,
-    } as RouteDefinition);
+    }),
+    access: { kind: "none" },
+    cache: { kind: "no-store" },
+    ...overrides,
+  });
 
   const Leaf = z.object({ value: z.string() }).meta({ id: "Leaf" });
   const Branch = z.object({ leaves: z.array(Leaf) }).meta({ id: "Branch" });

@@ -1,12 +1,12 @@
+import { MARKET_BUCKETS, type MarketBucket, marketBucketSchema, RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import type { Config } from "../config/index.ts";
 import { badRequest, RateLimitedError, unauthorized } from "../errors.ts";
 import type { CachedKey } from "../keys/cache.ts";
 import type { KeyLookup, KeyService } from "../keys/service.ts";
 import type { LimitDecision, SlidingWindowLimiter } from "../quotas/limiter.ts";
-import { type Budget, counterIds, type MarketBucketName, type QuotaPolicies } from "../quotas/policies.ts";
+import { type Budget, counterIds, type QuotaPolicies } from "../quotas/policies.ts";
 import type { Access } from "./route.ts";
-import { RATE_LIMIT_HEADERS } from "./surfaces.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -195,10 +195,12 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
   };
 }
 
-function bucketFromQuery(request: FastifyRequest): MarketBucketName {
-  const bucket = (request.query as Record<string, unknown> | undefined)?.["bucket"];
-  if (bucket === "read" || bucket === "write" || bucket === "stream") return bucket;
-  throw badRequest("bucket is required and must be one of read, write, stream");
+function bucketFromQuery(request: FastifyRequest): MarketBucket {
+  const bucket = marketBucketSchema.safeParse(
+    (request.query as Record<string, unknown> | undefined)?.["bucket"],
+  );
+  if (bucket.success) return bucket.data;
+  throw badRequest(`bucket is required and must be one of ${MARKET_BUCKETS.join(", ")}`);
 }
 
 function quotaExceeded(decision: LimitDecision, message = "API key budget exhausted for this bucket") {

@@ -1,6 +1,7 @@
+import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import { z } from "zod";
 import type { Access, RouteDefinition } from "./route.ts";
-import { RATE_LIMIT_HEADERS, type Surface } from "./surfaces.ts";
+import type { Surface } from "./surfaces.ts";
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { healthSchema, readinessSchema } from "@mkt/protocol";
 import type { Database } from "../db/index.ts";
 import { isMigrated } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
@@ -39,7 +39,7 @@ export function platformRoutes({
       tags: ["Operations"],
       access: none,
       responses: {
-        200: { description: "The process is alive.", schema: z.object({ status: z.literal("ok") }) },
+        200: { description: "The process is alive.", schema: healthSchema },
       },
       handler: () => ({ status: "ok" }),
     }),
@@ -51,7 +51,7 @@ export function platformRoutes({
       tags: ["Operations"],
       access: none,
       responses: {
-        200: { description: "Ready to serve.", schema: z.object({ status: z.literal("ready") }) },
+        200: { description: "Ready to serve.", schema: readinessSchema },
         503: { description: "The database does not answer or migrations are pending." },
       },
       handler: async () => {

@@ -1,7 +1,8 @@
+import type { MarketBucket } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { SessionKind } from "../db/schema.ts";
-import type { ClassicClass, MarketBucketName } from "../quotas/policies.ts";
+import type { ClassicClass } from "../quotas/policies.ts";
 
 /**
  * What a route needs before its handler runs. The surface's guard reads it
@@ -14,7 +15,7 @@ export type Access =
    * Market route charging one bucket; "query" takes it from the `bucket` query parameter
    * (`GET /market/api-key`). `publicRead` routes need no key when PUBLIC_READS=open.
    */
-  | { kind: "market"; bucket: MarketBucketName | "query"; publicRead?: boolean }
+  | { kind: "market"; bucket: MarketBucket | "query"; publicRead?: boolean }
   /** Classic route in one quota class; `key: false` for the public marketplace-standard metadata routes. */
   | { kind: "classic"; class: ClassicClass; key: boolean }
   /** Every prediction-feed route: key required, one per-IP budget. */

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
+import { MARKET_BUCKETS, type MarketBucket } from "@mkt/protocol";
 import type { CachedKey } from "../keys/cache.ts";
 import { API_KEY_LENGTH, hashSecret } from "../keys/secrets.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { SlidingWindowLimiter } from "../quotas/limiter.ts";
-import { counterIds, type MarketBucketName, type QuotaPolicies } from "../quotas/policies.ts";
+import { counterIds, type QuotaPolicies } from "../quotas/policies.ts";
 
 export interface FastPathDeps {
   keys: KeyService;
@@ -44,13 +45,11 @@ function readHeaders(raw: string[]) {
 }
 
 /** The bucket of `/market/api-key?bucket=<bucket>` with nothing else in the query, or undefined. */
-function bucketOf(url: string): "read" | "write" | "stream" | undefined {
+function bucketOf(url: string): MarketBucket | undefined {
   if (!url.startsWith(QUERY, PATH.length)) return undefined;
   const length = url.length - PATH.length - QUERY.length;
   // Compare in place: no substring is built for the common case.
-  if (length === 4 && url.endsWith("read")) return "read";
-  if (length === 5 && url.endsWith("write")) return "write";
-  if (length === 6 && url.endsWith("stream")) return "stream";
+  for (const bucket of MARKET_BUCKETS) if (length === bucket.length && url.endsWith(bucket)) return bucket;
   return undefined;
 }
 
@@ -101,15 +100,13 @@ export function createApiKeyFastPath(deps: FastPathDeps) {
     return connection.hash;
   };
   // Counter ids per cached key object (replaced when the cache refills), built once.
-  const bucketIdsOf = new WeakMap<CachedKey, Record<MarketBucketName, string>>();
+  const bucketIdsOf = new WeakMap<CachedKey, Record<MarketBucket, string>>();
   const bucketIdsFor = (key: CachedKey) => {
     let ids = bucketIdsOf.get(key);
     if (ids === undefined) {
-      ids = {
-        read: counterIds.marketKey("read", key.id),
-        write: counterIds.marketKey("write", key.id),
-        stream: counterIds.marketKey("stream", key.id),
-      };
+      ids = Object.fromEntries(
+        MARKET_BUCKETS.map((bucket) => [bucket, counterIds.marketKey(bucket, key.id)]),
+      ) as Record<MarketBucket, string>;
       bucketIdsOf.set(key, ids);
     }
     return ids;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { profileImageParamsSchema, profileImageSchema } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
@@ -12,10 +12,6 @@ import { IMAGE_ROUTE } from "./profile-reader.ts";
  */
 const CACHE_CONTROL = "public, max-age=86400, immutable";
 
-const params = z.object({
-  imageId: z.string().regex(/^img_[a-z0-9]{1,40}$/, "imageId must be an image id (img_…)"),
-});
-
 /** `GET /market/support/identity/images/{imageId}`: avatars and pixel pfps, the images profiles link to. */
 export function imageRoute(db: Database) {
   return defineRoute({
@@ -27,12 +23,12 @@ export function imageRoute(db: Database) {
       "Serves an avatar or a pixel pfp (256×256 PNG) that a shared profile links to. A public read: with PUBLIC_READS=open it needs no API key. Artwork uploads are private and never served here (404), nor are images of deleted accounts. Cached as immutable: an image id never changes content.",
     tags: ["Shared services"],
     access: { kind: "market", bucket: "read", publicRead: true },
-    request: { params },
+    request: { params: profileImageParamsSchema },
     responses: {
       200: {
         description: "The image.",
         contentType: "image/png",
-        schema: z.string().meta({ format: "binary" }),
+        schema: profileImageSchema,
         headers: {
           "Cache-Control": { description: CACHE_CONTROL, schema: { type: "string" } },
         },

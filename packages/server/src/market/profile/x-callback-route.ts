@@ -1,25 +1,9 @@
-import { z } from "zod";
+import { profileLookupSchema, xCallbackQuerySchema } from "@mkt/protocol";
 import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
 import type { AccountSession } from "../accounts/actions.ts";
 import type { ProfileReader } from "./profile-reader.ts";
-import { profileLookupSchema } from "./profile-schema.ts";
 import type { XConnections } from "./x-connections.ts";
-
-const query = z.object({
-  state: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "state must be the state x-connect issued"),
-  code: z
-    .string()
-    .min(1)
-    .max(2048)
-    .optional()
-    .describe("The authorization code X appended to the redirect URL."),
-  error: z
-    .string()
-    .max(200)
-    .optional()
-    .describe("The error X appended instead of a code (access_denied when the user declined)."),
-});
 
 /** `GET /market/account/social/x/callback`: completes an X OAuth connection. */
 export function xCallbackRoute(connections: XConnections, profiles: ProfileReader) {
@@ -32,7 +16,7 @@ export function xCallbackRoute(connections: XConnections, profiles: ProfileReade
     tags: ["Accounts"],
     access: { kind: "market", bucket: "write" },
     session: "account",
-    request: { query },
+    request: { query: xCallbackQuerySchema },
     responses: {
       200: { description: "Connected and verified; the caller's profile.", schema: profileLookupSchema },
       400: {

@@ -1,8 +1,21 @@
 import {
-  type AccountActionInput,
-  accountActionResultSchema,
+  type AccountActionInputOf,
+  type AccountActionKind,
+  type AccountActionResponse,
+  accountActionResponseSchemas,
+  type DeletionResult,
+  type DmMessageList,
+  type DmMessagesQuery,
+  type DmThreadList,
+  type DmUnread,
   deletionMessage,
   deletionResultSchema,
+  dmMessageListSchema,
+  dmThreadListSchema,
+  dmUnreadSchema,
+  type PageQuery,
+  type SessionCreated,
+  type SessionState,
   sessionCreatedSchema,
   sessionStateSchema,
   signInMessage,
@@ -23,12 +36,8 @@ export interface SignInOptions {
   now?: () => number;
 }
 
-export interface MarketSessionCredentials {
-  address: string;
-  token: string;
-  expiresAt: number;
-  origin: string;
-}
+/** A session as `signIn` returns it: the server's answer and the origin it is bound to. */
+export type MarketSessionCredentials = SessionCreated & { origin: string };
 
 /** The envelope of a signed message, built with the same builders the server verifies with. */
 async function signEnvelope(
@@ -71,7 +80,7 @@ export function accountApi(request: Transport) {
         "x-mkt-wallet": credentials.address,
       };
       return {
-        async state() {
+        async state(): Promise<SessionState> {
           const { body } = await request<unknown>({
             method: "GET",
             path: "/market/account/session",
@@ -82,29 +91,52 @@ export function accountApi(request: Transport) {
         async signOut(): Promise<void> {
           await request({ method: "DELETE", path: "/market/account/session", headers });
         },
-        /** One `POST /market/account` action; retries reuse one Idempotency-Key. */
-        async action(action: AccountActionInput) {
+        /**
+         * One `POST /market/account` action; retries reuse one Idempotency-Key.
+         * The answer's `result` has the type of the kind given.
+         *
+         * @example
+         * ```ts
+         * const { result } = await session.action({ kind: "dm", to: "0x…", body: "hello" });
+         * console.log(result.threadId);
+         * ```
+         */
+        async action<K extends AccountActionKind>(
+          action: { kind: K } & AccountActionInputOf<K>,
+        ): Promise<AccountActionResponse<K>> {
           const { body } = await request<unknown>({
             method: "POST",
             path: "/market/account",
             body: action,
             headers,
           });
-          return accountActionResultSchema.parse(body);
+          return accountActionResponseSchemas[action.kind].parse(body);
         },
         dm: {
-          threads: async (query: { cursor?: string; limit?: number } = {}) =>
-            (await request<unknown>({ method: "GET", path: "/market/dm/threads", query, headers })).body,
-          messages: async (query: { with: string; cursor?: string; limit?: number }) =>
-            (await request<unknown>({ method: "GET", path: "/market/dm/messages", query, headers })).body,
-          unread: async () =>
-            (await request<unknown>({ method: "GET", path: "/market/dm/unread", headers })).body,
+          /** The caller's conversations, newest first (`GET /market/dm/threads`). */
+          threads: async (query: PageQuery = {}): Promise<DmThreadList> =>
+            dmThreadListSchema.parse(
+              (await request<unknown>({ method: "GET", path: "/market/dm/threads", query, headers })).body,
+            ),
+          /** One conversation's messages, newest first (`GET /market/dm/messages`). */
+          messages: async (query: DmMessagesQuery): Promise<DmMessageList> =>
+            dmMessageListSchema.parse(
+              (await request<unknown>({ method: "GET", path: "/market/dm/messages", query, headers })).body,
+            ),
+          /** Unread messages and conversations (`GET /market/dm/unread`). */
+          unread: async (): Promise<DmUnread> =>
+            dmUnreadSchema.parse(
+              (await request<unknown>({ method: "GET", path: "/market/dm/unread", headers })).body,
+            ),
         },
         /**
          * Deletes the hosted account (`POST /market/account/delete`) with a fresh
          * signature of `deletionMessage`, never the sign-in signature.
          */
-        async deleteAccount(signMessage: MessageSigner, options: { now?: () => number } = {}) {
+        async deleteAccount(
+          signMessage: MessageSigner,
+          options: { now?: () => number } = {},
+        ): Promise<DeletionResult> {
           const envelope = await signEnvelope(deletionMessage, {
             origin: credentials.origin,
             address: credentials.address,

@@ -1,14 +1,7 @@
-import type { CreatedKey, CreateKeyRequest, MarketBucket } from "@mkt/protocol";
-import { createdKeySchema } from "@mkt/protocol";
+import type { CreatedKey, CreateKeyRequest, MarketBucket, RateLimit } from "@mkt/protocol";
+import { createdKeySchema, readRateLimit } from "@mkt/protocol";
 import { accountApi } from "./account.ts";
 import { createTransport, type TransportOptions } from "./http.ts";
-
-export interface RateLimit {
-  limit: number;
-  remaining: number;
-  /** Seconds until the oldest counted request leaves the window. */
-  resetSeconds: number;
-}
 
 export interface MktClientOptions extends TransportOptions {}
 
@@ -50,11 +43,7 @@ export function createMktClient(options: MktClientOptions) {
       /** Reserves one request in a budget (`GET /market/api-key`) and returns the budget's state. */
       async reserve(bucket: MarketBucket): Promise<RateLimit> {
         const { headers } = await request({ method: "GET", path: "/market/api-key", query: { bucket } });
-        return {
-          limit: Number(headers.get("ratelimit-limit")),
-          remaining: Number(headers.get("ratelimit-remaining")),
-          resetSeconds: Number(headers.get("ratelimit-reset")),
-        };
+        return readRateLimit(headers);
       },
     },
   };

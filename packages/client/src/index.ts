@@ -1,5 +1,6 @@
+export type { RateLimit } from "@mkt/protocol";
 export type { MarketSessionCredentials, MessageSigner, SignInOptions } from "./account.ts";
-export type { MktClient, MktClientOptions, RateLimit } from "./client.ts";
+export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export { MktApiError } from "./errors.ts";
 export type { RetryPolicy } from "./http.ts";

@@ -1,9 +1,15 @@
-export type { AccountAction, AccountActionInput, AccountActionKind } from "./account/actions.ts";
+export type {
+  AccountAction,
+  AccountActionFamily,
+  AccountActionInput,
+  AccountActionInputOf,
+  AccountActionKind,
+} from "./account/actions.ts";
 export {
   ACCOUNT_ACTION_FAMILIES,
   ACCOUNT_ACTION_KINDS,
   ACCOUNT_LIMITS,
-  accountActionResultSchema,
+  accountActionEnvelopeSchema,
   accountActionSchema,
   accountActionSchemas,
 } from "./account/actions.ts";
@@ -17,7 +23,32 @@ export {
   SIGN_IN_LIMITS,
   signInMessage,
 } from "./account/messages.ts";
-export type { SignedEnvelope } from "./account/schemas.ts";
+export type { PfpStatus, PixelPfp, PixelPfpStatus, ProfileLookup, SharedProfile } from "./account/profile.ts";
+export {
+  adminInviteRequestSchema,
+  adminXVerifyRequestSchema,
+  imageIdSchema,
+  PFP_STATES_DOC,
+  PFP_STATUSES,
+  PIXEL_PFP_STATUSES,
+  PROFILE_LIMITS,
+  pixelPfpSchema,
+  profileImageParamsSchema,
+  profileImageSchema,
+  profileLookupParamsSchema,
+  profileLookupSchema,
+  sharedProfileSchema,
+  USERNAME_PATTERN,
+  usernameSchema,
+  xCallbackQuerySchema,
+} from "./account/profile.ts";
+export type { AccountActionResponse, AccountActionResult } from "./account/results.ts";
+export {
+  accountActionResponseSchema,
+  accountActionResponseSchemas,
+  accountActionResultSchemas,
+} from "./account/results.ts";
+export type { DeletionResult, SessionCreated, SessionState, SignedEnvelope } from "./account/schemas.ts";
 export {
   accessSessionCreatedSchema,
   accessSessionRequestSchema,
@@ -29,16 +60,19 @@ export {
   sessionCreatedSchema,
   sessionStateSchema,
   signedEnvelopeSchema,
+  signInResponseSchema,
 } from "./account/schemas.ts";
 export type {
   AccountRef,
   DmMessage,
   DmMessageList,
+  DmMessagesQuery,
   DmThread,
   DmThreadList,
   DmUnread,
   FollowList,
   FollowState,
+  PageQuery,
   Room,
   RoomList,
   RoomMessage,
@@ -47,6 +81,7 @@ export type {
   SocialActionResult,
 } from "./account/social.ts";
 export {
+  accountAddressParamsSchema,
   accountRefSchema,
   dmMessageListSchema,
   dmMessageSchema,
@@ -64,6 +99,7 @@ export {
   roomMessageListSchema,
   roomMessagePostSchema,
   roomMessageSchema,
+  roomParamsSchema,
   roomSchema,
   SOCIAL_PAGING,
   socialActionResultSchemas,
@@ -79,7 +115,9 @@ export {
 export type { AdminKey, AdminKeyPatch, CreatedKey, CreateKeyRequest } from "./keys/index.ts";
 export {
   API_KEY_PREFIX,
+  adminKeyListQuerySchema,
   adminKeyListSchema,
+  adminKeyParamsSchema,
   adminKeyPatchSchema,
   adminKeySchema,
   apiKeyPattern,
@@ -87,5 +125,17 @@ export {
   createKeyRequestSchema,
 } from "./keys/index.ts";
 export type { MarketBucket } from "./market/index.ts";
-export { apiKeyCheckQuerySchema, MARKET_API_VERSION, marketBucketSchema } from "./market/index.ts";
+export {
+  apiKeyCheckQuerySchema,
+  MARKET_API_VERSION,
+  MARKET_BUCKETS,
+  marketBucketSchema,
+} from "./market/index.ts";
+export type { MarketRuntime, MarketRuntimeList } from "./market/runtime.ts";
+export { marketRuntimeListSchema, marketRuntimeSchema } from "./market/runtime.ts";
+export { healthSchema, readinessSchema } from "./platform/index.ts";
 export { PREDICT_API_VERSION } from "./predict/index.ts";
+export type { PredictRuntime } from "./predict/runtime.ts";
+export { predictRuntimeSchema } from "./predict/runtime.ts";
+export type { RateLimit } from "./quotas/index.ts";
+export { RATE_LIMIT_HEADERS, rateLimitSchema, readRateLimit } from "./quotas/index.ts";

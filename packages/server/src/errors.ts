@@ -1,3 +1,4 @@
+import type { RateLimit } from "@mkt/protocol";
 /**
  * Errors services throw. Each carries a semantic kind; every API surface maps
  * kinds to its own documented status and body in one error handler, so no
@@ -16,18 +17,12 @@ export type ErrorKind =
   | "unavailable"
   | "internal";
 
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
-}
-
 export class AppError extends Error {
   override readonly name: string = "AppError";
   constructor(
     readonly kind: ErrorKind,
     message: string,
-    options: { cause?: unknown; retryAfterSeconds?: number; rateLimit?: RateLimitState } = {},
+    options: { cause?: unknown; retryAfterSeconds?: number; rateLimit?: RateLimit } = {},
   ) {
     super(message, { cause: options.cause });
     this.retryAfterSeconds = options.retryAfterSeconds;
@@ -36,7 +31,7 @@ export class AppError extends Error {
   /** Whole seconds a client should wait before retrying (429, 503). */
   readonly retryAfterSeconds: number | undefined;
   /** The budget state behind a 429, for the surfaces that may reveal it. */
-  readonly rateLimit: RateLimitState | undefined;
+  readonly rateLimit: RateLimit | undefined;
 }
 
 export const badRequest = (message: string) => new AppError("bad_request", message);
@@ -53,7 +48,7 @@ export class RateLimitedError extends AppError {
   constructor(
     readonly reason: RateLimitReason,
     message: string,
-    options: { retryAfterSeconds: number; rateLimit?: RateLimitState },
+    options: { retryAfterSeconds: number; rateLimit?: RateLimit },
   ) {
     super("rate_limited", message, options);
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { imageIdSchema, usernameSchema } from "./profile.ts";
 import { addressSchema, signedEnvelopeSchema } from "./schemas.ts";
 
 /**
@@ -30,7 +31,6 @@ const releaseId = z
 const draftId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "draftId must be 1 to 64 letters, digits, - or _");
 const messageId = z.string().regex(/^[1-9][0-9]{0,18}$/, "must be a message id (decimal string)");
 const roomId = z.string().regex(/^room_[a-z0-9]{1,40}$/, "roomId must be a room id (room_…)");
-const imageId = z.string().regex(/^img_[a-z0-9]{1,40}$/, "must be an image id (img_…)");
 const inviteId = z.string().regex(/^inv_[a-z0-9]{1,40}$/, "inviteId must be an invite id (inv_…)");
 const imageUpload = {
   contentType: z.enum(["image/png", "image/jpeg", "image/webp"]),
@@ -50,7 +50,7 @@ export const accountActionSchemas = {
   "wishlist-list": action("wishlist-list", {}),
   // Artwork edits (uploads to the caller's own drafts)
   "artwork-upload": action("artwork-upload", { draftId, ...imageUpload }),
-  "artwork-delete": action("artwork-delete", { artworkId: imageId }),
+  "artwork-delete": action("artwork-delete", { artworkId: imageIdSchema }),
   "artwork-list": action("artwork-list", { draftId: draftId.optional() }),
   // Chat
   "room-create": action("room-create", {
@@ -81,22 +81,16 @@ export const accountActionSchemas = {
   }),
   // Profile and social-account connection
   "profile-update": action("profile-update", {
-    username: z
-      .string()
-      .regex(/^[A-Za-z0-9_]{1,15}$/, "username must be 1 to 15 letters, digits or underscores")
-      .nullable()
-      .optional(),
+    username: usernameSchema.nullable().optional(),
     bio: z.string().trim().max(ACCOUNT_LIMITS.bio).optional(),
   }),
   "avatar-upload": action("avatar-upload", imageUpload),
   "pfp-pixelate": action("pfp-pixelate", {
     size: z.number().int().min(8).max(64).default(16).describe("Pixels per side of the pixel grid."),
   }),
-  "pfp-select": action("pfp-select", { pixelPfpId: imageId.nullable() }),
+  "pfp-select": action("pfp-select", { pixelPfpId: imageIdSchema.nullable() }),
   "x-connect": action("x-connect", {
-    username: z
-      .string()
-      .regex(/^[A-Za-z0-9_]{1,15}$/, "username must be an X username (1 to 15 letters, digits or _)")
+    username: usernameSchema
       .optional()
       .describe("The X account to claim when no OAuth provider is configured (stays unverified)."),
   }),
@@ -126,7 +120,7 @@ export const accountActionSchemas = {
 export type AccountActionKind = keyof typeof accountActionSchemas;
 export const ACCOUNT_ACTION_KINDS = Object.keys(accountActionSchemas) as AccountActionKind[];
 
-export const ACCOUNT_ACTION_FAMILIES: Record<AccountActionKind, string> = {
+export const ACCOUNT_ACTION_FAMILIES = {
   "wishlist-add": "releases",
   "wishlist-remove": "releases",
   "wishlist-list": "releases",
@@ -156,7 +150,16 @@ export const ACCOUNT_ACTION_FAMILIES: Record<AccountActionKind, string> = {
   block: "safety",
   unblock: "safety",
   report: "safety",
-};
+} as const satisfies Record<AccountActionKind, string>;
+
+export type AccountActionFamily = (typeof ACCOUNT_ACTION_FAMILIES)[AccountActionKind];
+
+/**
+ * What `POST /market/account` checks before the kind's own schema (in
+ * `accountActionSchemas`), so that a 400 names the offending field of that
+ * kind rather than every branch of the union. Documented as `accountActionSchema`.
+ */
+export const accountActionEnvelopeSchema = z.looseObject({ kind: z.string() });
 
 export const accountActionSchema = z
   .discriminatedUnion(
@@ -168,17 +171,8 @@ export const accountActionSchema = z
 export type AccountAction = {
   [K in AccountActionKind]: z.output<(typeof accountActionSchemas)[K]>;
 }[AccountActionKind];
+/** The body of one kind, as a client sends it (defaults not yet applied). */
+export type AccountActionInputOf<K extends AccountActionKind> = z.input<(typeof accountActionSchemas)[K]>;
 export type AccountActionInput = {
   [K in AccountActionKind]: z.input<(typeof accountActionSchemas)[K]>;
 }[AccountActionKind];
-
-export const accountActionResultSchema = z
-  .object({
-    ok: z.literal(true),
-    kind: z.string(),
-    family: z.string().describe("The action family the kind belongs to."),
-    result: z
-      .record(z.string(), z.unknown())
-      .describe("The kind's result; see each kind in the description."),
-  })
-  .meta({ id: "AccountActionResult" });

@@ -70,6 +70,9 @@ export const sessionStateSchema = z
   })
   .meta({ id: "SessionState" });
 
+/** `POST /market/account/session`: with the token directly, without it through the first-party proxy (cookie). */
+export const signInResponseSchema = z.union([sessionCreatedSchema, proxySessionCreatedSchema]);
+
 export const chatSessionCreatedSchema = z
   .object({
     address: z.string(),
@@ -115,3 +118,7 @@ export const deletionResultSchema = z
     sessionsRevoked: z.number().int().describe("Sessions signed out on every device, this one included."),
   })
   .meta({ id: "DeletionResult" });
+
+export type SessionCreated = z.output<typeof sessionCreatedSchema>;
+export type SessionState = z.output<typeof sessionStateSchema>;
+export type DeletionResult = z.output<typeof deletionResultSchema>;

@@ -38,6 +38,14 @@ export const dmMessagesQuerySchema = pageQuerySchema.extend({
   with: addressSchema.describe("A wallet of the other account of the conversation."),
 });
 
+/** `/market/rooms/{roomId}/…`. */
+export const roomParamsSchema = z.object({ roomId: roomIdSchema.describe("The room's id (`room_…`).") });
+
+/** `/market/follows/{address}` and the follower lists: an account named by any of its wallets. */
+export const accountAddressParamsSchema = z.object({
+  address: addressSchema.describe("Any wallet of the account (0x, 40 hex digits)."),
+});
+
 const next = () =>
   z
     .string()
@@ -182,12 +190,16 @@ export const socialActionResultSchemas = {
   }),
   follow: followStateSchema,
   unfollow: followStateSchema,
-  "safety-update": z.object({ dmPolicy: z.enum(["everyone", "following", "nobody"]) }),
+  "safety-update": z.object({ dmPolicy: accountActionSchemas["safety-update"].shape.dmPolicy }),
   block: z.object({ address: z.string(), blocked: z.boolean() }),
   unblock: z.object({ address: z.string(), blocked: z.boolean() }),
   report: z.object({ id: z.string(), expiresAt: time() }),
 } as const;
 
+/** A page request as a client sends it: both fields optional. */
+export type PageQuery = Partial<z.output<typeof pageQuerySchema>>;
+/** `GET /market/dm/messages` as a client sends it. */
+export type DmMessagesQuery = PageQuery & Pick<z.output<typeof dmMessagesQuerySchema>, "with">;
 export type SocialActionKind = keyof typeof socialActionResultSchemas;
 export type SocialActionResult<K extends SocialActionKind> = z.output<(typeof socialActionResultSchemas)[K]>;
 export type AccountRef = z.output<typeof accountRefSchema>;

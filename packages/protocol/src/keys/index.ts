@@ -49,6 +49,15 @@ export const adminKeyListSchema = z.object({
   next: z.string().nullable().describe("Opaque cursor of the next page; null on the last page."),
 });
 
+/** `GET /admin/keys` on the operator listener. */
+export const adminKeyListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: z.string().max(500).optional().describe("The `next` of the previous page."),
+});
+
+/** `PATCH /admin/keys/{id}` on the operator listener. */
+export const adminKeyParamsSchema = z.object({ id: z.string().min(1).max(100) });
+
 export const adminKeyPatchSchema = z
   .object({
     multiplier: z.number().int().min(1).max(1_000_000).optional(),

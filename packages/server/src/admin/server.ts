@@ -1,8 +1,14 @@
-import { adminKeyListSchema, adminKeyPatchSchema, adminKeySchema } from "@mkt/protocol";
+import {
+  adminKeyListQuerySchema,
+  adminKeyListSchema,
+  adminKeyParamsSchema,
+  adminKeyPatchSchema,
+  adminKeySchema,
+} from "@mkt/protocol";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
-import { z } from "zod";
+import type { z } from "zod";
 import { notFound, unauthorized } from "../errors.ts";
 import { errorHandlerFor, sendError } from "../http/error-handler.ts";
 import { platformSurface } from "../http/surfaces.ts";
@@ -60,23 +66,20 @@ export function createAdminServer({
     "/admin/keys",
     {
       schema: {
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(500).default(100),
-          cursor: z.string().max(500).optional(),
-        }),
+        querystring: adminKeyListQuerySchema,
       },
     },
     async (request) => {
-      const { limit, cursor } = request.query as { limit: number; cursor?: string };
+      const { limit, cursor } = request.query as z.output<typeof adminKeyListQuerySchema>;
       return adminKeyListSchema.parse(await keys.list({ limit, after: cursor }));
     },
   );
 
   app.patch(
     "/admin/keys/:id",
-    { schema: { params: z.object({ id: z.string().min(1).max(100) }), body: adminKeyPatchSchema } },
+    { schema: { params: adminKeyParamsSchema, body: adminKeyPatchSchema } },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params as z.output<typeof adminKeyParamsSchema>;
       return adminKeySchema.parse(await keys.update(id, request.body as z.infer<typeof adminKeyPatchSchema>));
     },
   );

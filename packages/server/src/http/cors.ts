@@ -1,3 +1,4 @@
+import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import type { FastifyInstance, RouteShorthandOptions } from "fastify";
 
 const ALLOWED_HEADERS = [
@@ -11,9 +12,7 @@ const ALLOWED_HEADERS = [
   "X-Bypass-Image-Proxy",
 ].join(", ");
 const EXPOSED_HEADERS = [
-  "RateLimit-Limit",
-  "RateLimit-Remaining",
-  "RateLimit-Reset",
+  ...Object.values(RATE_LIMIT_HEADERS),
   "Retry-After",
   "X-Request-Id",
   "Idempotent-Replayed",

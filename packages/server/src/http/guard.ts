@@ -1,4 +1,4 @@
-import { type MarketBucket, marketBucketSchema } from "@mkt/protocol";
+import { MARKET_BUCKETS, type MarketBucket, RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config/index.ts";
 import { badRequest, RateLimitedError, unauthorized } from "../errors.ts";
@@ -7,7 +7,7 @@ import type { KeyLookup, KeyService } from "../keys/service.ts";
 import type { LimitDecision, SlidingWindowLimiter } from "../quotas/limiter.ts";
 import { type Budget, counterIds, type QuotaPolicies } from "../quotas/policies.ts";
 import type { Access } from "./route.ts";
-import { RATE_LIMIT_HEADERS, type SurfaceName } from "./surfaces.ts";
+import type { SurfaceName } from "./surfaces.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -206,12 +206,12 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
 
 export type Guard = ReturnType<typeof createGuard>;
 
-const BUCKETS: ReadonlySet<unknown> = new Set(marketBucketSchema.options);
+const BUCKETS: ReadonlySet<unknown> = new Set(MARKET_BUCKETS);
 
 function bucketFromQuery(request: FastifyRequest): MarketBucket {
   const bucket = (request.query as Record<string, unknown> | undefined)?.["bucket"];
   if (BUCKETS.has(bucket)) return bucket as MarketBucket;
-  throw badRequest(`bucket is required and must be one of ${marketBucketSchema.options.join(", ")}`);
+  throw badRequest(`bucket is required and must be one of ${MARKET_BUCKETS.join(", ")}`);
 }
 
 function quotaExceeded(decision: LimitDecision, message = "API key budget exhausted for this bucket") {

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
+import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import { z } from "zod";
 import type { Access, RouteDefinition } from "./route.ts";
-import { RATE_LIMIT_HEADERS, type Surface } from "./surfaces.ts";
+import type { Surface } from "./surfaces.ts";
 
 type JsonObject = Record<string, unknown>;
 

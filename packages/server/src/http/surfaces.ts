@@ -5,6 +5,7 @@ import {
   PREDICT_API_VERSION,
   PREDICT_RATE_LIMIT_CODE,
   predictErrorSchema,
+  RATE_LIMIT_HEADERS,
 } from "@mkt/protocol";
 import type { z } from "zod";
 import { type AppError, type ErrorKind, statusOfKind } from "../errors.ts";
@@ -27,13 +28,6 @@ export interface Surface {
   errorSchema: z.ZodType;
   renderError(error: AppError): RenderedError;
 }
-
-/** Header names of every rate-limited response, on every surface. */
-export const RATE_LIMIT_HEADERS = {
-  limit: "RateLimit-Limit",
-  remaining: "RateLimit-Remaining",
-  reset: "RateLimit-Reset",
-} as const;
 
 const codeOfKind: Record<ErrorKind, string> = {
   bad_request: "INVALID_INPUT",

@@ -1,4 +1,4 @@
-import { apiKeyCheckQuerySchema } from "@mkt/protocol";
+import { apiKeyCheckQuerySchema, MARKET_BUCKETS } from "@mkt/protocol";
 import { defineRoute } from "../http/route.ts";
 
 /**
@@ -17,7 +17,7 @@ export const apiKeyCheckRoute = defineRoute({
   request: { query: apiKeyCheckQuerySchema },
   responses: {
     204: { description: "One request was reserved; the RateLimit headers describe the bucket." },
-    400: { description: "bucket missing or not one of read, write, stream." },
+    400: { description: `bucket missing or not one of ${MARKET_BUCKETS.join(", ")}.` },
     401: { description: "API key missing, malformed or invalid." },
     429: {
       description:

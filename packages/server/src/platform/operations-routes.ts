@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { healthSchema, readinessSchema } from "@mkt/protocol";
 import type { Database } from "../db/index.ts";
 import { isMigrated } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
@@ -38,7 +38,7 @@ export function operationsRoutes({
       summary: "Liveness: 200 while the process lives",
       tags: ["Operations"],
       responses: {
-        200: { description: "The process is alive.", schema: z.object({ status: z.literal("ok") }) },
+        200: { description: "The process is alive.", schema: healthSchema },
       },
       handler: () => ({ status: "ok" }),
     }),
@@ -49,7 +49,7 @@ export function operationsRoutes({
       summary: "Readiness: 200 when the database answers and migrations are applied",
       tags: ["Operations"],
       responses: {
-        200: { description: "Ready to serve.", schema: z.object({ status: z.literal("ready") }) },
+        200: { description: "Ready to serve.", schema: readinessSchema },
         503: { description: "The database does not answer or migrations are pending." },
       },
       handler: async () => {

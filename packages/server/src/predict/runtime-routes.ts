@@ -1,22 +1,8 @@
 import type { ChainDeployment } from "@mkt/chain";
-import { z } from "zod";
+import { healthSchema, predictRuntimeSchema } from "@mkt/protocol";
 import type { Database } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
-
-export const predictRuntimeSchema = z
-  .object({
-    enabled: z.boolean().describe("The feed runs on this deployment."),
-    publicEnabled: z
-      .boolean()
-      .describe("The feed is open to third-party integrators. A client stops unless both flags are true."),
-    chainId: z.number().int(),
-    version: z.string(),
-    contracts: z.record(z.string(), z.string()).describe("Contract addresses by name (WETH, MarketFactory)."),
-    startBlock: z.number().int(),
-    scope: z.string().describe("The indexer scope of the feed's projection."),
-  })
-  .meta({ id: "PredictRuntime" });
 
 export function predictRuntimeRoutes({
   db,
@@ -64,7 +50,7 @@ export function predictRuntimeRoutes({
         "Like every route under /predict/v9 it needs the API-KEY header and counts against the key's budget. 200 while the feed's database answers; 503 (not cacheable) otherwise.",
       tags: ["Runtime"],
       responses: {
-        200: { description: "The feed can serve.", schema: z.object({ status: z.literal("ok") }) },
+        200: { description: "The feed can serve.", schema: healthSchema },
         429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
         503: { description: "The database does not answer." },
       },

@@ -1,3 +1,5 @@
+import type { MarketBucket } from "@mkt/protocol";
+
 /**
  * Quota policies of the three surfaces, exactly as their documents state
  * them. All budgets are per replica (the market document says so; the others
@@ -11,7 +13,7 @@ export interface Budget {
 const perMinute = (limit: number): Budget => ({ limit, windowMs: 60_000 });
 
 export interface QuotaPolicies {
-  market: { read: Budget; write: Budget; stream: Budget };
+  market: Record<MarketBucket, Budget>;
   classic: { read: Budget; search: Budget; metadata: Budget; report: Budget };
   predict: { all: Budget };
   /** `POST /keys` per client IP. */
@@ -33,7 +35,6 @@ export const defaultPolicies: QuotaPolicies = {
   failedKeyAttempts: perMinute(20),
 };
 
-export type MarketBucketName = keyof QuotaPolicies["market"];
 export type ClassicClass = keyof QuotaPolicies["classic"];
 
 /**
@@ -44,5 +45,5 @@ export const counterIds = {
   /** Failed key attempts of one client IP. */
   failedAttempts: (ip: string) => `failed:${ip}`,
   /** A market bucket of one API key. */
-  marketKey: (bucket: MarketBucketName, keyId: string) => `market:${bucket}:key:${keyId}`,
+  marketKey: (bucket: MarketBucket, keyId: string) => `market:${bucket}:key:${keyId}`,
 };

@@ -3,6 +3,8 @@ import {
   ACCOUNT_ACTION_KINDS,
   type AccountAction,
   type AccountActionKind,
+  type AccountActionResponse,
+  type AccountActionResult,
   accountActionSchemas,
 } from "@mkt/protocol";
 import type { FastifyRequest } from "fastify";
@@ -28,7 +30,7 @@ export interface ActionContext {
 export type ActionOf<K extends AccountActionKind> = Extract<AccountAction, { kind: K }>;
 
 export type ActionHandlers = {
-  [K in AccountActionKind]: (context: ActionContext, action: ActionOf<K>) => Promise<Record<string, unknown>>;
+  [K in AccountActionKind]: (context: ActionContext, action: ActionOf<K>) => Promise<AccountActionResult<K>>;
 };
 
 /**
@@ -48,7 +50,7 @@ export function createActionDispatcher(families: Partial<ActionHandlers>[]) {
   const missing = ACCOUNT_ACTION_KINDS.filter((kind) => !(kind in handlers));
   if (missing.length > 0) throw new Error(`account actions without a handler: ${missing.join(", ")}`);
 
-  return async (context: ActionContext, body: unknown) => {
+  return async (context: ActionContext, body: unknown): Promise<AccountActionResponse> => {
     const kind = (body as { kind?: unknown } | null)?.kind;
     if (typeof kind !== "string") throw badRequest("body.kind is required: the action to perform");
     if (!Object.hasOwn(accountActionSchemas, kind)) {
@@ -65,8 +67,13 @@ export function createActionDispatcher(families: Partial<ActionHandlers>[]) {
     const handler = handlers[kind as AccountActionKind] as (
       context: ActionContext,
       action: AccountAction,
-    ) => Promise<Record<string, unknown>>;
+    ) => Promise<AccountActionResult>;
     const result = await handler(context, parsed.data as AccountAction);
-    return { ok: true as const, kind, family: ACCOUNT_ACTION_FAMILIES[kind as AccountActionKind], result };
+    return {
+      ok: true,
+      kind,
+      family: ACCOUNT_ACTION_FAMILIES[kind as AccountActionKind],
+      result,
+    } as AccountActionResponse;
   };
 }

@@ -5,22 +5,21 @@ import {
   type AccountActionKind,
   accessSessionCreatedSchema,
   accessSessionRequestSchema,
-  accountActionResultSchema,
+  accountActionEnvelopeSchema,
+  accountActionResponseSchema,
   accountActionSchema,
   chatSessionCreatedSchema,
   DELETION_CONSENT,
   DELETION_LIMITS,
   deletionRequestSchema,
   deletionResultSchema,
-  proxySessionCreatedSchema,
   SIGN_IN_CONSENT,
   SIGN_IN_LIMITS,
-  sessionCreatedSchema,
   sessionStateSchema,
   signedEnvelopeSchema,
+  signInResponseSchema,
 } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import type { SessionKind } from "../../db/schema.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
@@ -185,7 +184,7 @@ export function accountRoutes({
         200: {
           description:
             "Signed in. Direct backend: `SessionCreated` with the token. First-party proxy: `ProxySessionCreated` and the `mkt-session` cookie.",
-          schema: z.union([sessionCreatedSchema, proxySessionCreatedSchema]),
+          schema: signInResponseSchema,
         },
         400: {
           description:
@@ -224,10 +223,10 @@ export function accountRoutes({
       summary: "Perform an account action",
       description: actionDescription(actionResults),
       tags: ["Accounts"],
-      request: { body: z.looseObject({ kind: z.string() }) },
+      request: { body: accountActionEnvelopeSchema },
       documentedBody: accountActionSchema,
       responses: {
-        200: { description: "The action's result.", schema: accountActionResultSchema },
+        200: { description: "The action's result.", schema: accountActionResponseSchema },
         400: { description: "Unknown kind, or a field of the kind's body missing, malformed or too long." },
         404: { description: "The account, room, message or image the action names does not exist." },
         409: {

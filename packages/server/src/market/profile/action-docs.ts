@@ -1,6 +1,6 @@
 import type { AccountActionKind } from "@mkt/protocol";
+import { PROFILE_LIMITS } from "@mkt/protocol";
 import { IMAGE_LIMITS } from "./images.ts";
-import { PROFILE_LIMITS } from "./profile-schema.ts";
 
 /**
  * The `result` of each kind this area serves, for the `POST /market/account`

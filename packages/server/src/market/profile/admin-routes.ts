@@ -1,16 +1,8 @@
-import { addressSchema } from "@mkt/protocol";
+import { adminInviteRequestSchema, adminXVerifyRequestSchema } from "@mkt/protocol";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Invites } from "./invites.ts";
 import type { XConnections } from "./x-connections.ts";
-
-const inviteBody = z.object({ maxUses: z.number().int().min(1).max(1000).default(1) }).strict();
-const verifyBody = z
-  .object({
-    address: addressSchema,
-    username: z.string().regex(/^[A-Za-z0-9_]{1,15}$/, "username must be an X username"),
-  })
-  .strict();
 
 /**
  * Operator routes of the profile area, on the operator listener:
@@ -24,14 +16,14 @@ export function registerProfileAdmin(
   app: FastifyInstance,
   { invites, x }: { invites: Invites; x: XConnections },
 ) {
-  app.post("/admin/invites", { schema: { body: inviteBody } }, async (request, reply) => {
-    const { maxUses } = request.body as z.infer<typeof inviteBody>;
+  app.post("/admin/invites", { schema: { body: adminInviteRequestSchema } }, async (request, reply) => {
+    const { maxUses } = request.body as z.output<typeof adminInviteRequestSchema>;
     reply.code(201).header("Cache-Control", "no-store");
     return invites.createForOperator(maxUses);
   });
 
-  app.post("/admin/social/x/verify", { schema: { body: verifyBody } }, async (request) => {
-    const { address, username } = request.body as z.infer<typeof verifyBody>;
+  app.post("/admin/social/x/verify", { schema: { body: adminXVerifyRequestSchema } }, async (request) => {
+    const { address, username } = request.body as z.output<typeof adminXVerifyRequestSchema>;
     return x.verifyByOperator(address, username);
   });
 }

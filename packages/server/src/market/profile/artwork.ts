@@ -1,3 +1,4 @@
+import { PROFILE_LIMITS } from "@mkt/protocol";
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { conflict, notFound } from "../../errors.ts";
@@ -6,7 +7,6 @@ import type { ActionHandlers } from "../accounts/actions.ts";
 import { newId } from "../accounts/tokens.ts";
 import { lockAccount } from "./account-lock.ts";
 import { readUpload, verifyPixels } from "./images.ts";
-import { PROFILE_LIMITS } from "./profile-schema.ts";
 
 /**
  * `artwork-upload`, `artwork-delete`, `artwork-list`: images the caller

@@ -1,13 +1,9 @@
-import { z } from "zod";
+import { profileImageParamsSchema, profileImageSchema } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
 import { asBuffer } from "./images.ts";
 import { IMAGE_ROUTE } from "./profile-reader.ts";
-
-const params = z.object({
-  imageId: z.string().regex(/^img_[a-z0-9]{1,40}$/, "imageId must be an image id (img_…)"),
-});
 
 /** `GET /market/support/identity/images/{imageId}`: avatars and pixel pfps, the images profiles link to. */
 export function imageRoute(db: Database) {
@@ -19,12 +15,12 @@ export function imageRoute(db: Database) {
     description:
       "Serves an avatar or a pixel pfp (256×256 PNG) that a shared profile links to. A public read: with PUBLIC_READS=open it needs no API key. Artwork uploads are private and never served here (404), nor are images of deleted accounts. Cached as immutable: an image id never changes content.",
     tags: ["Shared services"],
-    request: { params },
+    request: { params: profileImageParamsSchema },
     responses: {
       200: {
         description: "The image.",
         contentType: "image/png",
-        schema: z.string().meta({ format: "binary" }),
+        schema: profileImageSchema,
       },
       400: { description: "The image id is malformed." },
       401: { description: "API key missing, malformed or invalid (PUBLIC_READS=key)." },

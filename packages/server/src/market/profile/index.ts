@@ -16,8 +16,6 @@ import { createXOAuthProvider, type XAccountProvider } from "./x-provider.ts";
 export { PROFILE_ACTION_RESULTS } from "./action-docs.ts";
 export type { ProfileReader } from "./profile-reader.ts";
 export { createProfileReader } from "./profile-reader.ts";
-export type { SharedProfile } from "./profile-schema.ts";
-export { PFP_STATUSES, PIXEL_PFP_STATUSES, PROFILE_LIMITS, sharedProfileSchema } from "./profile-schema.ts";
 export { readWishlist } from "./wishlist.ts";
 export type { XAccount, XAccountProvider, XOAuthOptions } from "./x-provider.ts";
 export { createXOAuthProvider } from "./x-provider.ts";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
+import { PROFILE_LIMITS } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { setupApp, TEST_ADMIN_TOKEN, type TestApp } from "../../_test/app.ts";
-import { PROFILE_LIMITS } from "./profile-schema.ts";
 
 let test: TestApp;
 let apiKey: string;

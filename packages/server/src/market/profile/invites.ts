@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { PROFILE_LIMITS } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { hashSecret } from "../../keys/secrets.ts";
@@ -6,7 +7,6 @@ import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
 import { newId } from "../accounts/tokens.ts";
 import { lockAccount } from "./account-lock.ts";
-import { PROFILE_LIMITS } from "./profile-schema.ts";
 
 /** 24 random bytes: 32 base64url characters, shown once and stored only as a SHA-256 hash. */
 export function generateInviteCode(): string {

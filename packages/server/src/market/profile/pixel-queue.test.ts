@@ -1,3 +1,4 @@
+import { PROFILE_LIMITS } from "@mkt/protocol";
 import pino from "pino";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,7 +6,6 @@ import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { onPostgres, POSTGRES_ONLY } from "../../_test/database.ts";
 import { createPixelQueue } from "./pixel-queue.ts";
-import { PROFILE_LIMITS } from "./profile-schema.ts";
 import { lookup, solid, uploadAvatar, verifyX } from "./test-fixtures.ts";
 
 let test: TestApp;

@@ -1,15 +1,12 @@
-import { z } from "zod";
+import {
+  PFP_STATES_DOC,
+  profileLookupParamsSchema,
+  profileLookupSchema,
+  USERNAME_PATTERN,
+} from "@mkt/protocol";
 import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
 import type { ProfileReader } from "./profile-reader.ts";
-import { PFP_STATES_DOC, profileLookupSchema } from "./profile-schema.ts";
-
-const params = z.object({
-  username: z
-    .string()
-    .regex(/^[A-Za-z0-9_]{1,15}$/, "username must be 1 to 15 letters, digits or underscores")
-    .describe("An X username, matched case-insensitively."),
-});
 
 /** `GET /market/support/identity/profiles/x/{username}`: the shared profile lookup (market-api.md section 4). */
 export function profileLookupRoute(profiles: ProfileReader) {
@@ -24,10 +21,10 @@ Every string field is present; "" stands for absent. Image URLs are absolute, un
 
 ${PFP_STATES_DOC}`,
     tags: ["Shared services"],
-    request: { params },
+    request: { params: profileLookupParamsSchema },
     responses: {
       200: { description: "The profile.", schema: profileLookupSchema },
-      400: { description: "The username does not match ^[A-Za-z0-9_]{1,15}$." },
+      400: { description: `The username does not match ${USERNAME_PATTERN.source}.` },
       401: { description: "API key missing, malformed or invalid." },
       404: { description: "No account has a verified X connection with this username." },
       429: { description: "Read budget exhausted; honour Retry-After." },

@@ -1,7 +1,7 @@
+import { PROFILE_LIMITS } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { setupApp, type TestApp } from "../../_test/app.ts";
-import { PROFILE_LIMITS } from "./profile-schema.ts";
 import { imageBase64, solid, uploadAvatar } from "./test-fixtures.ts";
 
 let test: TestApp;

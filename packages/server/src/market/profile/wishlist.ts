@@ -1,9 +1,9 @@
+import { PROFILE_LIMITS } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { conflict } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
 import { lockAccount } from "./account-lock.ts";
-import { PROFILE_LIMITS } from "./profile-schema.ts";
 
 /** The release ids on an account's private wishlist, oldest first (the release list's `wishlist`). */
 export async function readWishlist(db: Database, accountId: string): Promise<string[]> {

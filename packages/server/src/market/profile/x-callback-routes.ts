@@ -1,25 +1,9 @@
-import { z } from "zod";
+import { profileLookupSchema, xCallbackQuerySchema } from "@mkt/protocol";
 import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
 import type { AccountSession } from "../accounts/actions.ts";
 import type { ProfileReader } from "./profile-reader.ts";
-import { profileLookupSchema } from "./profile-schema.ts";
 import type { XConnections } from "./x-connections.ts";
-
-const query = z.object({
-  state: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "state must be the state x-connect issued"),
-  code: z
-    .string()
-    .min(1)
-    .max(2048)
-    .optional()
-    .describe("The authorization code X appended to the redirect URL."),
-  error: z
-    .string()
-    .max(200)
-    .optional()
-    .describe("The error X appended instead of a code (access_denied when the user declined)."),
-});
 
 /** `GET /market/account/social/x/callback`: completes an X OAuth connection. */
 export function xCallbackRoute(connections: XConnections, profiles: ProfileReader) {
@@ -30,7 +14,7 @@ export function xCallbackRoute(connections: XConnections, profiles: ProfileReade
     summary: "Complete an X account connection",
     description: `Completes the X OAuth 2.0 (PKCE) authorization that \`x-connect\` started: the first-party page at X_REDIRECT_URL passes on the \`code\` and \`state\` (or \`error\`) X appended, with the **same account session** that called \`x-connect\` (so nobody can connect their X account to someone else's by sending them a consent link). The state is single-use and lasts ten minutes. On success the connection is verified (\`xVerified: true\`, by OAuth) and the caller's shared profile is returned. Without X OAuth configured this route answers 404; X accounts are then verified only by the operator.`,
     tags: ["Accounts"],
-    request: { query },
+    request: { query: xCallbackQuerySchema },
     responses: {
       200: { description: "Connected and verified; the caller's profile.", schema: profileLookupSchema },
       400: {

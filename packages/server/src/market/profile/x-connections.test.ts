@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
+import { PROFILE_LIMITS } from "@mkt/protocol";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { AppError } from "../../errors.ts";
-import { PROFILE_LIMITS } from "./profile-schema.ts";
 import { lookup, verifyX } from "./test-fixtures.ts";
 import { createXConnections, sealVerifier, unsealVerifier } from "./x-connections.ts";
 import type { XAccountProvider } from "./x-provider.ts";

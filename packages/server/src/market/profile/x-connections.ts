@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { PROFILE_LIMITS } from "@mkt/protocol";
 import { sql } from "kysely";
 import type { Logger } from "pino";
 import type { Database } from "../../db/index.ts";
@@ -6,7 +7,6 @@ import { isUniqueViolation } from "../../db/index.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../errors.ts";
 import { hashSecret } from "../../keys/secrets.ts";
 import type { Clock } from "../../quotas/limiter.ts";
-import { PROFILE_LIMITS } from "./profile-schema.ts";
 import type { XAccountProvider } from "./x-provider.ts";
 
 const base64url = (bytes: Buffer) => bytes.toString("base64url");

@@ -1,3 +1,4 @@
+import { usernameSchema } from "@mkt/protocol";
 import { z } from "zod";
 import { badRequest, UnavailableError } from "../../errors.ts";
 
@@ -40,7 +41,7 @@ export interface XOAuthOptions {
 const tokenSchema = z.object({ access_token: z.string().min(1), token_type: z.string() });
 const meSchema = z.object({
   data: z.object({
-    username: z.string().regex(/^[A-Za-z0-9_]{1,15}$/),
+    username: usernameSchema,
     profile_image_url: z.string().optional(),
   }),
 });

@@ -1,5 +1,9 @@
-import { addressSchema, followListSchema, followStateSchema, pageQuerySchema } from "@mkt/protocol";
-import { z } from "zod";
+import {
+  accountAddressParamsSchema,
+  followListSchema,
+  followStateSchema,
+  pageQuerySchema,
+} from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { actorOf } from "./directory.ts";
 import {
@@ -10,10 +14,6 @@ import {
   sessionErrors,
 } from "./docs.ts";
 import type { FollowService } from "./follows.ts";
-
-const addressParams = z.object({
-  address: addressSchema.describe("Any wallet of the account (0x, 40 hex digits)."),
-});
 
 const rules =
   "Accounts are named by any of their wallets and shown by their primary wallet. Nobody follows themselves (400); a block in either direction forbids following (403), and blocking ends the follows both ways. Following decides who may message an account whose `dmPolicy` is `following`.";
@@ -43,7 +43,7 @@ ${rules}
 
 ${CHAT_SESSION_RULES}`,
       tags: ["Community"],
-      request: { params: addressParams },
+      request: { params: accountAddressParamsSchema },
       responses: { 200: { description: "Now following.", schema: followStateSchema }, ...writeErrors },
       handler: async (request) => follows.follow(actorOf(request.session), request.params.address),
     }),
@@ -58,7 +58,7 @@ ${rules}
 
 ${CHAT_SESSION_RULES}`,
       tags: ["Community"],
-      request: { params: addressParams },
+      request: { params: accountAddressParamsSchema },
       responses: { 200: { description: "Not following.", schema: followStateSchema }, ...writeErrors },
       handler: async (request) => follows.unfollow(actorOf(request.session), request.params.address),
     }),
@@ -75,7 +75,7 @@ ${rules}
 
 ${PUBLIC_READ_RULES}`,
       tags: ["Community"],
-      request: { params: addressParams, query: pageQuerySchema },
+      request: { params: accountAddressParamsSchema, query: pageQuerySchema },
       responses: { 200: { description: "One page of followers.", schema: followListSchema }, ...listErrors },
       handler: async (request) => follows.followers(request.params.address, request.query),
     }),
@@ -92,7 +92,7 @@ ${rules}
 
 ${PUBLIC_READ_RULES}`,
       tags: ["Community"],
-      request: { params: addressParams, query: pageQuerySchema },
+      request: { params: accountAddressParamsSchema, query: pageQuerySchema },
       responses: {
         200: { description: "One page of followed accounts.", schema: followListSchema },
         ...listErrors,

@@ -1,13 +1,12 @@
 import {
   ACCOUNT_LIMITS,
   pageQuerySchema,
-  roomIdSchema,
   roomListSchema,
   roomMessageListSchema,
   roomMessagePostSchema,
   roomMessageSchema,
+  roomParamsSchema,
 } from "@mkt/protocol";
-import { z } from "zod";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { actorOf } from "./directory.ts";
 import {
@@ -18,8 +17,6 @@ import {
   sessionErrors,
 } from "./docs.ts";
 import type { RoomService } from "./rooms.ts";
-
-const roomParams = z.object({ roomId: roomIdSchema.describe("The room's id (`room_…`).") });
 
 const rules = `Rooms are created with the \`room-create\` kind of \`POST /market/account\` (slug 2 to 40 lowercase letters, digits or -, unique; title at most ${ACCOUNT_LIMITS.roomTitle} characters; description at most ${ACCOUNT_LIMITS.roomDescription}). A message is at most ${ACCOUNT_LIMITS.chatBody} characters; its author, or the room's creator, deletes it with \`chat-delete\`. Messages of a deleted account are gone with it. Times are Unix milliseconds; message ids are decimal strings.`;
 
@@ -60,7 +57,7 @@ ${rules}
 
 ${PUBLIC_READ_RULES}`,
       tags: ["Community"],
-      request: { params: roomParams, query: pageQuerySchema },
+      request: { params: roomParamsSchema, query: pageQuerySchema },
       responses: {
         200: { description: "One page of messages.", schema: roomMessageListSchema },
         400: { description: "A malformed room id, `limit` out of 1 to 100, or a malformed cursor." },
@@ -80,7 +77,7 @@ ${rules}
 
 ${CHAT_SESSION_RULES}`,
       tags: ["Community"],
-      request: { params: roomParams, body: roomMessagePostSchema },
+      request: { params: roomParamsSchema, body: roomMessagePostSchema },
       responses: {
         201: { description: "The message.", schema: roomMessageSchema },
         400: {

@@ -1,5 +1,12 @@
 import { z } from "zod";
+import { addressSchema } from "./schemas.ts";
 
+/**
+ * Profiles on the wire: the shared profile and its lookup, the public image
+ * route, the X connection callback and the operator's profile routes.
+ */
+
+/** Limits of the profile area, published in the descriptions of its kinds and routes. */
 export const PROFILE_LIMITS = {
   /** Pixel pfps kept per account; the oldest unselected one goes when a new one is made. */
   pixelPfps: 12,
@@ -16,6 +23,18 @@ export const PROFILE_LIMITS = {
   /** Lifetime of an X OAuth state. */
   oauthStateMs: 10 * 60_000,
 } as const;
+
+/**
+ * An X username, the rule mkt usernames follow too: 1 to 15 letters, digits
+ * or underscores. Matched case-insensitively wherever names are compared.
+ */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_]{1,15}$/;
+export const usernameSchema = z
+  .string()
+  .regex(USERNAME_PATTERN, "username must be 1 to 15 letters, digits or underscores");
+
+/** An image id (`img_…`): avatars, pixel pfps and artwork uploads. */
+export const imageIdSchema = z.string().regex(/^img_[a-z0-9]{1,40}$/, "must be an image id (img_…)");
 
 /** `pfpStatus`: the state of the account's avatar. */
 export const PFP_STATUSES = ["idle", "ready", "failed"] as const;
@@ -65,8 +84,52 @@ export const sharedProfileSchema = z
   })
   .meta({ id: "SharedProfile", description: PFP_STATES_DOC });
 
-export type SharedProfile = z.infer<typeof sharedProfileSchema>;
-
 export const profileLookupSchema = z
   .object({ ok: z.literal(true), profile: sharedProfileSchema })
   .meta({ id: "ProfileLookup" });
+
+/** `GET /market/support/identity/profiles/x/{username}`. */
+export const profileLookupParamsSchema = z.object({
+  username: usernameSchema.describe("An X username, matched case-insensitively."),
+});
+
+/** `GET /market/support/identity/images/{imageId}`. */
+export const profileImageParamsSchema = z.object({
+  imageId: imageIdSchema.describe("The image's id (`img_…`)."),
+});
+
+/** The body of `GET /market/support/identity/images/{imageId}`: the image's bytes. */
+export const profileImageSchema = z.string().meta({ format: "binary" });
+
+/** `GET /market/account/social/x/callback`: what X appended to the redirect URL. */
+export const xCallbackQuerySchema = z.object({
+  state: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "state must be the state x-connect issued"),
+  code: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .describe("The authorization code X appended to the redirect URL."),
+  error: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("The error X appended instead of a code (access_denied when the user declined)."),
+});
+
+/** `POST /admin/invites` on the operator listener: an invite that names no referrer. */
+export const adminInviteRequestSchema = z
+  .object({ maxUses: z.number().int().min(1).max(1000).default(1) })
+  .strict();
+
+/** `POST /admin/social/x/verify` on the operator listener. */
+export const adminXVerifyRequestSchema = z
+  .object({
+    address: addressSchema,
+    username: usernameSchema.describe("The X username to mark verified for the account holding `address`."),
+  })
+  .strict();
+
+export type SharedProfile = z.output<typeof sharedProfileSchema>;
+export type PixelPfp = z.output<typeof pixelPfpSchema>;
+export type ProfileLookup = z.output<typeof profileLookupSchema>;

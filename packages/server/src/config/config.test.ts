@@ -62,6 +62,7 @@ describe("configuration", () => {
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ PUBLIC_READS: "maybe" }, "PUBLIC_READS"],
     [{ TRUST_PROXY: "not a proxy" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "true" }, "TRUST_PROXY: true would trust every X-Forwarded-For hop"],
     [{ ADMIN_TOKEN: "short" }, "ADMIN_TOKEN"],
     [{ RPC_URL_8453: "nope" }, "RPC_URL_8453"],
     [{ X_CLIENT_ID: "client" }, "X_REDIRECT_URL"],

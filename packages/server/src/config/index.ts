@@ -26,9 +26,17 @@ const origin = z.string().refine((value) => {
 const trustProxy = z
   .string()
   .optional()
-  .transform((value, ctx): boolean | number | string[] => {
+  .transform((value, ctx): false | number | string[] => {
     if (value === undefined || value === "" || value === "false") return false;
-    if (value === "true") return true;
+    // `true` would trust the whole X-Forwarded-For chain: any client could pick its own address.
+    if (value === "true") {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "true would trust every X-Forwarded-For hop, so any client could choose its own IP; give the number of proxies in front of the server (e.g. 1) or their addresses/CIDRs",
+      });
+      return z.NEVER;
+    }
     if (/^\d+$/.test(value)) return Number(value);
     const list = value.split(",").map((item) => item.trim());
     for (const item of list) {

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import { z } from "zod";
-import type { Access, RouteDefinition } from "./route.ts";
+import { type Access, cacheControlOf, type RouteDefinition } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
 
 type JsonObject = Record<string, unknown>;
@@ -84,7 +84,7 @@ export function buildOpenApiDocument(
       for (const name of Object.keys(response.headers ?? {}))
         if (name.toLowerCase() === "content-type")
           throw new Error(`OpenAPI: ${where} declares a Content-Type response header, which OpenAPI ignores`);
-      const limited = route.access.kind !== "none" && route.access.kind !== "key-holder";
+      const limited = limitedRoute(route);
       const headers: JsonObject = {
         ...(limited ? rateLimitHeaders : {}),
         ...(status === "429" || status === "503"
@@ -97,6 +97,13 @@ export function buildOpenApiDocument(
           ]),
         ),
       };
+      if (status.startsWith("2")) {
+        headers["Cache-Control"] = {
+          description: `Always \`${cacheControlOf(route.cache)}\` on this route.`,
+          schema: { type: "string" },
+        };
+        if (route.cache.kind === "shared") headers["ETag"] = { $ref: "#/components/headers/ETag" };
+      }
       const schema = response.schema ?? (Number(status) >= 400 ? surface.errorSchema : undefined);
       responses[status] = {
         description: response.description,
@@ -113,6 +120,16 @@ export function buildOpenApiDocument(
       };
     }
     if (Object.keys(responses).length === 0) throw new Error(`OpenAPI: ${where} documents no response`);
+    if (route.cache.kind === "shared" && responses["304"] === undefined) {
+      responses["304"] = {
+        description:
+          "`If-None-Match` named the current `ETag`: the body has not changed. Charged like a 200.",
+        headers: {
+          ETag: { $ref: "#/components/headers/ETag" },
+          ...(limitedRoute(route) ? rateLimitHeaders : {}),
+        },
+      };
+    }
     paths[path] ??= {};
     paths[path][method] = {
       operationId: route.operationId,
@@ -174,11 +191,19 @@ export function buildOpenApiDocument(
             "Seconds until the oldest request counted in the window leaves it and frees one request.",
           schema: { type: "integer" },
         },
+        ETag: {
+          description:
+            "Strong validator of the body. Send it back in `If-None-Match`: while the data the answer is built from has not changed, the answer is 304 with no body (still charged to the budget).",
+          schema: { type: "string" },
+        },
         RetryAfter: { description: "Whole seconds to wait before retrying.", schema: { type: "integer" } },
       },
     },
   });
 }
+
+const limitedRoute = (route: RouteDefinition) =>
+  route.access.kind !== "none" && route.access.kind !== "key-holder";
 
 function security(access: Access): JsonObject {
   switch (access.kind) {

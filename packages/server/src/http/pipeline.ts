@@ -19,7 +19,7 @@ import type { CorsPolicy } from "./cors.ts";
 import { errorHandlerFor, sendError } from "./error-handler.ts";
 import type { AccessCheck, Guard } from "./guard.ts";
 import { type ReadCache, type Revisions, strongEtag } from "./read-cache.ts";
-import type { CachePolicy, RouteDefinition } from "./route.ts";
+import { type CachePolicy, cacheControlOf, type RouteDefinition } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
 
 declare module "fastify" {
@@ -81,21 +81,6 @@ export function createRequestIds() {
 
 export function requestIdOf(header: string | string[] | undefined, next: () => string): string {
   return typeof header === "string" && REQUEST_ID.test(header) ? header : next();
-}
-
-function cacheControlOf(policy: CachePolicy): string {
-  switch (policy.kind) {
-    case "no-store":
-      return "no-store";
-    case "private":
-      return policy.maxAgeSeconds === undefined
-        ? "private, no-store"
-        : `private, max-age=${policy.maxAgeSeconds}`;
-    case "public":
-      return `public, max-age=${policy.maxAgeSeconds}${policy.immutable ? ", immutable" : ""}`;
-    case "shared":
-      return `public, max-age=${policy.maxAgeSeconds}`;
-  }
 }
 
 /**

@@ -148,6 +148,22 @@ export function declareRoutes(
   return declared;
 }
 
+/** The `Cache-Control` value a cache policy sends with every answer of its route. */
+export function cacheControlOf(policy: CachePolicy): string {
+  switch (policy.kind) {
+    case "no-store":
+      return "no-store";
+    case "private":
+      return policy.maxAgeSeconds === undefined
+        ? "private, no-store"
+        : `private, max-age=${policy.maxAgeSeconds}`;
+    case "public":
+      return `public, max-age=${policy.maxAgeSeconds}${policy.immutable ? ", immutable" : ""}`;
+    case "shared":
+      return `public, max-age=${policy.maxAgeSeconds}`;
+  }
+}
+
 /** Declaration helpers, so a route table reads as a table. */
 export const cache = {
   noStore: { kind: "no-store" } as const satisfies CachePolicy,

@@ -1,13 +1,9 @@
+import { createTtlCache } from "../cache/ttl-cache.ts";
 import type { Clock } from "../quotas/limiter.ts";
 
 export interface CachedKey {
   id: string;
   multiplier: number;
-}
-
-interface Entry {
-  value: CachedKey | null;
-  expiresAt: number;
 }
 
 export interface KeyCacheOptions {
@@ -24,25 +20,12 @@ export interface KeyCacheOptions {
  * notifications delete them early; a lost LISTEN connection clears it all.
  */
 export function createKeyCache({ clock, positiveTtlMs, negativeTtlMs, maxEntries }: KeyCacheOptions) {
-  const entries = new Map<string, Entry>();
+  const entries = createTtlCache<string, CachedKey | null>({ clock, maxEntries });
   return {
     /** The cached answer while fresh: a key, null for "no such key", undefined for "ask the database". */
-    get(hash: string): CachedKey | null | undefined {
-      const entry = entries.get(hash);
-      if (!entry) return undefined;
-      if (entry.expiresAt <= clock.now()) {
-        entries.delete(hash);
-        return undefined;
-      }
-      return entry.value;
-    },
+    get: (hash: string): CachedKey | null | undefined => entries.get(hash),
     set(hash: string, value: CachedKey | null) {
-      if (entries.size >= maxEntries && !entries.has(hash)) {
-        // Maps iterate in insertion order: drop the oldest entry.
-        const oldest = entries.keys().next();
-        if (!oldest.done) entries.delete(oldest.value);
-      }
-      entries.set(hash, { value, expiresAt: clock.now() + (value ? positiveTtlMs : negativeTtlMs) });
+      entries.set(hash, value, value ? positiveTtlMs : negativeTtlMs);
     },
     delete(hash: string) {
       entries.delete(hash);
@@ -50,7 +33,7 @@ export function createKeyCache({ clock, positiveTtlMs, negativeTtlMs, maxEntries
     clear() {
       entries.clear();
     },
-    size: () => entries.size,
+    size: () => entries.size(),
   };
 }
 

@@ -17,7 +17,7 @@ export {
   SIGN_IN_LIMITS,
   signInMessage,
 } from "./account/messages.ts";
-export type { SignedEnvelope } from "./account/schemas.ts";
+export type { SessionKind, SignedEnvelope } from "./account/schemas.ts";
 export {
   accessSessionCreatedSchema,
   accessSessionRequestSchema,
@@ -27,6 +27,7 @@ export {
   deletionResultSchema,
   proxySessionCreatedSchema,
   sessionCreatedSchema,
+  sessionKindSchema,
   sessionStateSchema,
   signedEnvelopeSchema,
 } from "./account/schemas.ts";

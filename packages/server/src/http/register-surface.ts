@@ -1,7 +1,7 @@
+import type { SessionKind } from "@mkt/protocol";
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
-import type { SessionKind } from "../db/schema.ts";
 import type { AppError } from "../errors.ts";
 import { notFound } from "../errors.ts";
 import type { Idempotency } from "../idempotency/index.ts";

@@ -1,6 +1,6 @@
+import type { SessionKind } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import type { SessionKind } from "../db/schema.ts";
 import type { ClassicClass, MarketBucketName } from "../quotas/policies.ts";
 
 /**

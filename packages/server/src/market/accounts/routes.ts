@@ -1,3 +1,4 @@
+import type { SessionKind } from "@mkt/protocol";
 import {
   ACCOUNT_ACTION_FAMILIES,
   ACCOUNT_ACTION_KINDS,
@@ -21,8 +22,6 @@ import {
 } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { Database } from "../../db/index.ts";
-import type { SessionKind } from "../../db/schema.ts";
 import { defineRoute, type RouteDefinition } from "../../http/route.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { AccountSession, createActionDispatcher } from "./actions.ts";
@@ -30,7 +29,6 @@ import { clearedSessionCookie, onProxy, sessionCookie } from "./auth.ts";
 import type { Session, SessionService } from "./sessions.ts";
 
 export interface AccountRoutesDeps {
-  db: Database;
   clock: Clock;
   sessions: SessionService;
   dispatch: ReturnType<typeof createActionDispatcher>;
@@ -118,7 +116,6 @@ const sessionErrors = {
 };
 
 export function accountRoutes({
-  db,
   clock,
   sessions,
   dispatch,
@@ -130,7 +127,7 @@ export function accountRoutes({
     kind: session.kind,
     address: session.wallet,
     accountId: session.accountId,
-    wallets: session.accountId ? await sessions.walletsOf(session.accountId) : [],
+    wallets: session.accountId ? await sessions.wallets.of(session.accountId) : [],
     createdAt: session.createdAt,
     expiresAt: session.expiresAt,
   });
@@ -248,7 +245,10 @@ export function accountRoutes({
       },
       handler: async (request, reply) => {
         reply.header("Cache-Control", "no-store");
-        return dispatch({ session: request.session as AccountSession, db, clock, request }, request.body);
+        return dispatch(
+          { session: request.session as AccountSession, origin: origin(request) },
+          request.body,
+        );
       },
     }),
     defineRoute({
@@ -284,7 +284,7 @@ ${sessionRules}`,
         },
       },
       handler: async (request, reply) => {
-        const result = await sessions.deleteAccount(
+        const result = await sessions.deletion.deleteAccount(
           request.session as Session,
           request.body,
           origin(request),

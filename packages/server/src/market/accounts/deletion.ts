@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
 import { deletionMessage, type SignedEnvelope } from "@mkt/protocol";
-import type { Database } from "../../db/index.ts";
 import { forbidden } from "../../errors.ts";
-import type { EnvelopeChecks } from "./envelopes.ts";
-import type { Session, SessionRevocations } from "./sessions.ts";
+import type { AccountServiceDeps, Session } from "./sessions.ts";
 
 const addressHash = (address: string) => createHash("sha256").update(address).digest("hex");
 
@@ -14,15 +12,7 @@ const addressHash = (address: string) => createHash("sha256").update(address).di
  * section 5 lists: revoked session hashes and a deletion audit row without
  * addresses.
  */
-export function createAccountDeletion({
-  db,
-  envelopes,
-  revocations,
-}: {
-  db: Database;
-  envelopes: EnvelopeChecks;
-  revocations: SessionRevocations;
-}) {
+export function createAccountDeletion({ db, envelopes, revocations }: AccountServiceDeps) {
   return {
     async deleteAccount(session: Session, envelope: SignedEnvelope, requestOrigin: string | undefined) {
       if (session.kind !== "account" || session.accountId === null) {

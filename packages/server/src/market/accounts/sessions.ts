@@ -4,7 +4,7 @@ import { hashSecret } from "../../keys/secrets.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { redeemInvite } from "../profile/invites.ts";
 import { createAccountDeletion } from "./deletion.ts";
-import { createEnvelopeChecks } from "./envelopes.ts";
+import { createEnvelopeChecks, type EnvelopeChecks } from "./envelopes.ts";
 import { createSessionCache } from "./session-cache.ts";
 import { generateSessionToken, newId } from "./tokens.ts";
 import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
@@ -56,6 +56,13 @@ export interface SessionRevocations {
   revoke(tx: Executor, match: RevocationMatch, reason: string): Promise<string[]>;
   /** After the commit: drops them from this replica's cache and tells the other replicas. */
   announce(ids: readonly string[]): Promise<void>;
+}
+
+/** What the account services that verify envelopes and end sessions (wallets, deletion) are built from. */
+export interface AccountServiceDeps {
+  db: Database;
+  envelopes: EnvelopeChecks;
+  revocations: SessionRevocations;
 }
 
 /**

@@ -1,8 +1,7 @@
 import { type SignedEnvelope, signInMessage } from "@mkt/protocol";
-import type { Database, Executor } from "../../db/index.ts";
+import type { Executor } from "../../db/index.ts";
 import { AppError, forbidden } from "../../errors.ts";
-import type { EnvelopeChecks } from "./envelopes.ts";
-import type { Session, SessionRevocations } from "./sessions.ts";
+import type { AccountServiceDeps, Session } from "./sessions.ts";
 import { newId } from "./tokens.ts";
 
 /** The account a wallet belongs to, or undefined when no account holds it. */
@@ -37,15 +36,7 @@ export async function accountForSignIn(tx: Executor, address: string): Promise<s
  * with a sign-in message the added wallet signed. A wallet belongs to one
  * account at most.
  */
-export function createWalletService({
-  db,
-  envelopes,
-  revocations,
-}: {
-  db: Database;
-  envelopes: EnvelopeChecks;
-  revocations: SessionRevocations;
-}) {
+export function createWalletService({ db, envelopes, revocations }: AccountServiceDeps) {
   return {
     /** Every wallet of the account, in the order they were linked. */
     async of(accountId: string): Promise<string[]> {

@@ -1,4 +1,3 @@
-import type { SessionKind } from "@mkt/protocol";
 import {
   ACCOUNT_ACTION_FAMILIES,
   ACCOUNT_ACTION_KINDS,
@@ -14,6 +13,7 @@ import {
   deletionRequestSchema,
   deletionResultSchema,
   proxySessionCreatedSchema,
+  type SessionKind,
   SIGN_IN_CONSENT,
   SIGN_IN_LIMITS,
   sessionCreatedSchema,

@@ -48,7 +48,13 @@ export {
   accountActionResponseSchemas,
   accountActionResultSchemas,
 } from "./account/results.ts";
-export type { DeletionResult, SessionCreated, SessionState, SignedEnvelope } from "./account/schemas.ts";
+export type {
+  DeletionResult,
+  SessionCreated,
+  SessionKind,
+  SessionState,
+  SignedEnvelope,
+} from "./account/schemas.ts";
 export {
   accessSessionCreatedSchema,
   accessSessionRequestSchema,
@@ -58,6 +64,7 @@ export {
   deletionResultSchema,
   proxySessionCreatedSchema,
   sessionCreatedSchema,
+  sessionKindSchema,
   sessionStateSchema,
   signedEnvelopeSchema,
   signInResponseSchema,

@@ -170,7 +170,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiKeyCheckRoute,
     marketRuntimeRoute(deployments),
     ...accountRoutes({
-      db,
       clock,
       sessions,
       dispatch,

@@ -8,6 +8,8 @@
  * wording (the docs page of the market API quotes them).
  */
 
+import type { SignedEnvelope } from "./schemas.ts";
+
 export const MARKETPLACE_NAME = "mkt";
 
 /** The first consent paragraph of the sign-in message. */
@@ -26,16 +28,8 @@ export const DELETION_CONSENT =
 export const DELETION_LIMITS =
   "This signature cannot spend tokens, grant allowances, transfer assets or send transactions, and it cannot remove a wallet from any chain.";
 
-export interface SignedEnvelopeFields {
-  /** The website origin the signature is for, e.g. `https://mkt.example` (scheme, host, optional port). */
-  origin: string;
-  /** The signing wallet; lowercased by the builder. */
-  address: string;
-  /** A fresh UUID v4, used once. */
-  nonce: string;
-  /** Unix milliseconds; in the future and at most five minutes ahead when posted. */
-  expires: number;
-}
+/** What a signed message states: the envelope (`signedEnvelopeSchema`) without its signature. */
+export type SignedEnvelopeFields = Omit<SignedEnvelope, "signature">;
 
 function envelopeLines(title: string, { origin, address, nonce, expires }: SignedEnvelopeFields) {
   if (!Number.isSafeInteger(expires)) throw new TypeError("expires must be an integer of Unix milliseconds");

@@ -6,6 +6,11 @@ export const addressSchema = z
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
   .transform((value) => value.toLowerCase());
 
+/** The kinds of session (market-api.md section 5); each has its own token prefix and cookie. */
+export const sessionKindSchema = z.enum(["account", "chat", "access"]);
+
+export type SessionKind = z.infer<typeof sessionKindSchema>;
+
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /**
@@ -61,7 +66,7 @@ export const proxySessionCreatedSchema = z
 export const sessionStateSchema = z
   .object({
     active: z.literal(true),
-    kind: z.enum(["account", "chat", "access"]),
+    kind: sessionKindSchema,
     address: z.string().nullable().describe("The wallet the session is bound to; null for access sessions."),
     accountId: z.string().nullable(),
     wallets: z.array(z.string()).describe("Every wallet of the account (each proven by its own signature)."),

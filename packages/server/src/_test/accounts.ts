@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { deletionMessage, signInMessage } from "@mkt/protocol";
+import { deletionMessage, type SignedEnvelope, signInMessage } from "@mkt/protocol";
 import { type HDAccount, mnemonicToAccount } from "viem/accounts";
 import type { TestApp } from "./app.ts";
 
@@ -12,13 +12,7 @@ export function testWallet(index: number): HDAccount {
   return mnemonicToAccount(MNEMONIC, { addressIndex: index });
 }
 
-export interface Envelope {
-  address: string;
-  origin: string;
-  nonce: string;
-  expires: number;
-  signature: string;
-}
+export type Envelope = SignedEnvelope;
 
 /** A signed sign-in (or deletion) envelope, with overridable fields for negative tests. */
 export async function signEnvelope(

@@ -18,4 +18,4 @@ export {
 } from "./errors.ts";
 export type { Migration } from "./migrate.ts";
 export { isMigrated, MigrationError, migrate, migrationsDir, readMigrations } from "./migrate.ts";
-export type { DB } from "./schema.ts";
+export type { DB, Executor } from "./schema.ts";

@@ -1,4 +1,5 @@
-import type { ColumnType, Generated } from "kysely";
+import type { SessionKind } from "@mkt/protocol";
+import type { ColumnType, Generated, Kysely, Transaction } from "kysely";
 
 /**
  * Row types of every table, as the normalised drivers return them: int8 and
@@ -60,8 +61,6 @@ export interface UsedNoncesTable {
   used_at: Created;
   expires_at: Date;
 }
-
-export type SessionKind = "account" | "chat" | "access";
 
 export interface SessionsTable {
   id: string;
@@ -228,3 +227,6 @@ export interface DB {
   social_connections: SocialConnectionsTable;
   invites: InvitesTable;
 }
+
+/** The database handle or an open transaction: what a store function runs its queries on. */
+export type Executor = Kysely<DB> | Transaction<DB>;

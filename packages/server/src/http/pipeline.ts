@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { SessionKind } from "@mkt/protocol";
 import type {
   FastifyInstance,
   FastifyReply,
@@ -11,7 +12,6 @@ import type {
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { z } from "zod";
-import type { SessionKind } from "../db/schema.ts";
 import { notFound, RateLimitedError } from "../errors.ts";
 import type { Idempotency } from "../idempotency/index.ts";
 import type { Metrics } from "../metrics/index.ts";

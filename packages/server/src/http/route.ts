@@ -1,7 +1,6 @@
-import type { MarketBucket } from "@mkt/protocol";
+import type { MarketBucket, SessionKind } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import type { SessionKind } from "../db/schema.ts";
 import type { ClassicClass } from "../quotas/policies.ts";
 
 /**

@@ -1,5 +1,7 @@
 import type { MarketBucket } from "@mkt/protocol";
+import { createTtlCache } from "../cache/ttl-cache.ts";
 import type { Clock } from "../quotas/limiter.ts";
+import { counterIds } from "../quotas/policies.ts";
 
 export interface CachedKey {
   id: string;
@@ -8,10 +10,18 @@ export interface CachedKey {
   counters: { market: Record<MarketBucket, string> };
 }
 
-interface Entry {
-  value: CachedKey | null;
-  expiresAt: number;
-}
+/** A key as the cache holds it, with its counter ids. */
+export const cachedKey = (id: string, multiplier: number): CachedKey => ({
+  id,
+  multiplier,
+  counters: {
+    market: {
+      read: counterIds.marketKey("read", id),
+      write: counterIds.marketKey("write", id),
+      stream: counterIds.marketKey("stream", id),
+    },
+  },
+});
 
 export interface KeyCacheOptions {
   clock: Clock;
@@ -27,25 +37,12 @@ export interface KeyCacheOptions {
  * notifications delete them early; a lost LISTEN connection clears it all.
  */
 export function createKeyCache({ clock, positiveTtlMs, negativeTtlMs, maxEntries }: KeyCacheOptions) {
-  const entries = new Map<string, Entry>();
+  const entries = createTtlCache<string, CachedKey | null>({ clock, maxEntries });
   return {
     /** The cached answer while fresh: a key, null for "no such key", undefined for "ask the database". */
-    get(hash: string): CachedKey | null | undefined {
-      const entry = entries.get(hash);
-      if (!entry) return undefined;
-      if (entry.expiresAt <= clock.now()) {
-        entries.delete(hash);
-        return undefined;
-      }
-      return entry.value;
-    },
+    get: (hash: string): CachedKey | null | undefined => entries.get(hash),
     set(hash: string, value: CachedKey | null) {
-      if (entries.size >= maxEntries && !entries.has(hash)) {
-        // Maps iterate in insertion order: drop the oldest entry.
-        const oldest = entries.keys().next();
-        if (!oldest.done) entries.delete(oldest.value);
-      }
-      entries.set(hash, { value, expiresAt: clock.now() + (value ? positiveTtlMs : negativeTtlMs) });
+      entries.set(hash, value, value ? positiveTtlMs : negativeTtlMs);
     },
     delete(hash: string) {
       entries.delete(hash);
@@ -53,7 +50,7 @@ export function createKeyCache({ clock, positiveTtlMs, negativeTtlMs, maxEntries
     clear() {
       entries.clear();
     },
-    size: () => entries.size,
+    size: () => entries.size(),
   };
 }
 

@@ -2,8 +2,7 @@ import type { AdminKey, AdminKeyPatch, CreatedKey, CreateKeyRequest } from "@mkt
 import type { Database } from "../db/index.ts";
 import { badRequest, notFound, UnavailableError, unauthorized } from "../errors.ts";
 import type { Clock } from "../quotas/limiter.ts";
-import { counterIds } from "../quotas/policies.ts";
-import { type CachedKey, createKeyCache } from "./cache.ts";
+import { type CachedKey, cachedKey, createKeyCache } from "./cache.ts";
 import { generateApiKey, hashSecret, isWellFormedApiKey, newKeyId } from "./secrets.ts";
 
 export const KEYS_CHANNEL = "mkt_api_keys";
@@ -213,18 +212,6 @@ export function createKeyService({
 }
 
 export type KeyService = ReturnType<typeof createKeyService>;
-
-const cachedKey = (id: string, multiplier: number): CachedKey => ({
-  id,
-  multiplier,
-  counters: {
-    market: {
-      read: counterIds.marketKey("read", id),
-      write: counterIds.marketKey("write", id),
-      stream: counterIds.marketKey("stream", id),
-    },
-  },
-});
 
 /**
  * The hash of the key a connection last presented. A client sends the same

@@ -7,10 +7,7 @@ import {
   type AccountActionResult,
   accountActionSchemas,
 } from "@mkt/protocol";
-import type { FastifyRequest } from "fastify";
-import type { Database } from "../../db/index.ts";
 import { badRequest } from "../../errors.ts";
-import type { Clock } from "../../quotas/limiter.ts";
 import type { Session } from "./sessions.ts";
 
 /** An account session as an action sees it: always bound to an account and a wallet. */
@@ -19,12 +16,12 @@ export interface AccountSession extends Session {
   wallet: string;
 }
 
+/** What an action knows of its request, as plain values; the route builds it. */
 export interface ActionContext {
+  /** The caller's account session: its account, the wallet it acts as and the origin it was signed for. */
   session: AccountSession;
-  db: Database;
-  clock: Clock;
-  /** The request, for what an action needs of it (the Origin a wallet link is checked against). */
-  request: FastifyRequest;
+  /** The request's `Origin` header (a wallet link's proof is checked against it). */
+  origin: string | undefined;
 }
 
 export type ActionOf<K extends AccountActionKind> = Extract<AccountAction, { kind: K }>;

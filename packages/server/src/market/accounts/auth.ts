@@ -1,5 +1,5 @@
+import type { SessionKind } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { SessionKind } from "../../db/schema.ts";
 import { forbidden, unauthorized } from "../../errors.ts";
 import type { Session, SessionService } from "./sessions.ts";
 import { tokenKind } from "./tokens.ts";

@@ -13,6 +13,7 @@ import {
   DELETION_LIMITS,
   deletionRequestSchema,
   deletionResultSchema,
+  type SessionKind,
   SIGN_IN_CONSENT,
   SIGN_IN_LIMITS,
   sessionStateSchema,
@@ -20,8 +21,6 @@ import {
   signInResponseSchema,
 } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Database } from "../../db/index.ts";
-import type { SessionKind } from "../../db/schema.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { AccountSession, createActionDispatcher } from "./actions.ts";
@@ -29,7 +28,6 @@ import { clearedSessionCookie, onProxy, sessionCookie } from "./auth.ts";
 import type { Session, SessionService } from "./sessions.ts";
 
 export interface AccountRoutesDeps {
-  db: Database;
   clock: Clock;
   sessions: SessionService;
   dispatch: ReturnType<typeof createActionDispatcher>;
@@ -116,7 +114,6 @@ const sessionErrors = {
 };
 
 export function accountRoutes({
-  db,
   clock,
   sessions,
   dispatch,
@@ -128,7 +125,7 @@ export function accountRoutes({
     kind: session.kind,
     address: session.wallet,
     accountId: session.accountId,
-    wallets: session.accountId ? await sessions.walletsOf(session.accountId) : [],
+    wallets: session.accountId ? await sessions.wallets.of(session.accountId) : [],
     createdAt: session.createdAt,
     expiresAt: session.expiresAt,
   });
@@ -236,7 +233,10 @@ export function accountRoutes({
         403: { description: "A chat or access session, or the action is not allowed (blocked, DM policy)." },
       },
       handler: async (request, reply) => {
-        return dispatch({ session: request.session as AccountSession, db, clock, request }, request.body);
+        return dispatch(
+          { session: request.session as AccountSession, origin: origin(request) },
+          request.body,
+        );
       },
     }),
     defineRoute({
@@ -270,7 +270,7 @@ ${sessionRules}`,
         },
       },
       handler: async (request, reply) => {
-        const result = await sessions.deleteAccount(
+        const result = await sessions.deletion.deleteAccount(
           request.session as Session,
           request.body,
           origin(request),

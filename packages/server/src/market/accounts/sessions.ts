@@ -1,19 +1,18 @@
-import { createHash } from "node:crypto";
-import { deletionMessage, type SignedEnvelopeFields, signInMessage } from "@mkt/protocol";
-import type { Kysely, Transaction } from "kysely";
-import type { Database, DB } from "../../db/index.ts";
-import type { SessionKind } from "../../db/schema.ts";
-import { AppError, badRequest, forbidden, unauthorized } from "../../errors.ts";
+import { type SessionKind, type SignedEnvelope, signInMessage } from "@mkt/protocol";
+import type { Database, Executor } from "../../db/index.ts";
 import { hashSecret } from "../../keys/secrets.ts";
 import type { Clock } from "../../quotas/limiter.ts";
+import { redeemInvite } from "../profile/invites.ts";
+import { createAccountDeletion } from "./deletion.ts";
+import { createEnvelopeChecks, type EnvelopeChecks } from "./envelopes.ts";
+import { createSessionCache } from "./session-cache.ts";
 import { generateSessionToken, newId } from "./tokens.ts";
 import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
+import { accountForSignIn, createWalletService } from "./wallets.ts";
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 3_600_000;
 export const CHAT_SESSION_LIFETIME_MS = 24 * 3_600_000;
 export const ACCESS_SESSION_LIFETIME_MS = 7 * 24 * 3_600_000;
-/** market-api.md section 5: `expires` at most five minutes ahead. */
-export const MAX_SIGNATURE_WINDOW_MS = 5 * 60_000;
 
 /** An authenticated session, as routes see it. */
 export interface Session {
@@ -27,14 +26,6 @@ export interface Session {
   inviteId: string | null;
   createdAt: number;
   expiresAt: number;
-}
-
-export interface SignedEnvelopeValue {
-  address: string;
-  origin: string;
-  nonce: string;
-  expires: number;
-  signature: string;
 }
 
 export interface SessionServiceOptions {
@@ -51,22 +42,42 @@ export interface SessionServiceOptions {
 /** Revocations are announced here: every replica drops the named sessions from its cache. */
 export const SESSIONS_CHANNEL = "mkt_sessions";
 
-type Executor = Kysely<DB> | Transaction<DB>;
+/** Which live sessions a revocation ends: every condition given must hold. */
+export interface RevocationMatch {
+  id?: string;
+  parentId?: string;
+  accountId?: string;
+  wallet?: string;
+}
 
-const addressHash = (address: string) => createHash("sha256").update(address).digest("hex");
+/** How the account areas that end sessions (sign-out, wallet unlink, deletion) do it. */
+export interface SessionRevocations {
+  /** Revokes the matching live sessions in the caller's transaction; answers their ids. */
+  revoke(tx: Executor, match: RevocationMatch, reason: string): Promise<string[]>;
+  /** After the commit: drops them from this replica's cache and tells the other replicas. */
+  announce(ids: readonly string[]): Promise<void>;
+}
+
+/** What the account services that verify envelopes and end sessions (wallets, deletion) are built from. */
+export interface AccountServiceDeps {
+  db: Database;
+  envelopes: EnvelopeChecks;
+  revocations: SessionRevocations;
+}
 
 /**
  * Wallet sign-in and every session kind (account, chat, access), following
- * market-api.md sections 3 and 5.
- *
- * Account model: an account has one or more wallets, each proven by its own
- * signature. Signing in with a wallet no account holds creates an account
- * for it. A session is bound to the wallet that signed in and acts only as
- * that wallet; other wallets join an account through `wallet-link` with
- * their own signature. The Classic API's bearer tokens reuse this model.
+ * market-api.md sections 3 and 5, and the account services that end
+ * sessions: `wallets` (links, each proven by the wallet's own signature) and
+ * `deletion`. A session is bound to the wallet that signed in and acts only
+ * as that wallet. The Classic API's bearer tokens reuse this model.
  *
  * Tokens are 256-bit random values stored only as SHA-256 hashes. Revoked
  * rows stay (hash, kind, times, reason) so a token can never come back.
+ * Revocations drop the cached session here at once and on every other replica
+ * through NOTIFY; the cache TTL bounds staleness if a notification is lost,
+ * and the cache is flushed when LISTEN reconnects. Unknown tokens are never
+ * cached (nothing to gain, and budgets limit guessing).
  */
 export function createSessionService({
   db,
@@ -77,106 +88,32 @@ export function createSessionService({
   maxCacheEntries = 100_000,
   onCacheFlush,
 }: SessionServiceOptions) {
-  const allowed = new Set(allowedOrigins);
-
-  /**
-   * Live sessions by token hash, per replica, as for API keys: a session
-   * route does not ask the database for a session it saw within the TTL.
-   * Revocations drop the entry here at once and on every other replica
-   * through NOTIFY; the TTL bounds staleness if a notification is lost, and
-   * the cache is flushed when LISTEN reconnects. Unknown tokens are never
-   * cached (nothing to gain, and budgets limit guessing).
-   */
-  const cache = new Map<string, { session: Session; until: number }>();
-  const hashOfSession = new Map<string, string>();
+  const envelopes = createEnvelopeChecks({ db, clock, verifier, allowedOrigins });
+  const cache = createSessionCache({ clock, ttlMs: cacheTtlMs, maxEntries: maxCacheEntries });
   let unlisten: (() => Promise<void>) | undefined;
-  const forget = (ids: readonly string[]) => {
-    for (const id of ids) {
-      const hash = hashOfSession.get(id);
-      if (hash !== undefined) cache.delete(hash);
-      hashOfSession.delete(id);
-    }
-  };
-  const announceRevoked = async (ids: readonly string[]) => {
-    if (ids.length === 0) return;
-    forget(ids);
-    // A lost notification is bounded by the cache TTL on the other replicas.
-    await db.notify(SESSIONS_CHANNEL, JSON.stringify(ids)).catch(() => {});
-  };
-  const remember = (hash: string, session: Session) => {
-    if (cache.size >= maxCacheEntries) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) {
-        const entry = cache.get(oldest);
-        cache.delete(oldest);
-        if (entry) hashOfSession.delete(entry.session.id);
-      }
-    }
-    cache.set(hash, { session, until: clock.now() + cacheTtlMs });
-    hashOfSession.set(session.id, hash);
+
+  const revocations: SessionRevocations = {
+    async revoke(tx, { id, parentId, accountId, wallet }, reason) {
+      let query = tx
+        .updateTable("sessions")
+        .set({ revoked_at: new Date(clock.now()), revoked_reason: reason })
+        .where("revoked_at", "is", null);
+      if (id !== undefined) query = query.where("id", "=", id);
+      if (parentId !== undefined) query = query.where("parent_id", "=", parentId);
+      if (accountId !== undefined) query = query.where("account_id", "=", accountId);
+      if (wallet !== undefined) query = query.where("wallet", "=", wallet);
+      const revoked = await query.returning("id").execute();
+      return revoked.map((row) => row.id);
+    },
+    async announce(ids) {
+      if (ids.length === 0) return;
+      cache.forget(ids);
+      // A lost notification is bounded by the cache TTL on the other replicas.
+      await db.notify(SESSIONS_CHANNEL, JSON.stringify(ids)).catch(() => {});
+    },
   };
 
-  /**
-   * The checks every signed envelope passes, in an order that lets nobody
-   * burn another wallet's nonce: origin, time window, signature, and only then
-   * the nonce is consumed (in the caller's transaction).
-   */
-  const verifyEnvelope = async (
-    envelope: SignedEnvelopeValue,
-    requestOrigin: string | undefined,
-    message: (fields: SignedEnvelopeFields) => string,
-  ) => {
-    if (requestOrigin === undefined) throw forbidden("the Origin header is required to sign in");
-    if (!allowed.has(requestOrigin)) {
-      throw forbidden(`origin ${requestOrigin} may not sign in; only the first-party website origins may`);
-    }
-    if (envelope.origin !== requestOrigin) {
-      throw forbidden("the request Origin does not equal the origin in the signed message");
-    }
-    const now = clock.now();
-    if (envelope.expires <= now) throw unauthorized("the signed message has expired; sign a new one");
-    if (envelope.expires > now + MAX_SIGNATURE_WINDOW_MS) {
-      throw badRequest("expires must be at most five minutes ahead");
-    }
-    const text = message({
-      origin: envelope.origin,
-      address: envelope.address,
-      nonce: envelope.nonce,
-      expires: envelope.expires,
-    });
-    const valid = await verifier.verify({
-      address: envelope.address,
-      message: text,
-      signature: envelope.signature,
-    });
-    if (!valid) throw unauthorized("the signature is not valid for this wallet and message");
-  };
-
-  /** Marks a verified envelope's nonce used; a second use of a nonce is refused. */
-  const consumeNonce = async (tx: Executor, envelope: SignedEnvelopeValue, purpose: string) => {
-    const inserted = await tx
-      .insertInto("used_nonces")
-      .values({
-        nonce: envelope.nonce,
-        purpose,
-        expires_at: new Date(envelope.expires + MAX_SIGNATURE_WINDOW_MS),
-      })
-      .onConflict((oc) => oc.column("nonce").doNothing())
-      .returning("nonce")
-      .executeTakeFirst();
-    if (!inserted) throw unauthorized("this nonce was already used; sign a new message with a fresh nonce");
-  };
-
-  const accountOfWallet = async (tx: Executor, address: string) =>
-    (
-      await tx
-        .selectFrom("account_wallets")
-        .select("account_id")
-        .where("address", "=", address)
-        .executeTakeFirst()
-    )?.account_id;
-
-  const insertSession = async (
+  const issue = async (
     tx: Executor,
     values: {
       kind: SessionKind;
@@ -208,26 +145,10 @@ export function createSessionService({
     return { id, token, expiresAt: values.expiresAt };
   };
 
-  const revokeWhere = async (
-    tx: Executor,
-    column: "id" | "account_id" | "parent_id",
-    value: string,
-    reason: string,
-  ) => {
-    const revoked = await tx
-      .updateTable("sessions")
-      .set({ revoked_at: new Date(clock.now()), revoked_reason: reason })
-      .where(column, "=", value)
-      .where("revoked_at", "is", null)
-      .returning("id")
-      .execute();
-    return revoked.map((row) => row.id);
-  };
-
   return {
-    verifyEnvelope,
-    consumeNonce,
-    accountOfWallet,
+    envelopes,
+    wallets: createWalletService({ db, envelopes, revocations }),
+    deletion: createAccountDeletion({ db, envelopes, revocations }),
 
     /** Subscribes to revocations from other replicas. */
     async start() {
@@ -235,15 +156,13 @@ export function createSessionService({
         onNotify: (payload) => {
           try {
             const ids = JSON.parse(payload) as unknown;
-            if (Array.isArray(ids)) forget(ids.filter((id): id is string => typeof id === "string"));
+            if (Array.isArray(ids)) cache.forget(ids.filter((id): id is string => typeof id === "string"));
           } catch {
             cache.clear();
-            hashOfSession.clear();
           }
         },
         onReconnect: () => {
           cache.clear();
-          hashOfSession.clear();
           onCacheFlush?.();
         },
       });
@@ -254,23 +173,12 @@ export function createSessionService({
     },
 
     /** `POST /market/account/session`. */
-    async signIn(envelope: SignedEnvelopeValue, requestOrigin: string | undefined) {
-      await verifyEnvelope(envelope, requestOrigin, signInMessage);
+    async signIn(envelope: SignedEnvelope, requestOrigin: string | undefined) {
+      await envelopes.verify(envelope, requestOrigin, signInMessage);
       return db.kysely.transaction().execute(async (tx) => {
-        await consumeNonce(tx, envelope, "sign-in");
-        let accountId = await accountOfWallet(tx, envelope.address);
-        if (accountId === undefined) {
-          accountId = newId("acct");
-          await tx
-            .insertInto("accounts")
-            .values({ id: accountId, primary_address: envelope.address, username: null, referred_by: null })
-            .execute();
-          await tx
-            .insertInto("account_wallets")
-            .values({ address: envelope.address, account_id: accountId })
-            .execute();
-        }
-        const session = await insertSession(tx, {
+        await envelopes.consumeNonce(tx, envelope, "sign-in");
+        const accountId = await accountForSignIn(tx, envelope.address);
+        const session = await issue(tx, {
           kind: "account",
           accountId,
           wallet: envelope.address,
@@ -286,9 +194,7 @@ export function createSessionService({
       const hash = hashSecret(token);
       const now = clock.now();
       const cached = cache.get(hash);
-      if (cached && cached.until > now) {
-        return cached.session.expiresAt > now ? cached.session : undefined;
-      }
+      if (cached) return cached.expiresAt > now ? cached : undefined;
       const row = await db.kysely
         .selectFrom("sessions")
         .select([
@@ -316,18 +222,8 @@ export function createSessionService({
         createdAt: row.created_at.getTime(),
         expiresAt: row.expires_at.getTime(),
       };
-      remember(hash, session);
+      cache.remember(hash, session);
       return session;
-    },
-
-    async walletsOf(accountId: string): Promise<string[]> {
-      const rows = await db.kysely
-        .selectFrom("account_wallets")
-        .select("address")
-        .where("account_id", "=", accountId)
-        .orderBy("linked_at")
-        .execute();
-      return rows.map((row) => row.address);
     },
 
     /** Signs one session out, with the chat sessions it issued. */
@@ -335,15 +231,15 @@ export function createSessionService({
       const revoked = await db.kysely
         .transaction()
         .execute(async (tx) => [
-          ...(await revokeWhere(tx, "id", session.id, "signed-out")),
-          ...(await revokeWhere(tx, "parent_id", session.id, "parent-signed-out")),
+          ...(await revocations.revoke(tx, { id: session.id }, "signed-out")),
+          ...(await revocations.revoke(tx, { parentId: session.id }, "parent-signed-out")),
         ]);
-      await announceRevoked([session.id, ...revoked]);
+      await revocations.announce([session.id, ...revoked]);
     },
 
     /** `POST /market/chat/session`: a chat session for the account session's wallet. */
     async issueChatSession(parent: Session) {
-      return insertSession(db.kysely, {
+      return issue(db.kysely, {
         kind: "chat",
         accountId: parent.accountId,
         wallet: parent.wallet,
@@ -356,146 +252,17 @@ export function createSessionService({
     /** `POST /market/access/session`: redeems one use of an invite code. */
     async openAccessSession(code: string) {
       return db.kysely.transaction().execute(async (tx) => {
-        const invite = await tx
-          .updateTable("invites")
-          .set((eb) => ({ uses: eb("uses", "+", 1) }))
-          .where("code_hash", "=", hashSecret(code))
-          .where("revoked_at", "is", null)
-          .whereRef("uses", "<", "max_uses")
-          .returning(["id", "created_by"])
-          .executeTakeFirst();
-        if (!invite) throw new AppError("forbidden", "the invite code is unknown, revoked or used up");
-        const invitedBy = invite.created_by
-          ? ((
-              await tx
-                .selectFrom("accounts")
-                .select("primary_address")
-                .where("id", "=", invite.created_by)
-                .executeTakeFirst()
-            )?.primary_address ?? null)
-          : null;
-        const session = await insertSession(tx, {
+        const invite = await redeemInvite(tx, code);
+        const session = await issue(tx, {
           kind: "access",
           accountId: null,
           wallet: null,
           origin: null,
-          inviteId: invite.id,
+          inviteId: invite.inviteId,
           expiresAt: clock.now() + ACCESS_SESSION_LIFETIME_MS,
         });
-        return { ...session, invitedBy };
+        return { ...session, invitedBy: invite.invitedBy };
       });
-    },
-
-    /**
-     * `POST /market/account/delete`: a fresh deletion signature by the
-     * session's own wallet. Removes the account's hosted data (the foreign
-     * keys cascade), signs out every device, and keeps the minimal records
-     * market-api.md section 5 lists: revoked session hashes and a deletion
-     * audit row without addresses.
-     */
-    async deleteAccount(session: Session, envelope: SignedEnvelopeValue, requestOrigin: string | undefined) {
-      if (session.kind !== "account" || session.accountId === null) {
-        throw forbidden("only an account session can delete an account");
-      }
-      if (envelope.address !== session.wallet) {
-        throw forbidden("the deletion must be signed by the session's wallet");
-      }
-      await verifyEnvelope(envelope, requestOrigin, deletionMessage);
-      const accountId = session.accountId;
-      const result = await db.kysely.transaction().execute(async (tx) => {
-        await consumeNonce(tx, envelope, "deletion");
-        const wallets = await tx
-          .selectFrom("account_wallets")
-          .select("address")
-          .where("account_id", "=", accountId)
-          .execute();
-        const revoked = await revokeWhere(tx, "account_id", accountId, "account-deleted");
-        const sessionsRevoked = revoked.length;
-        // Revocation records keep no personal data.
-        await tx
-          .updateTable("sessions")
-          .set({ wallet: null, origin: null })
-          .where("account_id", "=", accountId)
-          .execute();
-        await tx
-          .insertInto("account_deletions")
-          .values({
-            account_id: accountId,
-            wallet_hashes: wallets.map((wallet) => addressHash(wallet.address)),
-            sessions_revoked: sessionsRevoked,
-          })
-          .execute();
-        await tx.deleteFrom("accounts").where("id", "=", accountId).execute();
-        return { deleted: true as const, accountId, sessionsRevoked, revoked };
-      });
-      await announceRevoked(result.revoked);
-      return {
-        deleted: result.deleted,
-        accountId: result.accountId,
-        sessionsRevoked: result.sessionsRevoked,
-      };
-    },
-
-    /** Drops nonces whose signatures can no longer be replayed anyway. */
-    async sweep() {
-      await db.kysely.deleteFrom("used_nonces").where("expires_at", "<", new Date(clock.now())).execute();
-    },
-
-    /** Links another wallet to the session's account, proven by that wallet's own sign-in signature. */
-    async linkWallet(session: Session, proof: SignedEnvelopeValue, requestOrigin: string | undefined) {
-      if (session.accountId === null) throw forbidden("only an account session can link wallets");
-      if (proof.origin !== session.origin) {
-        throw forbidden("the wallet proof must be signed for the same origin as this session");
-      }
-      await verifyEnvelope(proof, requestOrigin, signInMessage);
-      const accountId = session.accountId;
-      return db.kysely.transaction().execute(async (tx) => {
-        await consumeNonce(tx, proof, "wallet-link");
-        const owner = await accountOfWallet(tx, proof.address);
-        if (owner === accountId) return { address: proof.address, linked: true as const };
-        if (owner !== undefined) {
-          throw new AppError("conflict", "this wallet belongs to another account; delete that account first");
-        }
-        await tx
-          .insertInto("account_wallets")
-          .values({ address: proof.address, account_id: accountId })
-          .execute();
-        return { address: proof.address, linked: true as const };
-      });
-    },
-
-    /** Removes a wallet from the account and signs out its sessions; the primary wallet stays. */
-    async unlinkWallet(session: Session, address: string) {
-      if (session.accountId === null) throw forbidden("only an account session can unlink wallets");
-      const accountId = session.accountId;
-      const result = await db.kysely.transaction().execute(async (tx) => {
-        const account = await tx
-          .selectFrom("accounts")
-          .select("primary_address")
-          .where("id", "=", accountId)
-          .executeTakeFirstOrThrow();
-        if (account.primary_address === address) {
-          throw new AppError("conflict", "the account's primary wallet cannot be unlinked");
-        }
-        const removed = await tx
-          .deleteFrom("account_wallets")
-          .where("address", "=", address)
-          .where("account_id", "=", accountId)
-          .returning("address")
-          .executeTakeFirst();
-        if (!removed) throw new AppError("not_found", "this wallet is not linked to the account");
-        const sessionsRevoked = await tx
-          .updateTable("sessions")
-          .set({ revoked_at: new Date(clock.now()), revoked_reason: "wallet-unlinked" })
-          .where("account_id", "=", accountId)
-          .where("wallet", "=", address)
-          .where("revoked_at", "is", null)
-          .returning("id")
-          .execute();
-        return { address, unlinked: true as const, revoked: sessionsRevoked.map((row) => row.id) };
-      });
-      await announceRevoked(result.revoked);
-      return { address: result.address, unlinked: result.unlinked, sessionsRevoked: result.revoked.length };
     },
   };
 }

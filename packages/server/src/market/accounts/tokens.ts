@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { SessionKind } from "../../db/schema.ts";
+import type { SessionKind } from "@mkt/protocol";
 
 /** Token prefixes tell a leaked token's kind at a glance and let a route name the wrong kind exactly. */
 export const TOKEN_PREFIX: Record<SessionKind, string> = {

@@ -5,11 +5,9 @@ import type { SessionService } from "./sessions.ts";
 export function walletFeature(sessions: SessionService): MarketFeature {
   return {
     actions: {
-      "wallet-link": async ({ session, request }, action) => {
-        const origin = request.headers.origin;
-        return sessions.linkWallet(session, action.proof, Array.isArray(origin) ? origin[0] : origin);
-      },
-      "wallet-unlink": async ({ session }, action) => sessions.unlinkWallet(session, action.address),
+      "wallet-link": async ({ session, origin }, action) =>
+        sessions.wallets.link(session, action.proof, origin),
+      "wallet-unlink": async ({ session }, action) => sessions.wallets.unlink(session, action.address),
     },
     actionResults: {
       "wallet-link":
@@ -17,6 +15,6 @@ export function walletFeature(sessions: SessionService): MarketFeature {
       "wallet-unlink":
         "`{address, unlinked: true, sessionsRevoked}`: that wallet's sessions are signed out; the primary wallet cannot be unlinked (409).",
     },
-    jobs: [{ name: "used-nonce sweep", intervalMs: 60_000, run: () => sessions.sweep() }],
+    jobs: [{ name: "used-nonce sweep", intervalMs: 60_000, run: () => sessions.envelopes.sweepNonces() }],
   };
 }

@@ -6,33 +6,27 @@ import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
 import { newId } from "../accounts/tokens.ts";
 import { lockAccount } from "./account-lock.ts";
-import { readUpload, verifyPixels } from "./images.ts";
+import { readUpload, type UploadContentType, verifyPixels } from "./images.ts";
 
 /**
- * `artwork-upload`, `artwork-delete`, `artwork-list`: images the caller
- * uploads to its own drafts. Private: only the owner lists or deletes them,
- * and the public image route never serves them. The bytes are kept as
- * uploaded (after checking every pixel decodes), since they are the artist's
- * original for the release work.
+ * Images an account uploads to its own drafts. Private: only the owner lists
+ * or deletes them, and the public image route never serves them. The bytes
+ * are kept as uploaded (after checking every pixel decodes), since they are
+ * the artist's original for the release work.
  */
-export function artworkActions({
-  db,
-  clock,
-}: {
-  db: Database;
-  clock: Clock;
-}): Pick<ActionHandlers, "artwork-upload" | "artwork-delete" | "artwork-list"> {
+export function createArtworks({ db, clock }: { db: Database; clock: Clock }) {
   return {
-    "artwork-upload": async ({ session }, { draftId, contentType, data }) => {
+    /** Checks the upload and stores it; at most `PROFILE_LIMITS.artworks` per account (409 beyond). */
+    async upload(accountId: string, { draftId, contentType, data }: ArtworkUpload) {
       const image = await readUpload(contentType, data);
       await verifyPixels(image);
       const artworkId = newId("img");
       await db.kysely.transaction().execute(async (tx) => {
-        await lockAccount(tx, session.accountId);
+        await lockAccount(tx, accountId);
         const { count } = await tx
           .selectFrom("images")
           .select((eb) => eb.fn.countAll<string>().as("count"))
-          .where("account_id", "=", session.accountId)
+          .where("account_id", "=", accountId)
           .where("purpose", "=", "artwork")
           .executeTakeFirstOrThrow();
         if (Number(count) >= PROFILE_LIMITS.artworks) {
@@ -44,7 +38,7 @@ export function artworkActions({
           .insertInto("images")
           .values({
             id: artworkId,
-            account_id: session.accountId,
+            account_id: accountId,
             purpose: "artwork",
             draft_id: draftId,
             content_type: contentType,
@@ -65,19 +59,20 @@ export function artworkActions({
       };
     },
 
-    "artwork-delete": async ({ session }, { artworkId }) => {
+    async delete(accountId: string, artworkId: string) {
       const deleted = await db.kysely
         .deleteFrom("images")
         .where("id", "=", artworkId)
-        .where("account_id", "=", session.accountId)
+        .where("account_id", "=", accountId)
         .where("purpose", "=", "artwork")
         .returning("id")
         .executeTakeFirst();
       if (!deleted) throw notFound("no artwork of yours has this id");
-      return { artworkId, deleted: true };
+      return { artworkId, deleted: true as const };
     },
 
-    "artwork-list": async ({ session }, { draftId }) => {
+    /** The account's artwork, oldest first, optionally of one draft. */
+    async list(accountId: string, draftId: string | undefined) {
       let query = db.kysely
         .selectFrom("images")
         .select([
@@ -89,21 +84,42 @@ export function artworkActions({
           "created_at",
           sql<number>`octet_length(bytes)`.as("size"),
         ])
-        .where("account_id", "=", session.accountId)
+        .where("account_id", "=", accountId)
         .where("purpose", "=", "artwork");
       if (draftId !== undefined) query = query.where("draft_id", "=", draftId);
       const rows = await query.orderBy("created_at").orderBy("id").execute();
-      return {
-        artworks: rows.map((row) => ({
-          artworkId: row.id,
-          draftId: row.draft_id ?? "",
-          contentType: row.content_type,
-          width: row.width ?? 0,
-          height: row.height ?? 0,
-          bytes: Number(row.size),
-          createdAt: row.created_at.toISOString(),
-        })),
-      };
+      return rows.map((row) => ({
+        artworkId: row.id,
+        draftId: row.draft_id ?? "",
+        contentType: row.content_type,
+        width: row.width ?? 0,
+        height: row.height ?? 0,
+        bytes: Number(row.size),
+        createdAt: row.created_at.toISOString(),
+      }));
     },
+  };
+}
+
+export interface ArtworkUpload {
+  draftId: string;
+  contentType: UploadContentType;
+  /** Base64 of the image bytes. */
+  data: string;
+}
+
+export type Artworks = ReturnType<typeof createArtworks>;
+
+/** `artwork-upload`, `artwork-delete`, `artwork-list`: the caller's own draft artwork. */
+export function artworkActions(
+  artworks: Artworks,
+): Pick<ActionHandlers, "artwork-upload" | "artwork-delete" | "artwork-list"> {
+  return {
+    "artwork-upload": async ({ session }, { draftId, contentType, data }) =>
+      artworks.upload(session.accountId, { draftId, contentType, data }),
+    "artwork-delete": async ({ session }, { artworkId }) => artworks.delete(session.accountId, artworkId),
+    "artwork-list": async ({ session }, { draftId }) => ({
+      artworks: await artworks.list(session.accountId, draftId),
+    }),
   };
 }

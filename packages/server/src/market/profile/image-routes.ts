@@ -1,12 +1,11 @@
 import { profileImageParamsSchema, profileImageSchema } from "@mkt/protocol";
-import type { Database } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
 import { asBuffer } from "./images.ts";
-import { IMAGE_ROUTE } from "./profile-reader.ts";
+import { IMAGE_ROUTE, type ProfileReader } from "./profile-reader.ts";
 
 /** `GET /market/support/identity/images/{imageId}`: avatars and pixel pfps, the images profiles link to. */
-export function imageRoute(db: Database) {
+export function imageRoute(profiles: ProfileReader) {
   return defineRoute({
     method: "GET",
     path: `${IMAGE_ROUTE}/:imageId`,
@@ -29,15 +28,10 @@ export function imageRoute(db: Database) {
       503: { description: "The database is unavailable." },
     },
     handler: async (request, reply) => {
-      const image = await db.kysely
-        .selectFrom("images")
-        .select(["content_type", "bytes"])
-        .where("id", "=", request.params.imageId)
-        .where("purpose", "in", ["avatar", "pixel-pfp"])
-        .executeTakeFirst();
+      const image = await profiles.publicImage(request.params.imageId);
       if (!image) throw notFound("no public image has this id");
       return reply
-        .header("Content-Type", image.content_type)
+        .header("Content-Type", image.contentType)
         .header("X-Content-Type-Options", "nosniff")
         .send(asBuffer(image.bytes));
     },

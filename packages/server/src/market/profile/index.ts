@@ -1,14 +1,14 @@
 import type { FeatureDeps, MarketFeature } from "../feature.ts";
 import { PROFILE_ACTION_RESULTS } from "./action-docs.ts";
 import { registerProfileAdmin } from "./admin-routes.ts";
-import { artworkActions } from "./artwork.ts";
+import { artworkActions, createArtworks } from "./artwork.ts";
 import { imageRoute } from "./image-routes.ts";
 import { createInvites, inviteActions } from "./invites.ts";
 import { createPixelQueue } from "./pixel-queue.ts";
-import { profileActions } from "./profile-actions.ts";
+import { createProfileEditor, profileActions } from "./profile-actions.ts";
 import { createProfileReader } from "./profile-reader.ts";
 import { profileLookupRoute } from "./profile-routes.ts";
-import { wishlistActions } from "./wishlist.ts";
+import { createWishlists, wishlistActions } from "./wishlist.ts";
 import { xCallbackRoute } from "./x-callback-routes.ts";
 import { createXConnections } from "./x-connections.ts";
 import { createXOAuthProvider, type XAccountProvider } from "./x-provider.ts";
@@ -41,15 +41,15 @@ export function profileFeature(deps: FeatureDeps, options: ProfileFeatureOptions
 
   return {
     actions: {
-      ...wishlistActions({ db, clock }),
-      ...artworkActions({ db, clock }),
+      ...wishlistActions(createWishlists({ db, clock })),
+      ...artworkActions(createArtworks({ db, clock })),
       ...inviteActions(invites),
-      ...profileActions({ db, clock, queue, imageUrl: profiles.imageUrl }),
+      ...profileActions(createProfileEditor({ db, clock, imageUrl: profiles.imageUrl }), queue),
       "x-connect": async ({ session }, { username }) => x.connect(session.accountId, username),
       "x-disconnect": async ({ session }) => x.disconnect(session.accountId),
     },
     actionResults: PROFILE_ACTION_RESULTS,
-    routes: [profileLookupRoute(profiles), imageRoute(db), xCallbackRoute(x, profiles)],
+    routes: [profileLookupRoute(profiles), imageRoute(profiles), xCallbackRoute(x, profiles)],
     admin: (app) => registerProfileAdmin(app, { invites, x }),
     jobs: [
       {

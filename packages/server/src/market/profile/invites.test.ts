@@ -84,6 +84,13 @@ describe("invites", () => {
     });
     expect(access.statusCode).toBe(403);
     expect((await claim(carol, made[0]!.code)).statusCode).toBe(404);
+    const listed = (await accountAction(test, dave, { kind: "invite-list" })).json().result.invites as {
+      inviteId: string;
+      status: string;
+    }[];
+    const revokedId = made[0]!.inviteId;
+    expect(listed.find((invite) => invite.inviteId === revokedId)?.status).toBe("revoked");
+    expect(listed.filter((invite) => invite.status === "live")).toHaveLength(PROFILE_LIMITS.liveInvites);
   });
 
   it("refuses out-of-range maxUses", async () => {

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { PROFILE_LIMITS } from "@mkt/protocol";
-import type { Database } from "../../db/index.ts";
-import { conflict, forbidden, notFound } from "../../errors.ts";
+import type { ExpressionBuilder } from "kysely";
+import type { Database, DB, Executor } from "../../db/index.ts";
+import { AppError, conflict, forbidden, notFound } from "../../errors.ts";
 import { hashSecret } from "../../keys/secrets.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
@@ -15,8 +16,47 @@ export function generateInviteCode(): string {
 
 type InviteStatus = "live" | "used-up" | "revoked";
 
-const statusOf = (row: { revoked_at: Date | null; uses: number; max_uses: number }): InviteStatus =>
-  row.revoked_at !== null ? "revoked" : row.uses >= row.max_uses ? "used-up" : "live";
+/**
+ * An invite's status, as SQL: the one place the rule is written. An invite is
+ * live while it is not revoked and has uses left; revocation wins over use.
+ */
+const inviteStatus = (eb: ExpressionBuilder<DB, "invites">) =>
+  eb
+    .case()
+    .when("revoked_at", "is not", null)
+    .then(eb.val<InviteStatus>("revoked"))
+    .when("uses", ">=", eb.ref("max_uses"))
+    .then(eb.val<InviteStatus>("used-up"))
+    .else(eb.val<InviteStatus>("live"))
+    .end();
+
+const isLive = (eb: ExpressionBuilder<DB, "invites">) => eb(inviteStatus(eb), "=", "live");
+
+/**
+ * Spends one use of a live invite in the caller's transaction, for an access
+ * session (`POST /market/access/session`). Answers the invite and the address
+ * of the account that made it (null for an operator invite); a code that is
+ * unknown, revoked or used up is a 403.
+ */
+export async function redeemInvite(tx: Executor, code: string) {
+  const invite = await tx
+    .updateTable("invites")
+    .set((eb) => ({ uses: eb("uses", "+", 1) }))
+    .where("code_hash", "=", hashSecret(code))
+    .where(isLive)
+    .returning(["id", "created_by"])
+    .executeTakeFirst();
+  if (!invite) throw new AppError("forbidden", "the invite code is unknown, revoked or used up");
+  const creator =
+    invite.created_by === null
+      ? undefined
+      : await tx
+          .selectFrom("accounts")
+          .select("primary_address")
+          .where("id", "=", invite.created_by)
+          .executeTakeFirst();
+  return { inviteId: invite.id, invitedBy: creator?.primary_address ?? null };
+}
 
 /**
  * Invite codes: made by accounts (`invite-create`) or the operator
@@ -55,8 +95,7 @@ export function createInvites({ db, clock }: { db: Database; clock: Clock }) {
           .selectFrom("invites")
           .select((eb) => eb.fn.countAll<string>().as("live"))
           .where("created_by", "=", accountId)
-          .where("revoked_at", "is", null)
-          .whereRef("uses", "<", "max_uses")
+          .where(isLive)
           .executeTakeFirstOrThrow();
         if (Number(live) >= PROFILE_LIMITS.liveInvites) {
           throw conflict(
@@ -75,7 +114,7 @@ export function createInvites({ db, clock }: { db: Database; clock: Clock }) {
     async list(accountId: string) {
       const rows = await db.kysely
         .selectFrom("invites")
-        .select(["id", "max_uses", "uses", "revoked_at", "created_at"])
+        .select((eb) => ["id", "max_uses", "uses", "created_at", inviteStatus(eb).as("status")])
         .where("created_by", "=", accountId)
         .orderBy("created_at", "desc")
         .orderBy("id")
@@ -84,7 +123,7 @@ export function createInvites({ db, clock }: { db: Database; clock: Clock }) {
         inviteId: row.id,
         maxUses: row.max_uses,
         uses: row.uses,
-        status: statusOf(row),
+        status: row.status,
         createdAt: row.created_at.toISOString(),
       }));
     },
@@ -116,16 +155,16 @@ export function createInvites({ db, clock }: { db: Database; clock: Clock }) {
         if (me.referred_by !== null) throw conflict("this account already has a referrer");
         const invite = await tx
           .selectFrom("invites")
-          .select(["id", "created_by", "uses", "max_uses", "revoked_at"])
+          .select((eb) => ["id", "created_by", inviteStatus(eb).as("status")])
           .where("code_hash", "=", hashSecret(code))
           .forUpdate()
           .executeTakeFirst();
-        if (!invite || invite.revoked_at !== null) throw notFound("unknown or revoked invite code");
+        if (!invite || invite.status === "revoked") throw notFound("unknown or revoked invite code");
         if (invite.created_by === null) {
           throw forbidden("an operator invite grants access but names no referrer");
         }
         if (invite.created_by === accountId) throw forbidden("an account cannot refer itself");
-        if (invite.uses >= invite.max_uses) throw conflict("this invite code is used up");
+        if (invite.status === "used-up") throw conflict("this invite code is used up");
         const referrer = await tx
           .selectFrom("accounts")
           .select(["primary_address", "referred_by"])

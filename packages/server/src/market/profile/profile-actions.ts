@@ -6,26 +6,23 @@ import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
 import { newId } from "../accounts/tokens.ts";
 import { lockAccount } from "./account-lock.ts";
-import { IMAGE_LIMITS, InvalidImageError, normaliseAvatar, readUpload } from "./images.ts";
+import {
+  IMAGE_LIMITS,
+  InvalidImageError,
+  normaliseAvatar,
+  readUpload,
+  type UploadContentType,
+} from "./images.ts";
 import type { PixelQueue } from "./pixel-queue.ts";
 
-export interface ProfileActionDeps {
+export interface ProfileEditorDeps {
   db: Database;
   clock: Clock;
-  queue: PixelQueue;
   imageUrl: (imageId: string | null | undefined) => string;
 }
 
-/** `profile-update`, `avatar-upload`, `pfp-pixelate`, `pfp-select`. */
-export function profileActions({
-  db,
-  clock,
-  queue,
-  imageUrl,
-}: ProfileActionDeps): Pick<
-  ActionHandlers,
-  "profile-update" | "avatar-upload" | "pfp-pixelate" | "pfp-select"
-> {
+/** An account's own profile: username and bio, avatar, the pixel pfp it shows. */
+export function createProfileEditor({ db, clock, imageUrl }: ProfileEditorDeps) {
   const now = () => new Date(clock.now());
 
   /** Sets profile picture columns, creating the account's row on first use. */
@@ -47,13 +44,14 @@ export function profileActions({
       .execute();
 
   return {
-    "profile-update": async ({ session }, { username, bio }) => {
+    /** Sets the username (unique, case-insensitively; null clears it) and the bio; absent fields stay. */
+    async update(accountId: string, { username, bio }: { username?: string | null; bio?: string }) {
       if (typeof username === "string") {
         const taken = await db.kysely
           .selectFrom("accounts")
           .select("id")
           .where(sql<string>`lower(username)`, "=", username.toLowerCase())
-          .where("id", "<>", session.accountId)
+          .where("id", "<>", accountId)
           .executeTakeFirst();
         if (taken) throw conflict("this username is taken");
       }
@@ -66,7 +64,7 @@ export function profileActions({
         row = await db.kysely
           .updateTable("accounts")
           .set({ ...changes, updated_at: now() })
-          .where("id", "=", session.accountId)
+          .where("id", "=", accountId)
           .returning(["username", "bio"])
           .executeTakeFirstOrThrow();
       } catch (error) {
@@ -77,29 +75,33 @@ export function profileActions({
       return { username: row.username ?? "", bio: row.bio };
     },
 
-    "avatar-upload": async ({ session }, { contentType, data }) => {
+    /** Normalises an upload to the account's one avatar; an undecodable one sets pfpStatus failed (400). */
+    async uploadAvatar(
+      accountId: string,
+      { contentType, data }: { contentType: UploadContentType; data: string },
+    ) {
       const image = await readUpload(contentType, data);
       let png: Buffer;
       try {
         png = await normaliseAvatar(image);
       } catch (error) {
         if (!(error instanceof InvalidImageError)) throw error;
-        await setPictures(db.kysely, session.accountId, { pfp_status: "failed" });
+        await setPictures(db.kysely, accountId, { pfp_status: "failed" });
         throw badRequest(`${error.message}; pfpStatus is now failed`);
       }
       const avatarId = newId("img");
       await db.kysely.transaction().execute(async (tx) => {
-        await lockAccount(tx, session.accountId);
+        await lockAccount(tx, accountId);
         const previous = await tx
           .selectFrom("profile_pictures")
           .select("avatar_image_id")
-          .where("account_id", "=", session.accountId)
+          .where("account_id", "=", accountId)
           .executeTakeFirst();
         await tx
           .insertInto("images")
           .values({
             id: avatarId,
-            account_id: session.accountId,
+            account_id: accountId,
             purpose: "avatar",
             draft_id: null,
             content_type: "image/png",
@@ -109,7 +111,7 @@ export function profileActions({
             created_at: now(),
           })
           .execute();
-        await setPictures(tx, session.accountId, { avatar_image_id: avatarId, pfp_status: "ready" });
+        await setPictures(tx, accountId, { avatar_image_id: avatarId, pfp_status: "ready" });
         // One avatar per account: the replaced one is no longer served.
         if (previous?.avatar_image_id) {
           await tx.deleteFrom("images").where("id", "=", previous.avatar_image_id).execute();
@@ -118,29 +120,28 @@ export function profileActions({
       return {
         avatarId,
         avatarUrl: imageUrl(avatarId),
-        pfpStatus: "ready",
-        contentType: "image/png",
+        pfpStatus: "ready" as const,
+        contentType: "image/png" as const,
         width: IMAGE_LIMITS.avatarSide,
         height: IMAGE_LIMITS.avatarSide,
         bytes: png.length,
       };
     },
 
-    "pfp-pixelate": async ({ session }, { size }) => queue.enqueue(session.accountId, size),
-
-    "pfp-select": async ({ session }, { pixelPfpId }) => {
+    /** Shows one of the account's pixel pfps, or none (null). */
+    async selectPixelPfp(accountId: string, pixelPfpId: string | null) {
       if (pixelPfpId !== null) {
         const own = await db.kysely
           .selectFrom("images")
           .select("id")
           .where("id", "=", pixelPfpId)
-          .where("account_id", "=", session.accountId)
+          .where("account_id", "=", accountId)
           .where("purpose", "=", "pixel-pfp")
           .executeTakeFirst();
         if (!own) throw notFound("no pixel pfp of yours has this id");
       }
       try {
-        await setPictures(db.kysely, session.accountId, { pixel_image_id: pixelPfpId });
+        await setPictures(db.kysely, accountId, { pixel_image_id: pixelPfpId });
       } catch (error) {
         // Pruned by the worker between the check and the write.
         if (error instanceof ConstraintViolationError && error.code === "23503") {
@@ -150,5 +151,22 @@ export function profileActions({
       }
       return { pixelPfpId, pixelPfpUrl: imageUrl(pixelPfpId) };
     },
+  };
+}
+
+export type ProfileEditor = ReturnType<typeof createProfileEditor>;
+
+/** `profile-update`, `avatar-upload`, `pfp-pixelate`, `pfp-select`. */
+export function profileActions(
+  editor: ProfileEditor,
+  queue: PixelQueue,
+): Pick<ActionHandlers, "profile-update" | "avatar-upload" | "pfp-pixelate" | "pfp-select"> {
+  return {
+    "profile-update": async ({ session }, { username, bio }) =>
+      editor.update(session.accountId, { username, bio }),
+    "avatar-upload": async ({ session }, { contentType, data }) =>
+      editor.uploadAvatar(session.accountId, { contentType, data }),
+    "pfp-pixelate": async ({ session }, { size }) => queue.enqueue(session.accountId, size),
+    "pfp-select": async ({ session }, { pixelPfpId }) => editor.selectPixelPfp(session.accountId, pixelPfpId),
   };
 }

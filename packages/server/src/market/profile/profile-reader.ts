@@ -73,6 +73,16 @@ export function createProfileReader({ db, publicUrl }: { db: Database; publicUrl
     async ofAccount(accountId: string): Promise<SharedProfile | undefined> {
       return build(await profileRows().where("a.id", "=", accountId).executeTakeFirst());
     },
+    /** A public image (avatar or pixel pfp) by id; never an artwork upload. */
+    async publicImage(imageId: string): Promise<{ contentType: string; bytes: Uint8Array } | undefined> {
+      const image = await db.kysely
+        .selectFrom("images")
+        .select(["content_type", "bytes"])
+        .where("id", "=", imageId)
+        .where("purpose", "in", ["avatar", "pixel-pfp"])
+        .executeTakeFirst();
+      return image && { contentType: image.content_type, bytes: image.bytes };
+    },
     /** The account whose verified X connection has this username, compared case-insensitively. */
     async ofVerifiedX(username: string): Promise<SharedProfile | undefined> {
       return build(

@@ -18,29 +18,23 @@ export async function readWishlist(db: Database, accountId: string): Promise<str
 }
 
 /**
- * `wishlist-add`, `wishlist-remove`, `wishlist-list`: the caller's private
- * wishlist of release ids. Ids are not checked against the catalog (a
- * release may be announced later or withdrawn); the release list resolves
- * the ones that exist.
+ * An account's private wishlist of release ids. Ids are not checked against
+ * the catalog (a release may be announced later or withdrawn); the release
+ * list resolves the ones that exist.
  */
-export function wishlistActions({
-  db,
-  clock,
-}: {
-  db: Database;
-  clock: Clock;
-}): Pick<ActionHandlers, "wishlist-add" | "wishlist-remove" | "wishlist-list"> {
+export function createWishlists({ db, clock }: { db: Database; clock: Clock }) {
   return {
-    "wishlist-add": async ({ session }, { releaseId }) =>
-      db.kysely.transaction().execute(async (tx) => {
-        await lockAccount(tx, session.accountId);
+    /** Adds a release once; at most `PROFILE_LIMITS.wishlist` ids (409 beyond). */
+    async add(accountId: string, releaseId: string) {
+      return db.kysely.transaction().execute(async (tx) => {
+        await lockAccount(tx, accountId);
         const present = await tx
           .selectFrom("wishlists")
           .select((eb) => [
             eb.fn.countAll<string>().as("count"),
             eb.fn.countAll<string>().filterWhere("release_id", "=", releaseId).as("this"),
           ])
-          .where("account_id", "=", session.accountId)
+          .where("account_id", "=", accountId)
           .executeTakeFirstOrThrow();
         if (Number(present.this) === 0) {
           if (Number(present.count) >= PROFILE_LIMITS.wishlist) {
@@ -48,26 +42,37 @@ export function wishlistActions({
           }
           await tx
             .insertInto("wishlists")
-            .values({
-              account_id: session.accountId,
-              release_id: releaseId,
-              created_at: new Date(clock.now()),
-            })
+            .values({ account_id: accountId, release_id: releaseId, created_at: new Date(clock.now()) })
             .execute();
         }
-        return { releaseId, wishlisted: true };
-      }),
+        return { releaseId, wishlisted: true as const };
+      });
+    },
 
-    "wishlist-remove": async ({ session }, { releaseId }) => {
+    /** Removes a release; `removed` is false when it was not listed. */
+    async remove(accountId: string, releaseId: string) {
       const removed = await db.kysely
         .deleteFrom("wishlists")
-        .where("account_id", "=", session.accountId)
+        .where("account_id", "=", accountId)
         .where("release_id", "=", releaseId)
         .returning("release_id")
         .executeTakeFirst();
-      return { releaseId, wishlisted: false, removed: removed !== undefined };
+      return { releaseId, wishlisted: false as const, removed: removed !== undefined };
     },
 
-    "wishlist-list": async ({ session }) => ({ wishlist: await readWishlist(db, session.accountId) }),
+    list: (accountId: string) => readWishlist(db, accountId),
+  };
+}
+
+export type Wishlists = ReturnType<typeof createWishlists>;
+
+/** `wishlist-add`, `wishlist-remove`, `wishlist-list`: the caller's private wishlist. */
+export function wishlistActions(
+  wishlists: Wishlists,
+): Pick<ActionHandlers, "wishlist-add" | "wishlist-remove" | "wishlist-list"> {
+  return {
+    "wishlist-add": async ({ session }, { releaseId }) => wishlists.add(session.accountId, releaseId),
+    "wishlist-remove": async ({ session }, { releaseId }) => wishlists.remove(session.accountId, releaseId),
+    "wishlist-list": async ({ session }) => ({ wishlist: await wishlists.list(session.accountId) }),
   };
 }

@@ -1,9 +1,8 @@
-import type { Kysely, Transaction } from "kysely";
-import type { DB } from "../../db/index.ts";
+import type { Executor } from "../../db/index.ts";
 import { notFound, unauthorized } from "../../errors.ts";
 import type { Session } from "../accounts/sessions.ts";
 
-export type Executor = Kysely<DB> | Transaction<DB>;
+export type { Executor } from "../../db/index.ts";
 
 /** An account as the social areas see it. */
 export interface SocialAccount {

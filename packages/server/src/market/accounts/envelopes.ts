@@ -1,0 +1,90 @@
+import type { SignedEnvelope, SignedEnvelopeFields } from "@mkt/protocol";
+import type { Database, Executor } from "../../db/index.ts";
+import { badRequest, forbidden, unauthorized } from "../../errors.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
+
+/** market-api.md section 5: `expires` at most five minutes ahead. */
+export const MAX_SIGNATURE_WINDOW_MS = 5 * 60_000;
+
+/** What a nonce was spent on, kept with it. */
+export type NoncePurpose = "sign-in" | "deletion" | "wallet-link";
+
+export interface EnvelopeCheckOptions {
+  db: Database;
+  clock: Clock;
+  verifier: WalletSignatureVerifier;
+  /** The first-party website origins; only they may have a wallet sign anything. */
+  allowedOrigins: readonly string[];
+}
+
+/**
+ * Signed envelopes (sign-in, deletion, wallet-link proofs) and their nonces,
+ * following market-api.md section 5. A caller verifies an envelope first and
+ * consumes its nonce in the transaction that acts on it, so nobody can burn
+ * another wallet's nonce and a nonce is spent only with the change it allows.
+ */
+export function createEnvelopeChecks({ db, clock, verifier, allowedOrigins }: EnvelopeCheckOptions) {
+  const allowed = new Set(allowedOrigins);
+
+  return {
+    /**
+     * The checks every signed envelope passes, cheapest first and the nonce
+     * last: origin, time window, then the signature over `message`.
+     */
+    async verify(
+      envelope: SignedEnvelope,
+      requestOrigin: string | undefined,
+      message: (fields: SignedEnvelopeFields) => string,
+    ): Promise<void> {
+      if (requestOrigin === undefined) throw forbidden("the Origin header is required to sign in");
+      if (!allowed.has(requestOrigin)) {
+        throw forbidden(`origin ${requestOrigin} may not sign in; only the first-party website origins may`);
+      }
+      if (envelope.origin !== requestOrigin) {
+        throw forbidden("the request Origin does not equal the origin in the signed message");
+      }
+      const now = clock.now();
+      if (envelope.expires <= now) throw unauthorized("the signed message has expired; sign a new one");
+      if (envelope.expires > now + MAX_SIGNATURE_WINDOW_MS) {
+        throw badRequest("expires must be at most five minutes ahead");
+      }
+      const text = message({
+        origin: envelope.origin,
+        address: envelope.address,
+        nonce: envelope.nonce,
+        expires: envelope.expires,
+      });
+      const valid = await verifier.verify({
+        address: envelope.address,
+        message: text,
+        signature: envelope.signature,
+      });
+      if (!valid) throw unauthorized("the signature is not valid for this wallet and message");
+    },
+
+    /** Marks a verified envelope's nonce used, in the caller's transaction; a second use is refused. */
+    async consumeNonce(tx: Executor, envelope: SignedEnvelope, purpose: NoncePurpose): Promise<void> {
+      const inserted = await tx
+        .insertInto("used_nonces")
+        .values({
+          nonce: envelope.nonce,
+          purpose,
+          expires_at: new Date(envelope.expires + MAX_SIGNATURE_WINDOW_MS),
+        })
+        .onConflict((oc) => oc.column("nonce").doNothing())
+        .returning("nonce")
+        .executeTakeFirst();
+      if (!inserted) {
+        throw unauthorized("this nonce was already used; sign a new message with a fresh nonce");
+      }
+    },
+
+    /** Drops nonces whose signatures can no longer be replayed anyway. */
+    async sweepNonces(): Promise<void> {
+      await db.kysely.deleteFrom("used_nonces").where("expires_at", "<", new Date(clock.now())).execute();
+    },
+  };
+}
+
+export type EnvelopeChecks = ReturnType<typeof createEnvelopeChecks>;

@@ -1,0 +1,49 @@
+import { createTtlCache } from "../../cache/ttl-cache.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import type { Session } from "./sessions.ts";
+
+/**
+ * Live sessions by token hash, per replica, as for API keys: a session route
+ * does not ask the database for a session it saw within the TTL. Revocations
+ * name sessions by id, so an index from id to hash lets `forget` drop them;
+ * the index holds exactly the sessions the cache holds.
+ */
+export function createSessionCache({
+  clock,
+  ttlMs,
+  maxEntries,
+}: {
+  clock: Clock;
+  ttlMs: number;
+  maxEntries: number;
+}) {
+  const hashOfSession = new Map<string, string>();
+  const entries = createTtlCache<string, Session>({
+    clock,
+    maxEntries,
+    onEvict: (_hash, session) => hashOfSession.delete(session.id),
+  });
+  return {
+    /** The session cached for this token hash while the cache may trust it, else undefined. */
+    get: (hash: string): Session | undefined => entries.get(hash),
+    remember(hash: string, session: Session) {
+      entries.set(hash, session, ttlMs);
+      hashOfSession.set(session.id, hash);
+    },
+    /** Drops revoked sessions by id. */
+    forget(ids: readonly string[]) {
+      for (const id of ids) {
+        const hash = hashOfSession.get(id);
+        if (hash !== undefined) entries.delete(hash);
+        hashOfSession.delete(id);
+      }
+    },
+    clear() {
+      entries.clear();
+      hashOfSession.clear();
+    },
+    size: () => entries.size(),
+  };
+}
+
+export type SessionCache = ReturnType<typeof createSessionCache>;

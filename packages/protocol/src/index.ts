@@ -86,6 +86,8 @@ export {
   createdKeySchema,
   createKeyRequestSchema,
 } from "./keys/index.ts";
+export type { Head } from "./market/head.ts";
+export { headSchema } from "./market/head.ts";
 export type { MarketBucket } from "./market/index.ts";
 export { apiKeyCheckQuerySchema, MARKET_API_VERSION, marketBucketSchema } from "./market/index.ts";
 export { PREDICT_API_VERSION } from "./predict/index.ts";

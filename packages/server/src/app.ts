@@ -9,6 +9,7 @@ import Fastify, {
 } from "fastify";
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
+import { chainRoles } from "./chains/index.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { notFound, RateLimitedError } from "./errors.ts";
@@ -145,10 +146,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       ? createIndexerService({ db, logger, clock, deployments, registry: metrics.registry })
       : undefined;
 
-  const marketChain = deployments.find(
-    (deployment) => deployment.chainId === 8453 && deployment.contracts["MarketFactory"] === undefined,
-  );
-  const walletVerifier = options.walletVerifier ?? createWalletVerifier({ rpcUrl: marketChain?.rpcUrl });
+  const roles = chainRoles(deployments);
+  const walletVerifier =
+    options.walletVerifier ?? createWalletVerifier({ rpcUrl: roles.market?.deployment.rpcUrl });
   const sessions = createSessionService({
     db,
     clock,
@@ -193,7 +193,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     classic: [],
     predict: predictRoutes({
       db,
-      deployment: deployments.find((deployment) => deployment.contracts["MarketFactory"] !== undefined),
+      deployment: roles.predict?.deployment,
     }),
   };
   const shared = keyRoutes({ keys });

@@ -40,7 +40,7 @@ function indexersFor(
   chain: TestChain,
   options: Partial<Parameters<typeof createScopeIndexer>[0]> = {},
 ): ScopeIndexer[] {
-  return scopesOf(chain.deployment).map((scope) =>
+  return scopesOf([chain.deployment]).map((scope) =>
     createScopeIndexer({
       db,
       logger,
@@ -360,7 +360,7 @@ describe("indexer on the prediction-feed dev chain", () => {
       }),
     });
     const fresh = await setupDatabase();
-    const scope = scopesOf(chain.deployment)[0]!;
+    const scope = scopesOf([chain.deployment])[0]!;
     const indexer = createScopeIndexer({
       db: fresh.db,
       logger,

@@ -1,5 +1,6 @@
 import type { ChainDeployment } from "@mkt/chain";
 import { z } from "zod";
+import { chainRoles, scopeIds } from "../chains/index.ts";
 import { defineRoute } from "../http/route.ts";
 
 export const marketRuntimeSchema = z
@@ -22,8 +23,8 @@ export const marketRuntimeListSchema = z
 
 /** `GET /market/runtime`: the runtimes of the current generation, from the deployment the indexer follows. */
 export function marketRuntimeRoute(deployments: ChainDeployment[]) {
-  const runtimes = deployments
-    .filter((deployment) => !deployment.contracts["MarketFactory"])
+  const market = chainRoles(deployments).market;
+  const runtimes = (market ? [market.deployment] : [])
     .flatMap((deployment) => {
       const newest = Math.max(...deployment.runtimes.map((runtime) => runtime.version));
       return deployment.runtimes.map((runtime) => ({
@@ -34,7 +35,7 @@ export function marketRuntimeRoute(deployments: ChainDeployment[]) {
           Object.entries(runtime.contracts).map(([name, address]) => [name, address.toLowerCase()]),
         ),
         startBlock: runtime.startBlock,
-        scope: `${deployment.chainId}:runtime:${runtime.id}`,
+        scope: scopeIds.runtime(deployment.chainId, runtime.id),
         current: runtime.version === newest,
       }));
     })

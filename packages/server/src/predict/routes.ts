@@ -1,5 +1,6 @@
 import type { ChainDeployment } from "@mkt/chain";
 import { z } from "zod";
+import { scopeIds } from "../chains/index.ts";
 import type { Database } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
 import { defineRoute, type RouteDefinition } from "../http/route.ts";
@@ -38,7 +39,7 @@ export function predictRoutes({
       ]),
     ),
     startBlock: factory?.startBlock ?? 0,
-    scope: factory ? `${deployment!.chainId}:predict:${factory.address.toLowerCase()}` : "",
+    scope: deployment && factory ? scopeIds.predict(deployment.chainId, factory.address) : "",
   });
   return [
     defineRoute({

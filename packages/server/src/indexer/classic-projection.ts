@@ -117,7 +117,14 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
         } else if (log.event === "Graduated") {
           store.put(
             "classic_games",
-            { ...tokenGame, is_graduated: true, pool_address: lower(log.args["pool"]), ...at },
+            {
+              ...tokenGame,
+              // The curve's reserve moves into the pool: the token's ethReserve is 0 from here on.
+              eth_reserve: "0",
+              is_graduated: true,
+              pool_address: lower(log.args["pool"]),
+              ...at,
+            },
             log.blockNumber,
           );
         }

@@ -1,6 +1,7 @@
 import type { Database, SqlConnection } from "../db/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import type { Discovered } from "./projection.ts";
+import type { CreatedContract } from "./range-reader.ts";
 import type { BlockHeader } from "./rpc.ts";
 
 /** Every commit that changes a scope's projection notifies this channel with the scope id. */
@@ -127,8 +128,10 @@ export function createHeadStore({
 
     /**
      * Moves the head past a written range ending at `to`: records the
-     * contracts the range created, the hashes of its blocks above the
-     * finalised block, and forgets what the finalised block made final.
+     * contracts the range created (at the block of the log that created each,
+     * so a rollback forgets exactly those created above the fork), the hashes
+     * of its blocks above the finalised block, and forgets what the finalised
+     * block made final.
      */
     async advance(
       connection: SqlConnection,
@@ -141,7 +144,7 @@ export function createHeadStore({
       }: {
         to: bigint;
         headers: ReadonlyMap<bigint, BlockHeader>;
-        created: readonly Discovered[];
+        created: readonly CreatedContract[];
         latest: bigint;
         finalized: bigint;
       },
@@ -149,9 +152,19 @@ export function createHeadStore({
       if (created.length > 0) {
         await connection.query(
           `INSERT INTO indexer_contracts (scope, address, kind, parent, block_number)
-           SELECT $1, c->>'address', c->>'kind', c->>'parent', $3::bigint FROM json_array_elements($2::json) c
+           SELECT $1, c->>'address', c->>'kind', c->>'parent', (c->>'block')::bigint FROM json_array_elements($2::json) c
            ON CONFLICT DO NOTHING`,
-          [scope.id, JSON.stringify(created), to.toString()],
+          [
+            scope.id,
+            JSON.stringify(
+              created.map(({ address, kind, parent, block }) => ({
+                address,
+                kind,
+                parent,
+                block: block.toString(),
+              })),
+            ),
+          ],
         );
       }
       const window = [...headers.entries()].filter(([n]) => n > finalized);

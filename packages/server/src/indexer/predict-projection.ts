@@ -204,7 +204,14 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
           const shares = big(log.args["shares"]);
           store.put(
             "predict_markets",
-            { ...market, backing: (big(market["backing"]) - shares).toString(), ...at },
+            // The creator takes the pool's shares of the outcome: both pools are emptied.
+            {
+              ...market,
+              yes_pool: "0",
+              no_pool: "0",
+              backing: (big(market["backing"]) - shares).toString(),
+              ...at,
+            },
             log.blockNumber,
           );
           return;

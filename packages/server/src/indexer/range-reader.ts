@@ -24,6 +24,14 @@ export interface DecodedLog {
   contract: Discovered;
 }
 
+/**
+ * A contract a log of the range created, with that log's block: a rollback to
+ * a fork at or above it keeps it known.
+ */
+export interface CreatedContract extends Discovered {
+  block: bigint;
+}
+
 /** The block time of a decoded log until its header is read. */
 const UNKNOWN_TIME = new Date(0);
 
@@ -33,7 +41,7 @@ export interface FetchedRange extends BlockRange {
   logs: DecodedLog[];
   headers: Map<bigint, BlockHeader>;
   /** Contracts created inside the range, in creation order. */
-  created: Discovered[];
+  created: CreatedContract[];
   /** Addresses whose logs over the range were read. */
   queried: Set<string>;
 }
@@ -185,7 +193,7 @@ export function createRangeReader({
         for (const child of projection.creates(decoded.log, decoded.contract)) {
           if (known.has(child.address)) continue;
           known.set(child.address, child);
-          range.created.push(child);
+          range.created.push({ ...child, block: decoded.log.blockNumber });
           fresh.push(child.address);
         }
       }

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { claimDropsAbi, waitForSuccess } from "@mkt/chain";
-import { createPublicClient, custom, numberToHex } from "viem";
+import { claimDropsAbi, DEV_ACCOUNT_ROLES, marketAbi, waitForSuccess } from "@mkt/chain";
+import { type Address, createPublicClient, custom, numberToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogCapture } from "../_test/app.ts";
 import { onPostgres, POSTGRES_ONLY, setupDatabase, type TestDatabase } from "../_test/database.ts";
@@ -422,18 +422,42 @@ describe("indexer on the prediction-feed dev chain", () => {
     await chain.simulate(40);
     await syncAll(indexers);
     const markets = await database.db.withConnection((c) =>
-      c.query<{ address: string; yes_pool: string; no_pool: string; backing: string }>(
-        "SELECT address, yes_pool, no_pool, backing FROM predict_markets",
-      ),
+      c.query<{ address: Address }>("SELECT address FROM predict_markets ORDER BY market_id"),
     );
     expect(markets.rows.length).toBeGreaterThan(0);
-    const trades = await database.db.withConnection((c) =>
-      c.query<{ kind: string; n: number }>(
-        "SELECT kind, count(*)::int AS n FROM predict_trades GROUP BY kind",
-      ),
+    // Every market event, whatever the simulation did: the first market resolved and its pool collected.
+    const { publicClient } = chain.clients;
+    const market = { address: markets.rows[0]!.address, abi: marketAbi } as const;
+    if (!(await publicClient.readContract({ ...market, functionName: "resolved" }))) {
+      const operator = chain.clients.wallet(DEV_ACCOUNT_ROLES.marketOperator);
+      await waitForSuccess(
+        publicClient,
+        await operator.writeContract({ ...market, functionName: "resolve", args: [0] }),
+      );
+    }
+    if (!(await publicClient.readContract({ ...market, functionName: "liquidityCollected" }))) {
+      const creator = await publicClient.readContract({ ...market, functionName: "creator" });
+      const index = chain.clients.accounts.findIndex((account) => account.address === creator);
+      const wallet = chain.clients.wallet(index);
+      await waitForSuccess(
+        publicClient,
+        await wallet.writeContract({ ...market, functionName: "collectLiquidity" }),
+      );
+    }
+    await syncAll(indexers);
+    const events = await database.db.withConnection((c) =>
+      c.query<{ event: string }>("SELECT DISTINCT event FROM chain_events WHERE address = $1", [
+        market.address,
+      ]),
     );
-    expect(trades.rows.length).toBeGreaterThan(0);
-    // Markets (pools, backing, status, volume), positions and trades against the contracts and receipts.
+    expect(events.rows.map((row) => row.event)).toEqual(
+      expect.arrayContaining(["Resolved", "LiquidityCollected"]),
+    );
+    const trades = await database.db.withConnection((c) =>
+      c.query<{ kind: string }>("SELECT DISTINCT kind FROM predict_trades"),
+    );
+    expect(trades.rows.map((row) => row.kind)).toEqual(expect.arrayContaining(["buy", "sell"]));
+    // Markets (pools, backing, status, outcome, volume), positions and trades against the contracts and receipts.
     await expectProjectionMatchesChain(database.db, chain);
   });
 });

@@ -20,7 +20,8 @@ import {
 } from "viem";
 import { type Database, migrate, openDatabase } from "../packages/server/src/db/index.ts";
 import { createScopeIndexer } from "../packages/server/src/indexer/engine.ts";
-import { runtimeScopes, type ScopeDefinition } from "../packages/server/src/indexer/projections.ts";
+import type { Projection } from "../packages/server/src/indexer/projection.ts";
+import { scopesOf } from "../packages/server/src/indexer/projections.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
 import { systemClock } from "../packages/server/src/quotas/limiter.ts";
 import { cpuSeconds, cpuSecondsBetween, median, startPostgres, startProcess } from "./harness.ts";
@@ -92,7 +93,9 @@ export async function benchIndexerBackfill({
     const chainCpu = () => cpuSeconds(chain.child.pid);
     const deployment = await deployReferenceContracts({ rpcUrl, chainId: CHAIN_ID, finalityDepth: 2 });
     const generated = await generateClaims(deployment, wanted);
-    const scope = runtimeScopes(deployment).at(-1)!;
+    const scope = scopesOf([deployment])
+      .filter((candidate) => candidate.generation === "runtime")
+      .at(-1)!;
     const address = scope.contracts[0]!.address as Address;
     // A written range may hold up to 20k logs (about 14 MB of JSON): above viem's default answer limit.
     const client = createPublicClient({
@@ -203,7 +206,7 @@ export async function benchIndexerBackfill({
 /** Migrates a fresh database and times one scope's `syncOnce()` from its start block to the chain head. */
 async function indexScope(
   db: Database,
-  scope: ScopeDefinition,
+  scope: Projection,
   rpcUrl: string,
   chainCpu: () => number | undefined,
   databaseCpu: () => Promise<Map<number, number> | undefined> = async () => undefined,

@@ -131,6 +131,8 @@ export {
   createdKeySchema,
   createKeyRequestSchema,
 } from "./keys/index.ts";
+export type { Head } from "./market/head.ts";
+export { headSchema } from "./market/head.ts";
 export type { MarketBucket } from "./market/index.ts";
 export {
   apiKeyCheckQuerySchema,

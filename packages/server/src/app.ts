@@ -3,6 +3,7 @@ import type { ChainDeployment } from "@mkt/chain";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
+import { chainRoles } from "./chains/index.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { createCorsPolicy, registerPreflight } from "./http/cors.ts";
@@ -28,7 +29,7 @@ import {
   type Surface,
 } from "./http/surfaces.ts";
 import { createIdempotency } from "./idempotency/index.ts";
-import { INDEXER_CHANNEL } from "./indexer/engine.ts";
+import { INDEXER_CHANNEL } from "./indexer/head-store.ts";
 import { createIndexerService, type IndexerService } from "./indexer/service.ts";
 import { keyRoutes } from "./keys/key-routes.ts";
 import { createKeyService } from "./keys/service.ts";
@@ -138,10 +139,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       ? createIndexerService({ db, logger, clock, deployments, registry: metrics.registry })
       : undefined;
 
-  const marketChain = deployments.find(
-    (deployment) => deployment.chainId === 8453 && deployment.contracts["MarketFactory"] === undefined,
-  );
-  const walletVerifier = options.walletVerifier ?? createWalletVerifier({ rpcUrl: marketChain?.rpcUrl });
+  const roles = chainRoles(deployments);
+  const walletVerifier =
+    options.walletVerifier ?? createWalletVerifier({ rpcUrl: roles.market?.deployment.rpcUrl });
   const sessions = createSessionService({
     db,
     clock,
@@ -183,12 +183,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     app: proxyRoutes(market),
     market,
     classic: [],
-    predict: predictRoutes(
-      predictRuntimeRoutes({
-        db,
-        deployment: deployments.find((deployment) => deployment.contracts["MarketFactory"] !== undefined),
-      }),
-    ),
+    predict: predictRoutes(predictRuntimeRoutes({ db, deployment: roles.predict?.deployment })),
   };
   // The documents are built after every route is known (on first request, then kept).
   const documents: PublishedDocument[] = (["market", "classic", "predict"] as const).map((name) => ({

@@ -13,7 +13,7 @@ const deployment = parseChainDeployment(JSON.parse(deploymentJson));
 const db = await openDatabase({ kind: "postgres", url });
 await migrate(db);
 const logger = createLogger({ level: "silent" });
-for (const scope of scopesOf(deployment)) {
+for (const scope of scopesOf([deployment])) {
   // Small ranges: many commits, so a kill lands between and inside them.
   const indexer = createScopeIndexer({
     db,

@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { claimDropsAbi, marketAbi, waitForSuccess } from "@mkt/chain";
-import { createPublicClient, custom, numberToHex } from "viem";
+import { claimDropsAbi, DEV_ACCOUNT_ROLES, marketAbi, waitForSuccess } from "@mkt/chain";
+import { type Address, createPublicClient, custom, numberToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogCapture } from "../_test/app.ts";
 import { onPostgres, POSTGRES_ONLY, setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
+import { expectProjectionMatchesChain } from "../_test/projection-check.ts";
 import type { Database } from "../db/index.ts";
 import { createLogger } from "../logging/index.ts";
 import { systemClock } from "../quotas/limiter.ts";
@@ -40,7 +41,7 @@ function indexersFor(
   chain: TestChain,
   options: Partial<Parameters<typeof createScopeIndexer>[0]> = {},
 ): ScopeIndexer[] {
-  return scopesOf(chain.deployment).map((scope) =>
+  return scopesOf([chain.deployment]).map((scope) =>
     createScopeIndexer({
       db,
       logger,
@@ -126,6 +127,11 @@ describe("indexer on the classic and current-generation dev chain", () => {
       expect(BigInt(head.next_block)).toBe(latest + 1n);
       expect(head.failure).toBeNull();
     }
+    const drops = await database.db.withConnection((c) =>
+      c.query("SELECT drop_id, claimed FROM market_drops WHERE drop_id = $1", [dropId.toString()]),
+    );
+    expect(drops.rows).toEqual([{ drop_id: dropId.toString(), claimed: "3" }]);
+    await expectProjectionMatchesChain(database.db, chain);
   });
 
   it("re-applies one transaction's logs by hash, idempotently", async () => {
@@ -190,6 +196,8 @@ describe("indexer on the classic and current-generation dev chain", () => {
       expect(pack.rarity).toBeLessThanOrEqual(5);
       expect(pack.token_seed).toMatch(/^\d+$/);
     }
+    // Every stored value, not only counts: games, packs, claims and events against the contracts and receipts.
+    await expectProjectionMatchesChain(database.db, chain);
   });
 
   it("after a reorg inside the unfinalised window, the projection equals a fresh re-index from block 0", async () => {
@@ -206,6 +214,7 @@ describe("indexer on the classic and current-generation dev chain", () => {
     expect(afterReorg).not.toEqual(before);
     expect(logs.text()).toContain("reorg: rolled back to the fork block");
     expect(logs.text()).not.toContain("deeper than the stored window");
+    await expectProjectionMatchesChain(database.db, chain);
 
     const fresh = await setupDatabase();
     try {
@@ -360,7 +369,7 @@ describe("indexer on the prediction-feed dev chain", () => {
       }),
     });
     const fresh = await setupDatabase();
-    const scope = scopesOf(chain.deployment)[0]!;
+    const scope = scopesOf([chain.deployment])[0]!;
     const indexer = createScopeIndexer({
       db: fresh.db,
       logger,
@@ -413,23 +422,43 @@ describe("indexer on the prediction-feed dev chain", () => {
     await chain.simulate(40);
     await syncAll(indexers);
     const markets = await database.db.withConnection((c) =>
-      c.query<{ address: string; yes_pool: string; no_pool: string; backing: string }>(
-        "SELECT address, yes_pool, no_pool, backing FROM predict_markets",
-      ),
+      c.query<{ address: Address }>("SELECT address FROM predict_markets ORDER BY market_id"),
     );
     expect(markets.rows.length).toBeGreaterThan(0);
-    for (const market of markets.rows) {
-      const backing = await chain.clients.publicClient.readContract({
-        address: market.address as `0x${string}`,
-        abi: marketAbi,
-        functionName: "backing",
-      });
-      expect(market.backing).toBe(String(backing));
+    // Every market event, whatever the simulation did: the first market resolved and its pool collected.
+    const { publicClient } = chain.clients;
+    const market = { address: markets.rows[0]!.address, abi: marketAbi } as const;
+    if (!(await publicClient.readContract({ ...market, functionName: "resolved" }))) {
+      const operator = chain.clients.wallet(DEV_ACCOUNT_ROLES.marketOperator);
+      await waitForSuccess(
+        publicClient,
+        await operator.writeContract({ ...market, functionName: "resolve", args: [0] }),
+      );
     }
-    const trades = await database.db.withConnection((c) =>
-      c.query<{ n: number }>("SELECT count(*)::int AS n FROM predict_trades"),
+    if (!(await publicClient.readContract({ ...market, functionName: "liquidityCollected" }))) {
+      const creator = await publicClient.readContract({ ...market, functionName: "creator" });
+      const index = chain.clients.accounts.findIndex((account) => account.address === creator);
+      const wallet = chain.clients.wallet(index);
+      await waitForSuccess(
+        publicClient,
+        await wallet.writeContract({ ...market, functionName: "collectLiquidity" }),
+      );
+    }
+    await syncAll(indexers);
+    const events = await database.db.withConnection((c) =>
+      c.query<{ event: string }>("SELECT DISTINCT event FROM chain_events WHERE address = $1", [
+        market.address,
+      ]),
     );
-    expect(trades.rows[0]!.n).toBeGreaterThan(0);
+    expect(events.rows.map((row) => row.event)).toEqual(
+      expect.arrayContaining(["Resolved", "LiquidityCollected"]),
+    );
+    const trades = await database.db.withConnection((c) =>
+      c.query<{ kind: string }>("SELECT DISTINCT kind FROM predict_trades"),
+    );
+    expect(trades.rows.map((row) => row.kind)).toEqual(expect.arrayContaining(["buy", "sell"]));
+    // Markets (pools, backing, status, outcome, volume), positions and trades against the contracts and receipts.
+    await expectProjectionMatchesChain(database.db, chain);
   });
 });
 

@@ -1,24 +1,15 @@
 import type { ChainDeployment } from "@mkt/chain";
+import type { Head } from "@mkt/protocol";
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Database } from "../db/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
-import { createScopeIndexer, type HeadRow, type ScopeIndexer } from "./engine.ts";
-import { type ScopeDefinition, scopesOf } from "./projections.ts";
+import { createScopeIndexer, type ScopeIndexer } from "./engine.ts";
+import type { HeadRow } from "./head-store.ts";
+import type { Projection } from "./projection.ts";
+import { scopesOf } from "./projections.ts";
 
-/** The claims `head` object (market-api.md section 2): the state of one scope's projection. */
-export interface Head {
-  scope: string;
-  nextBlock: number;
-  blockHash: string;
-  revision: number;
-  updatedAt: number;
-  failure: string;
-  observedHead: number;
-  observedAt: number;
-  webhookAudit: Record<string, unknown>;
-}
-
+/** A head row as the wire shows it: absent values are 0 or "", never null. */
 export function toHead(row: HeadRow): Head {
   return {
     scope: row.scope,
@@ -70,7 +61,7 @@ export function createIndexerService({
     registers: [registry],
   });
   const progress = new Map<string, { blocks: number; logs: number; since: number }>();
-  const scopes: ScopeDefinition[] = deployments.flatMap(scopesOf);
+  const scopes: Projection[] = scopesOf(deployments);
   const rpcOf = new Map(deployments.map((deployment) => [deployment.chainId, deployment.rpcUrl]));
   const indexers: ScopeIndexer[] = scopes.map((scope) =>
     createScopeIndexer({

@@ -34,7 +34,9 @@ export type AppendTableName = keyof typeof APPEND_TABLES;
 const keyString = (spec: StateTableSpec, row: Row) =>
   spec.key.map((column) => String(row[column])).join("\u0000");
 
-const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+/** An SQL identifier, quoted. */
+export const quoteIdentifier = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+const quote = quoteIdentifier;
 
 /** A column of a projection table: its name and its type (`udt_name`: int8, numeric, text, jsonb, ...). */
 export interface Column {
@@ -304,66 +306,4 @@ export async function readColumns(connection: SqlConnection): Promise<Map<string
     columns.set(row.table_name, list);
   }
   return columns;
-}
-
-/**
- * Rolls a scope back to `forkBlock`: replays the undo log backwards, then
- * deletes appended rows, undo entries and block hashes above the fork.
- */
-export async function rollbackScope(
-  connection: SqlConnection,
-  scope: string,
-  forkBlock: bigint,
-): Promise<number> {
-  const { rows } = await connection.query<{ table_name: string; row_key: Row; previous: Row | null }>(
-    "SELECT table_name, row_key, previous FROM indexer_undo WHERE scope = $1 AND block_number > $2 ORDER BY seq DESC",
-    [scope, forkBlock.toString()],
-  );
-  for (const entry of rows) {
-    const spec = STATE_TABLES[entry.table_name as StateTableName];
-    if (!spec) continue;
-    const matches = spec.key.map((column) => `t.${quote(column)} = k.${quote(column)}`).join(" AND ");
-    await connection.query(
-      `DELETE FROM ${quote(spec.name)} t USING json_populate_record(NULL::${quote(spec.name)}, $1::json) k WHERE ${matches}`,
-      [JSON.stringify(entry.row_key)],
-    );
-    if (entry.previous) {
-      await connection.query(
-        `INSERT INTO ${quote(spec.name)} SELECT * FROM json_populate_record(NULL::${quote(spec.name)}, $1::json)`,
-        [JSON.stringify(entry.previous)],
-      );
-    }
-  }
-  for (const table of Object.keys(APPEND_TABLES)) {
-    await connection.query(`DELETE FROM ${quote(table)} WHERE scope = $1 AND block_number > $2`, [
-      scope,
-      forkBlock.toString(),
-    ]);
-  }
-  await connection.query("DELETE FROM indexer_undo WHERE scope = $1 AND block_number > $2", [
-    scope,
-    forkBlock.toString(),
-  ]);
-  await connection.query("DELETE FROM indexer_blocks WHERE scope = $1 AND number > $2", [
-    scope,
-    forkBlock.toString(),
-  ]);
-  await connection.query("DELETE FROM indexer_contracts WHERE scope = $1 AND block_number > $2", [
-    scope,
-    forkBlock.toString(),
-  ]);
-  return rows.length;
-}
-
-/** Deletes everything a scope ever projected. */
-export async function resetScope(connection: SqlConnection, scope: string): Promise<void> {
-  for (const table of [
-    ...Object.keys(STATE_TABLES),
-    ...Object.keys(APPEND_TABLES),
-    "indexer_undo",
-    "indexer_blocks",
-    "indexer_contracts",
-  ]) {
-    await connection.query(`DELETE FROM ${quote(table)} WHERE scope = $1`, [scope]);
-  }
 }

@@ -1,11 +1,12 @@
 import type { ChainDeployment } from "@mkt/chain";
 import { marketRuntimeListSchema } from "@mkt/protocol";
+import { chainRoles, scopeIds } from "../chains/index.ts";
 import { defineRoute } from "../http/route.ts";
 
 /** `GET /market/runtime`: the runtimes of the current generation, from the deployment the indexer follows. */
 export function marketRuntimeRoute(deployments: ChainDeployment[]) {
-  const runtimes = deployments
-    .filter((deployment) => !deployment.contracts["MarketFactory"])
+  const market = chainRoles(deployments).market;
+  const runtimes = (market ? [market.deployment] : [])
     .flatMap((deployment) => {
       const newest = Math.max(...deployment.runtimes.map((runtime) => runtime.version));
       return deployment.runtimes.map((runtime) => ({
@@ -16,7 +17,7 @@ export function marketRuntimeRoute(deployments: ChainDeployment[]) {
           Object.entries(runtime.contracts).map(([name, address]) => [name, address.toLowerCase()]),
         ),
         startBlock: runtime.startBlock,
-        scope: `${deployment.chainId}:runtime:${runtime.id}`,
+        scope: scopeIds.runtime(deployment.chainId, runtime.id),
         current: runtime.version === newest,
       }));
     })

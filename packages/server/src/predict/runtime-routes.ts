@@ -1,5 +1,6 @@
 import type { ChainDeployment } from "@mkt/chain";
 import { healthSchema, predictRuntimeSchema } from "@mkt/protocol";
+import { scopeIds } from "../chains/index.ts";
 import type { Database } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
@@ -24,7 +25,7 @@ export function predictRuntimeRoutes({
       ]),
     ),
     startBlock: factory?.startBlock ?? 0,
-    scope: factory ? `${deployment!.chainId}:predict:${factory.address.toLowerCase()}` : "",
+    scope: deployment && factory ? scopeIds.predict(deployment.chainId, factory.address) : "",
   });
   return [
     defineRoute({

@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+/**
+ * The claims `head` object (market-api.md section 2): the state of one
+ * indexer scope's projection, sent beside reads built from it so a client can
+ * tell how fresh they are. Block numbers and times are integers; absent
+ * values are 0 or "" (never null).
+ */
+export const headSchema = z
+  .object({
+    scope: z
+      .string()
+      .describe(
+        "The indexer scope: chain, contract set and runtime (`8453:runtime:<id>`, `8453:classic:<factory>`, `4663:predict:<factory>`).",
+      ),
+    nextBlock: z
+      .number()
+      .int()
+      .describe("The next block the indexer will read; every block below it is indexed."),
+    blockHash: z
+      .string()
+      .describe("Hash of the last indexed block (`nextBlock - 1`); empty before the first block."),
+    revision: z
+      .number()
+      .int()
+      .describe("Raised by every change of the projection (a range written, a reorg undone, a reset)."),
+    updatedAt: z.number().int().describe("When the head last changed, in milliseconds since the Unix epoch."),
+    failure: z.string().describe("Why indexing currently fails (an RPC error, say); empty while it works."),
+    observedHead: z
+      .number()
+      .int()
+      .describe("The chain's latest block when the indexer last looked; 0 before."),
+    observedAt: z
+      .number()
+      .int()
+      .describe("When `observedHead` was read, in milliseconds since the Unix epoch; 0 before."),
+    webhookAudit: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "Audit of provider webhook deliveries into this scope; `{}` while it takes none (this server indexes by polling).",
+      ),
+  })
+  .meta({ id: "Head" });
+
+export type Head = z.infer<typeof headSchema>;

@@ -1,0 +1,303 @@
+import { boosterDropAbi, boosterTokenAbi, claimDropsAbi, marketAbi } from "@mkt/chain";
+import { type Address, decodeEventLog, type Hex } from "viem";
+import { expect } from "vitest";
+import type { Database } from "../db/index.ts";
+import { scopesOf } from "../indexer/projections.ts";
+import type { TestChain } from "./dev-chain.ts";
+
+type Row = Record<string, unknown>;
+
+/** Market events recorded in predict_trades. */
+const TRADES = new Set(["Buy", "Sell", "Redeemed"]);
+
+/** Event arguments as the projection stores them: addresses lowercase, integers of more than 48 bits as decimal strings. */
+function plain(value: unknown): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "string" && /^0x[0-9a-fA-F]{40}$/.test(value)) return value.toLowerCase();
+  if (Array.isArray(value)) return value.map(plain);
+  return value;
+}
+
+const plainArgs = (args: unknown) =>
+  Object.fromEntries(Object.entries((args ?? {}) as Row).map(([name, value]) => [name, plain(value)]));
+
+/**
+ * Checks an indexed (caught-up) database against the chain, independently of
+ * the indexer's code: the chain's logs are read with viem and decoded with
+ * viem's decoder, state is read from the contracts with `readContract`.
+ *
+ * - Every log of every contract of every scope (the deployment's and those
+ *   its factories created) is recorded exactly once, in the table that
+ *   records it, with the arguments the chain's receipts decode to and its
+ *   block's hash and time.
+ * - Every state row (drops, games, packs, markets, positions) holds what the
+ *   contract reports now.
+ */
+export async function expectProjectionMatchesChain(db: Database, chain: TestChain): Promise<void> {
+  const { publicClient } = chain.clients;
+  const query = async <T extends Row>(sql: string, params: unknown[] = []) =>
+    (await db.withConnection((c) => c.query<T>(sql, params))).rows;
+  const latest = await publicClient.getBlockNumber();
+  const blockTimes = new Map<bigint, Promise<Date>>();
+  const blockTime = (number: bigint) => {
+    let time = blockTimes.get(number);
+    if (!time) {
+      time = publicClient
+        .getBlock({ blockNumber: number })
+        .then((block) => new Date(Number(block.timestamp) * 1000));
+      blockTimes.set(number, time);
+    }
+    return time;
+  };
+
+  for (const scope of scopesOf([chain.deployment])) {
+    const [head] = await query<{ next_block: string }>(
+      "SELECT next_block FROM indexer_heads WHERE scope = $1",
+      [scope.id],
+    );
+    expect(BigInt(head!.next_block), `${scope.id} is caught up`).toBe(latest + 1n);
+    const created = await query<{ address: string; kind: string }>(
+      "SELECT address, kind FROM indexer_contracts WHERE scope = $1",
+      [scope.id],
+    );
+    const kindOf = new Map(
+      [...scope.contracts, ...created].map((contract) => [contract.address, contract.kind]),
+    );
+    const chainLogs = await publicClient.getLogs({
+      address: [...kindOf.keys()] as Address[],
+      fromBlock: scope.startBlock,
+      toBlock: latest,
+    });
+
+    // Every log recorded once: in chain_events, or in the domain table that records it.
+    const recorded = new Map<string, { table: string; row: Row }>();
+    for (const table of ["chain_events", "market_claims", "predict_trades"]) {
+      for (const row of await query(`SELECT * FROM ${table} WHERE scope = $1`, [scope.id])) {
+        const key = `${row["block_number"]}:${row["log_index"]}`;
+        expect(recorded.has(key), `${key} recorded twice`).toBe(false);
+        recorded.set(key, { table, row });
+      }
+    }
+    expect([...recorded.keys()].sort()).toEqual(
+      chainLogs.map((log) => `${log.blockNumber}:${log.logIndex}`).sort(),
+    );
+
+    for (const log of chainLogs) {
+      const kind = kindOf.get(log.address.toLowerCase())!;
+      const decoded = decodeEventLog({ abi: scope.abis[kind]!, data: log.data, topics: log.topics });
+      const args = plainArgs(decoded.args);
+      const { table, row } = recorded.get(`${log.blockNumber}:${log.logIndex}`)!;
+      const where = `${scope.id} ${decoded.eventName} at ${log.blockNumber}:${log.logIndex}`;
+      expect(row["transaction_hash"], where).toBe(log.transactionHash);
+      expect(row["block_time"], where).toEqual(await blockTime(log.blockNumber!));
+      if (decoded.eventName === "Claimed") {
+        expect({ table, ...row }, where).toMatchObject({
+          table: "market_claims",
+          runtime_id: scope.runtimeId,
+          owner: args["owner"],
+          drop_id: args["dropId"],
+          quantity: args["quantity"],
+          paid: args["paid"],
+          total_claimed: args["totalClaimed"],
+        });
+      } else if (TRADES.has(decoded.eventName ?? "")) {
+        const market = log.address.toLowerCase() as Address;
+        const expected =
+          decoded.eventName === "Buy"
+            ? {
+                kind: "buy",
+                trader: args["buyer"],
+                side: args["side"],
+                weth: args["wethIn"],
+                fee: args["fee"],
+                shares: args["sharesOut"],
+              }
+            : decoded.eventName === "Sell"
+              ? {
+                  kind: "sell",
+                  trader: args["seller"],
+                  side: args["side"],
+                  weth: args["wethOut"],
+                  fee: args["fee"],
+                  shares: args["sharesIn"],
+                }
+              : {
+                  kind: "redeem",
+                  trader: args["owner"],
+                  side: await publicClient.readContract({
+                    address: market,
+                    abi: marketAbi,
+                    functionName: "outcome",
+                  }),
+                  weth: args["payout"],
+                  fee: "0",
+                  shares: args["shares"],
+                };
+        expect({ table, ...row }, where).toMatchObject({
+          table: "predict_trades",
+          chain_id: scope.chainId,
+          market,
+          ...expected,
+        });
+      } else {
+        expect({ table, ...row }, where).toMatchObject({
+          table: "chain_events",
+          chain_id: scope.chainId,
+          address: log.address.toLowerCase(),
+          block_hash: log.blockHash,
+          event: decoded.eventName,
+        });
+        expect(row["args"], where).toEqual(args);
+      }
+    }
+  }
+  await expectStateMatchesContracts(db, chain);
+}
+
+/** Every state row holds what its contract reports now. */
+async function expectStateMatchesContracts(db: Database, chain: TestChain): Promise<void> {
+  const { publicClient } = chain.clients;
+  const query = async <T extends Row>(sql: string) => (await db.withConnection((c) => c.query<T>(sql))).rows;
+  const read = publicClient.readContract as (args: {
+    address: Address;
+    abi: unknown;
+    functionName: string;
+    args?: unknown[];
+  }) => Promise<unknown>;
+
+  for (const runtime of chain.deployment.runtimes) {
+    const claims = runtime.contracts["ClaimDrops"];
+    if (!claims) continue;
+    for (const drop of await query(`SELECT * FROM market_drops WHERE runtime_id = '${runtime.id}'`)) {
+      const [creator, price, maxSupply, claimed] = (await read({
+        address: claims,
+        abi: claimDropsAbi,
+        functionName: "drops",
+        args: [BigInt(drop["drop_id"] as string)],
+      })) as [string, bigint, bigint, bigint];
+      expect(drop, `drop ${drop["drop_id"]}`).toMatchObject({
+        creator: creator.toLowerCase(),
+        price: price.toString(),
+        max_supply: maxSupply.toString(),
+        claimed: claimed.toString(),
+      });
+    }
+  }
+
+  for (const game of await query("SELECT * FROM classic_games")) {
+    const drop = game["drop_address"] as Address;
+    const token = game["token_address"] as Address;
+    const onDrop = (functionName: string) => read({ address: drop, abi: boosterDropAbi, functionName });
+    const onToken = (functionName: string) => read({ address: token, abi: boosterTokenAbi, functionName });
+    const [gameId, tokenOfDrop, creator, name, symbol, price, root, nextTokenId] = await Promise.all(
+      ["gameId", "token", "creator", "name", "symbol", "pricePerPack", "merkleRoot", "nextTokenId"].map(
+        onDrop,
+      ),
+    );
+    const [tokenName, tokenSymbol, ethReserve, tokensSold, graduated, pool] = await Promise.all(
+      ["name", "symbol", "ethReserve", "tokensSold", "graduated", "pool"].map(onToken),
+    );
+    expect(game, `game at ${drop}`).toMatchObject({
+      game_id: String(gameId),
+      token_address: String(tokenOfDrop).toLowerCase(),
+      creator: String(creator).toLowerCase(),
+      nft_name: name,
+      nft_symbol: symbol,
+      token_name: tokenName,
+      token_symbol: tokenSymbol,
+      price_per_pack: String(price),
+      merkle_root: root,
+      packs_minted: String((nextTokenId as bigint) - 1n),
+      eth_reserve: String(ethReserve),
+      tokens_sold: String(tokensSold),
+      is_graduated: graduated,
+      pool_address: graduated ? String(pool).toLowerCase() : null,
+    });
+  }
+
+  const packs = await query("SELECT * FROM classic_packs");
+  const games = new Map(
+    (await query("SELECT * FROM classic_games")).map((game) => [game["drop_address"], game]),
+  );
+  await Promise.all(
+    packs.map(async (pack) => {
+      const address = pack["contract_address"] as Address;
+      const tokenId = BigInt(pack["token_id"] as string);
+      const [batchId, rarity, opened, tokenSeed] = (await read({
+        address,
+        abi: boosterDropAbi,
+        functionName: "packs",
+        args: [tokenId],
+      })) as [bigint, number, boolean, bigint];
+      const owner = await read({
+        address,
+        abi: boosterDropAbi,
+        functionName: "ownerOf",
+        args: [tokenId],
+      }).then(
+        (found) => String(found).toLowerCase(),
+        () => undefined,
+      );
+      const status =
+        owner === undefined ? "burned" : opened ? "opened" : rarity > 0 ? "rarity_assigned" : "minted";
+      expect(pack, `pack ${tokenId} of ${address}`).toMatchObject({
+        status,
+        rarity,
+        batch_id: batchId.toString(),
+        token_seed: rarity > 0 ? tokenSeed.toString() : null,
+        random_value: rarity > 0 ? (tokenSeed % 10_000n).toString() : null,
+        acquired_price: games.get(address)!["price_per_pack"],
+        ...(owner === undefined ? {} : { owner }),
+      });
+    }),
+  );
+
+  for (const market of await query("SELECT * FROM predict_markets")) {
+    const address = market["address"] as Address;
+    const onMarket = (functionName: string, args?: unknown[]) =>
+      read({ address, abi: marketAbi, functionName, ...(args ? { args } : {}) });
+    const [marketId, creator, question, seed, feeBps, yes, no, backing, paused, resolved, outcome] =
+      await Promise.all([
+        onMarket("marketId"),
+        onMarket("creator"),
+        onMarket("question"),
+        onMarket("seed"),
+        onMarket("feeBps"),
+        onMarket("poolBalances", [0n]),
+        onMarket("poolBalances", [1n]),
+        onMarket("backing"),
+        onMarket("paused"),
+        onMarket("resolved"),
+        onMarket("outcome"),
+      ]);
+    const [volume] = await query<{ volume: string }>(
+      `SELECT coalesce(sum(weth), 0)::text AS volume FROM predict_trades WHERE market = '${address}' AND kind <> 'redeem'`,
+    );
+    expect(market, `market ${address}`).toMatchObject({
+      market_id: String(marketId),
+      creator: String(creator).toLowerCase(),
+      question,
+      seed: String(seed),
+      fee_bps: Number(feeBps),
+      yes_pool: String(yes),
+      no_pool: String(no),
+      backing: String(backing),
+      status: resolved ? "resolved" : paused ? "paused" : "active",
+      outcome: resolved ? outcome : null,
+      volume: volume!.volume,
+    });
+  }
+
+  for (const position of await query("SELECT * FROM predict_positions")) {
+    const [yes, no] = (await read({
+      address: position["market"] as Address,
+      abi: marketAbi,
+      functionName: "sharesOf",
+      args: [position["owner"] as Hex],
+    })) as [bigint, bigint];
+    expect(position, `position of ${position["owner"]} in ${position["market"]}`).toMatchObject({
+      yes_shares: yes.toString(),
+      no_shares: no.toString(),
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import type { Abi } from "viem";
+import type { BatchStore, Row, StateTableName } from "./store.ts";
+
+/** One decoded log, as handlers see it. Addresses are lowercase; uint values bigint. */
+export interface IndexedLog {
+  address: string;
+  event: string;
+  args: Record<string, unknown>;
+  blockNumber: bigint;
+  blockHash: string;
+  blockTime: Date;
+  logIndex: number;
+  transactionHash: string;
+}
+
+export interface Discovered {
+  address: string;
+  kind: string;
+  /** The contract this one belongs to (a booster token's drop). */
+  parent?: string | null;
+}
+
+/** A state row a handler reads, loaded in bulk before its batch is applied. */
+export interface Preload {
+  table: StateTableName;
+  key: Row;
+}
+
+/**
+ * What one scope indexes and how its logs change the projection: one
+ * implementation per generation (classic-projection.ts, runtime-projection.ts,
+ * predict-projection.ts). The engine knows nothing of any generation: it reads
+ * the logs of `contracts` and of what `creates` discovers, and apply.ts hands
+ * each handled log to `apply` after loading what `preloads` declares.
+ *
+ * Invariants a projection keeps:
+ * - `creates` depends on the log alone: it runs when the log is read, possibly
+ *   ranges ahead of the write, so the new contracts' logs are read in the same
+ *   range.
+ * - Every row `apply` reads with `store.get` is declared by `preloads` of that
+ *   log, or was put by an earlier log of the same batch (a game created and
+ *   minted in one range). `store.get` of anything else throws.
+ * - `apply` records a log in at most one append table (a claim, a trade); a
+ *   log for which it appends nothing is recorded in `chain_events` by apply.ts.
+ *   State rows are written only through `store.put`, so reorgs can undo them.
+ */
+export interface Projection {
+  /** `head.scope`, built by chains/roles.ts `scopeIds`. */
+  id: string;
+  generation: "classic" | "runtime" | "predict";
+  chainId: number;
+  startBlock: bigint;
+  finalityDepth: number;
+  runtimeId?: string;
+  /** Contracts known from the deployment. */
+  contracts: Discovered[];
+  /** The ABI of each contract kind: the logs that are decoded and recorded. */
+  abis: Record<string, Abi>;
+  /** Events `apply` acts on, by contract kind; other decoded logs are only recorded in `chain_events`. */
+  handles: Record<string, readonly string[]>;
+  /** Contracts this log creates (a factory's games and markets). */
+  creates(log: IndexedLog, contract: Discovered): Discovered[];
+  /** State rows `apply` reads for this log. */
+  preloads(log: IndexedLog, contract: Discovered): Preload[];
+  /** Applies one handled log through the batch's store. */
+  apply(store: BatchStore, log: IndexedLog, contract: Discovered): void;
+}
+
+export const lower = (value: unknown) => String(value).toLowerCase();
+/** A uint as the decimal string state rows hold. */
+export const str = (value: unknown) => (typeof value === "bigint" ? value.toString() : String(value));
+export const big = (value: unknown) => BigInt(value as string | bigint);

@@ -1,0 +1,121 @@
+import {
+  BaseError,
+  createPublicClient,
+  type Hex,
+  http,
+  LimitExceededRpcError,
+  numberToHex,
+  type PublicClient,
+  ResponseBodyTooLargeError,
+  TimeoutError,
+} from "viem";
+
+/** A log as JSON-RPC returns it (eth_getLogs, receipts): quantities in hex, not formatted by viem. */
+export interface RpcLog {
+  address: string;
+  topics: readonly Hex[];
+  data: Hex;
+  blockNumber: Hex | null;
+  blockHash: Hex | null;
+  logIndex: Hex | null;
+  transactionHash: Hex | null;
+}
+
+export interface BlockHeader {
+  hash: string;
+  parentHash: string;
+  time: Date;
+}
+
+/**
+ * The JSON-RPC calls the indexer makes, raw: no viem formatting of logs,
+ * which costs more than decoding them. Nothing here retries (viem's own
+ * retries are off): a failed call fails the engine's step, which retries the
+ * whole step with `retryDelay`, records the failure in the head row and drops
+ * what it read ahead.
+ */
+export interface ChainRpc {
+  /** A block's header, or undefined when the chain has no such block. */
+  header(blockNumber: bigint): Promise<BlockHeader | undefined>;
+  latestBlock(): Promise<bigint>;
+  getLogs(addresses: readonly string[], from: bigint, to: bigint): Promise<RpcLog[]>;
+  /** A transaction's receipt; null when the RPC does not have it or cannot answer. */
+  receipt(hash: Hex): Promise<{ blockNumber: bigint; logs: RpcLog[] } | null>;
+}
+
+export function createChainRpc({
+  rpcUrl,
+  client,
+}: {
+  rpcUrl: string;
+  client?: PublicClient | undefined;
+}): ChainRpc {
+  const transport = (batch: boolean) =>
+    http(rpcUrl, { retryCount: 0, ...(batch ? { batch: { batchSize: 200 } } : {}) });
+  // Headers are many small requests: batched. Log ranges are few large ones: each on its own
+  // connection, so answers arrive (and are decoded) one by one.
+  const small = client ?? (createPublicClient({ transport: transport(true) }) as PublicClient);
+  const large = client ?? (createPublicClient({ transport: transport(false) }) as PublicClient);
+  return {
+    async header(blockNumber) {
+      const block = await small.request({
+        method: "eth_getBlockByNumber",
+        params: [numberToHex(blockNumber), false],
+      });
+      if (!block?.hash) return undefined;
+      return {
+        hash: block.hash,
+        parentHash: block.parentHash,
+        time: new Date(Number(BigInt(block.timestamp)) * 1000),
+      };
+    },
+    latestBlock: async () => BigInt(await small.request({ method: "eth_blockNumber" })),
+    getLogs: async (addresses, from, to) =>
+      (await large.request({
+        method: "eth_getLogs",
+        params: [{ address: addresses as Hex[], fromBlock: numberToHex(from), toBlock: numberToHex(to) }],
+      })) as RpcLog[],
+    async receipt(hash) {
+      const receipt = await small
+        .request({ method: "eth_getTransactionReceipt", params: [hash] })
+        .catch(() => null);
+      return receipt ? { blockNumber: BigInt(receipt.blockNumber), logs: receipt.logs as RpcLog[] } : null;
+    },
+  };
+}
+
+/** Provider answers that say the requested log range is too large (wording differs per provider). */
+const RANGE_ERROR = /range|too many|limit exceeded|exceed|response size|10000 results|block range/i;
+
+/** True when a failed eth_getLogs asked for too much: too many logs, too large an answer, or too slow. */
+export function isRangeTooLarge(error: unknown): boolean {
+  if (error instanceof BaseError) {
+    const cause = error.walk(
+      (inner) =>
+        inner instanceof ResponseBodyTooLargeError ||
+        inner instanceof TimeoutError ||
+        inner instanceof LimitExceededRpcError,
+    );
+    if (cause) return true;
+  }
+  return RANGE_ERROR.test(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * One line saying why indexing failed. viem errors carry a short message and
+ * the provider's details; their full message also names the request URL,
+ * which may hold a provider API key, so it is never used.
+ */
+export function describeFailure(error: unknown): string {
+  if (error instanceof BaseError)
+    return error.details ? `${error.shortMessage}: ${error.details}` : error.shortMessage;
+  if (error instanceof Error) return error.message.split("\n")[0] ?? error.name;
+  return String(error);
+}
+
+/** Wait before the first retry of a failed step; doubled after each failure up to `MAX_RETRY_DELAY_MS`. */
+export const FIRST_RETRY_DELAY_MS = 250;
+export const MAX_RETRY_DELAY_MS = 30_000;
+
+/** The wait after one more failure. */
+export const retryDelay = (previousMs: number) => Math.min(MAX_RETRY_DELAY_MS, previousMs * 2);

@@ -81,7 +81,7 @@ export type CorsPolicy = ReturnType<typeof createCorsPolicy>;
 export function registerPreflight(
   app: FastifyInstance,
   policy: CorsPolicy,
-  hooks: Pick<RouteShorthandOptions, "onRequest" | "onResponse" | "onRequestAbort">,
+  hooks: Pick<RouteShorthandOptions, "onRequest">,
 ) {
   app.options("/*", hooks, async (request, reply) => {
     if (

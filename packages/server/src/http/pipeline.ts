@@ -6,7 +6,6 @@ import type {
   FastifyRequest,
   HookHandlerDoneFunction,
   onRequestHookHandler,
-  onResponseHookHandler,
   onSendHookHandler,
 } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
@@ -118,8 +117,9 @@ function normalisedQuery(query: unknown): string {
  *   on requests in flight per replica), then the route's checks in order: the
  *   proxy's origin check, the access rule (key and budget), the session, and
  *   the read cache (a hit answers here, after it was charged).
- * - `onResponse`: the request's metrics (a recorder bound to the route) and
- *   its log line.
+ * - once the response is finished (or the connection closed under it): the
+ *   admission slot back, the request's metrics (a recorder bound to the route)
+ *   and its log line.
  *
  * Every 2xx JSON body is serialised by a serializer Fastify compiles once from
  * the route's response schema. Nothing is special-cased per route: a speed-up
@@ -160,12 +160,23 @@ export function createPipeline(deps: PipelineDeps) {
     }
   };
 
-  /** Request id, CORS and admission: what every request gets, matched or not. */
+  /**
+   * Request id, CORS and admission: what every request gets, matched or not.
+   * `answered` runs once the response is finished or the connection closed
+   * under it (one `close` listener: it fires in both cases), to release the
+   * admission slot and record the request.
+   */
   const open = (
     request: FastifyRequest,
     reply: FastifyReply,
     surface: Surface["name"],
+    answered: (request: FastifyRequest, reply: FastifyReply, ms: number) => void,
   ): RateLimitedError | undefined => {
+    const started = performance.now();
+    reply.raw.once("close", () => {
+      release(request);
+      answered(request, reply, performance.now() - started);
+    });
     reply.header("X-Request-Id", request.id);
     reply.headers(cors.headersFor(request.headers.origin, request.url));
     inFlight += 1;
@@ -251,8 +262,12 @@ export function createPipeline(deps: PipelineDeps) {
     const cacheControl = cacheControlOf(route.cache);
     const vary = cached && cached.vary.length > 0 ? cached.vary.join(", ") : undefined;
 
+    const answered = (request: FastifyRequest, reply: FastifyReply, ms: number) => {
+      record(reply.statusCode, ms / 1000);
+      logAnswered(request, url, reply.statusCode, ms);
+    };
     const onRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      const refused = open(request, reply, surface.name);
+      const refused = open(request, reply, surface.name, answered);
       if (refused) {
         done(refused);
         return;
@@ -273,18 +288,6 @@ export function createPipeline(deps: PipelineDeps) {
       if (pending instanceof Promise) pending.then(() => done(), done);
       else done();
     };
-    const onResponse: onResponseHookHandler = (request, reply, done) => {
-      release(request);
-      const ms = reply.elapsedTime;
-      record(reply.statusCode, ms / 1000);
-      logAnswered(request, url, reply.statusCode, ms);
-      done();
-    };
-    const onRequestAbort = (request: FastifyRequest, done: HookHandlerDoneFunction) => {
-      release(request);
-      done();
-    };
-
     const response: Record<number, Record<string, unknown>> = {};
     for (const [status, spec] of Object.entries(route.responses)) {
       const code = Number(status);
@@ -312,8 +315,6 @@ export function createPipeline(deps: PipelineDeps) {
       },
       config: { surface: surface.name },
       onRequest: onRequest as onRequestHookHandler,
-      onResponse,
-      onRequestAbort,
       ...(route.idempotent ? { preHandler: idempotency.preHandler } : {}),
       ...(onSend.length > 0 ? { onSend } : {}),
       handler: route.handler,
@@ -353,19 +354,13 @@ export function createPipeline(deps: PipelineDeps) {
     /** The hooks of a route outside the route tables (CORS preflight): id, CORS, admission, metrics, log. */
     plainHooks(surface: Surface["name"], url: string, method: string) {
       const record = metrics.routeRecorder(surface, url, method);
+      const answered = (request: FastifyRequest, reply: FastifyReply, ms: number) => {
+        record(reply.statusCode, ms / 1000);
+        logAnswered(request, url, reply.statusCode, ms);
+      };
       return {
         onRequest(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-          done(open(request, reply, surface));
-        },
-        onResponse(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-          release(request);
-          record(reply.statusCode, reply.elapsedTime / 1000);
-          logAnswered(request, url, reply.statusCode, reply.elapsedTime);
-          done();
-        },
-        onRequestAbort(request: FastifyRequest, done: HookHandlerDoneFunction) {
-          release(request);
-          done();
+          done(open(request, reply, surface, answered));
         },
       };
     },
@@ -373,13 +368,12 @@ export function createPipeline(deps: PipelineDeps) {
 
   function notFoundHandler(surface: Surface) {
     const record = metrics.routeRecorder(surface.name, "unmatched", "ANY");
+    const answered = (request: FastifyRequest, reply: FastifyReply, ms: number) => {
+      record(reply.statusCode, ms / 1000);
+      logAnswered(request, "unmatched", reply.statusCode, ms);
+    };
     return (request: FastifyRequest, reply: FastifyReply) => {
-      const refused = open(request, reply, surface.name);
-      reply.raw.once("close", () => {
-        release(request);
-        record(reply.statusCode, reply.elapsedTime / 1000);
-        logAnswered(request, "unmatched", reply.statusCode, reply.elapsedTime);
-      });
+      const refused = open(request, reply, surface.name, answered);
       return sendError(
         surface,
         refused ?? notFound(`no route ${request.method} ${request.url.split("?")[0]}`),

@@ -119,7 +119,7 @@ export {
   predictErrorSchema,
   predictRateLimitSchema,
 } from "./errors/index.ts";
-export type { AdminKey, AdminKeyPatch, CreatedKey, CreateKeyRequest } from "./keys/index.ts";
+export type { AdminKey, AdminKeyPatch, CreatedKey, CreateKeyRequest, ReplayedKey } from "./keys/index.ts";
 export {
   API_KEY_PREFIX,
   adminKeyListQuerySchema,
@@ -130,6 +130,8 @@ export {
   apiKeyPattern,
   createdKeySchema,
   createKeyRequestSchema,
+  createKeyResponseSchema,
+  replayedKeySchema,
 } from "./keys/index.ts";
 export type { Head } from "./market/head.ts";
 export { headSchema } from "./market/head.ts";

@@ -30,6 +30,16 @@ export const createdKeySchema = z
   })
   .meta({ id: "CreatedKey" });
 
+/**
+ * The answer to a retried `POST /keys` with the same `Idempotency-Key` and body (marked
+ * `Idempotent-Replayed: true`): the key that request created, without its secret, which is shown
+ * once and never stored.
+ */
+export const replayedKeySchema = createdKeySchema.omit({ key: true }).meta({ id: "ReplayedKey" });
+
+/** What `POST /keys` answers: a new key, or (on an idempotent replay) the same key without its secret. */
+export const createKeyResponseSchema = z.union([createdKeySchema, replayedKeySchema]);
+
 export const adminKeySchema = z
   .object({
     id: z.string(),
@@ -70,5 +80,6 @@ export const adminKeyPatchSchema = z
 
 export type CreateKeyRequest = z.infer<typeof createKeyRequestSchema>;
 export type CreatedKey = z.infer<typeof createdKeySchema>;
+export type ReplayedKey = z.infer<typeof replayedKeySchema>;
 export type AdminKey = z.infer<typeof adminKeySchema>;
 export type AdminKeyPatch = z.infer<typeof adminKeyPatchSchema>;

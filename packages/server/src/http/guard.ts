@@ -4,6 +4,7 @@ import type { Config } from "../config/index.ts";
 import { badRequest, RateLimitedError, unauthorized } from "../errors.ts";
 import type { CachedKey } from "../keys/cache.ts";
 import type { KeyLookup, KeyService } from "../keys/service.ts";
+import { clientGroup } from "../quotas/client-group.ts";
 import type { LimitDecision, SlidingWindowLimiter } from "../quotas/limiter.ts";
 import { type Budget, counterIds, type QuotaPolicies } from "../quotas/policies.ts";
 import type { Access } from "./route.ts";
@@ -53,8 +54,11 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
  */
 export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
   const failed = policies.failedKeyAttempts;
-  const failuresExhausted = (ip: string) =>
-    !limiter.peek(counterIds.failedAttempts(ip), failed.limit, failed.windowMs).allowed;
+  const failuresExhausted = (group: string) =>
+    !limiter.peek(counterIds.failedAttempts(group), failed.limit, failed.windowMs).allowed;
+  const countFailure = (group: string) => {
+    limiter.take(counterIds.failedAttempts(group), failed.limit, failed.windowMs);
+  };
 
   /** The undifferentiated 429 of the classic and predict surfaces. */
   const opaqueRefusal = (budget: Budget, reason: "missing_key" | "invalid_key" | "quota") => {
@@ -65,26 +69,32 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     });
   };
 
-  const toResolved = (ip: string, lookup: KeyLookup): Resolved => {
+  /** The market's 429 once a client group has used up its failed attempts. */
+  const failedAttemptsRefusal = (group: string, message: string) => {
+    const state = limiter.peek(counterIds.failedAttempts(group), failed.limit, failed.windowMs);
+    return new RateLimitedError("failed_attempts", message, { retryAfterSeconds: state.retryAfterSeconds });
+  };
+
+  const toResolved = (group: string, lookup: KeyLookup): Resolved => {
     if (lookup.status === "valid") return lookup.key;
-    limiter.take(counterIds.failedAttempts(ip), failed.limit, failed.windowMs);
+    countFailure(group);
     return "invalid";
   };
 
   /**
    * The presented key, synchronously when cached. Unknown keys count as failed
-   * attempts of the client IP. The key's hash is memoised per connection
+   * attempts of the client group. The key's hash is memoised per connection
    * inside the key service.
    */
-  const resolveKey = (request: FastifyRequest, ip: string): Resolved | Promise<Resolved> => {
+  const resolveKey = (request: FastifyRequest, group: string): Resolved | Promise<Resolved> => {
     const header = request.headers[KEY_HEADER];
     const presented = Array.isArray(header) ? header[0] : header;
     if (!presented) return "missing";
-    if (failuresExhausted(ip)) return "invalid";
+    if (failuresExhausted(group)) return "invalid";
     const lookup = keys.authenticate(presented, request.raw.socket);
     return lookup instanceof Promise
-      ? lookup.then((result) => toResolved(ip, result))
-      : toResolved(ip, lookup);
+      ? lookup.then((result) => toResolved(group, result))
+      : toResolved(group, lookup);
   };
 
   const charge = (reply: FastifyReply, id: string, budget: Budget, multiplier: number) => {
@@ -96,49 +106,82 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
   /** Runs `then` on the resolved key, synchronously when it is. */
   const withKey = (
     request: FastifyRequest,
-    ip: string,
+    group: string,
     then: (key: Resolved) => void,
   ): void | Promise<void> => {
-    const key = resolveKey(request, ip);
+    const key = resolveKey(request, group);
     return key instanceof Promise ? key.then(then) : then(key);
   };
 
-  const compileMarket = (
-    surface: SurfaceName,
+  type Reject = (reason: string, error: Error) => never;
+
+  /**
+   * The first-party proxy holds no per-user key, and headers cannot tell a
+   * browser from a script: its budgets are the guard. Signed-in traffic (routes
+   * that need a session) spends the market's rates per account, charged once
+   * the session is known; everything else spends the small anonymous budget per
+   * client group. Session tokens that fail count as failed attempts of the
+   * client group, like bad API keys.
+   */
+  const compileProxy = (
     access: Extract<Access, { kind: "market" }>,
-    reject: (reason: string, error: Error) => never,
-  ): AccessCheck => {
+    session: boolean,
+    reject: Reject,
+  ): CompiledAccess => {
     const fixed = access.bucket === "query" ? undefined : access.bucket;
-    // The first-party proxy holds no per-user key: it spends the first-party
-    // budget, per end-user IP, at the market's rates.
-    if (surface === "app") {
-      return (request, reply) => {
-        const bucket = fixed ?? bucketFromQuery(request);
-        const decision = charge(reply, `app:${bucket}:ip:${request.ip}`, policies.market[bucket], 1);
-        if (!decision.allowed)
-          reject("quota", quotaExceeded(decision, "request budget exhausted; retry later"));
+    if (!session) {
+      return {
+        beforeSession: (request, reply) => {
+          const bucket = fixed ?? bucketFromQuery(request);
+          const decision = charge(
+            reply,
+            `app:${bucket}:ip:${clientGroup(request.ip)}`,
+            policies.proxyAnonymous[bucket],
+            1,
+          );
+          if (!decision.allowed)
+            reject("quota", quotaExceeded(decision, "request budget exhausted; retry later"));
+        },
       };
     }
+    return {
+      beforeSession: (request) => {
+        const group = clientGroup(request.ip);
+        if (failuresExhausted(group))
+          reject(
+            "failed_attempts",
+            failedAttemptsRefusal(group, "too many failed sign-in attempts from this client"),
+          );
+      },
+      afterSession: (request, reply) => {
+        const bucket = fixed ?? bucketFromQuery(request);
+        const account = request.session?.accountId ?? request.session?.id ?? "";
+        const decision = charge(reply, `app:${bucket}:account:${account}`, policies.market[bucket], 1);
+        if (!decision.allowed)
+          reject("quota", quotaExceeded(decision, "request budget exhausted; retry later"));
+      },
+      sessionFailed: (request) => countFailure(clientGroup(request.ip)),
+    };
+  };
+
+  const compileMarket = (access: Extract<Access, { kind: "market" }>, reject: Reject): AccessCheck => {
+    const fixed = access.bucket === "query" ? undefined : access.bucket;
     return (request, reply) => {
       const bucket = fixed ?? bucketFromQuery(request);
       const budget = policies.market[bucket];
-      const ip = request.ip;
+      const group = clientGroup(request.ip);
       const header = request.headers[KEY_HEADER];
       if (!header && access.publicRead && publicReads === "open") {
-        const decision = charge(reply, `market:${bucket}:ip:${ip}`, budget, 1);
+        const decision = charge(reply, `market:${bucket}:ip:${group}`, budget, 1);
         if (!decision.allowed) reject("quota", quotaExceeded(decision));
         return;
       }
-      if (header && failuresExhausted(ip)) {
-        const state = limiter.peek(counterIds.failedAttempts(ip), failed.limit, failed.windowMs);
+      if (header && failuresExhausted(group))
         reject(
           "failed_attempts",
-          new RateLimitedError("failed_attempts", "too many failed API key attempts from this client", {
-            retryAfterSeconds: state.retryAfterSeconds,
-          }),
+          failedAttemptsRefusal(group, "too many failed API key attempts from this client"),
         );
-      }
-      return withKey(request, ip, (key) => {
+      return withKey(request, group, (key) => {
         if (key === "missing")
           reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
         if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
@@ -151,57 +194,109 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
   };
 
   /** A key-gated route of the classic or predict surface: one opaque 429 for every refusal. */
-  const compileOpaque = (
-    prefix: string,
-    budget: Budget,
-    reject: (reason: string, error: Error) => never,
-  ): AccessCheck => {
+  const compileOpaque = (prefix: string, budget: Budget, reject: Reject): AccessCheck => {
     return (request, reply) => {
-      const ip = request.ip;
-      return withKey(request, ip, (key) => {
+      const group = clientGroup(request.ip);
+      return withKey(request, group, (key) => {
         if (key === "missing" || key === "invalid") reject(`${key}_key`, opaqueRefusal(budget, `${key}_key`));
         const valid = key as CachedKey;
-        if (!charge(reply, `${prefix}:key:${valid.id}:ip:${ip}`, budget, valid.multiplier).allowed)
+        if (!charge(reply, `${prefix}:key:${valid.id}:ip:${group}`, budget, valid.multiplier).allowed)
           reject("quota", opaqueRefusal(budget, "quota"));
         request.apiKey = valid;
       });
     };
   };
 
+  /**
+   * Routes that act on the key they are sent (self-revocation): the failed
+   * attempts and a small per-group budget are checked before the key is looked
+   * up, and an unknown key counts as a failed attempt, so guessing keys here
+   * costs what it costs anywhere else. No key budget is charged.
+   */
+  const compileKeyHolder = (reject: Reject): AccessCheck => {
+    return (request, reply) => {
+      const group = clientGroup(request.ip);
+      if (failuresExhausted(group))
+        reject(
+          "failed_attempts",
+          failedAttemptsRefusal(group, "too many failed API key attempts from this client"),
+        );
+      const decision = charge(reply, `keys:revoke:ip:${group}`, policies.keyRevocation, 1);
+      if (!decision.allowed)
+        reject("quota", quotaExceeded(decision, "too many key revocations from this client"));
+      return withKey(request, group, (key) => {
+        if (key === "missing")
+          reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
+        if (key === "invalid") reject("invalid_key", unauthorized("API key missing, malformed or invalid"));
+        request.apiKey = key as CachedKey;
+      });
+    };
+  };
+
   return {
-    /** The access check of one route of one surface, built once when the route is mounted. */
-    compile(surface: SurfaceName, access: Access): AccessCheck | undefined {
-      const reject = (reason: string, error: Error): never => {
+    /**
+     * The access checks of one route of one surface, built once when the route
+     * is mounted: what runs before the route's session check, and what runs
+     * after it (the proxy's per-account budget).
+     */
+    compile(
+      surface: SurfaceName,
+      access: Access,
+      { session = false }: { session?: boolean } = {},
+    ): CompiledAccess {
+      const reject: Reject = (reason, error) => {
         onRejected?.(surface, reason);
         throw error;
       };
       switch (access.kind) {
         case "none":
+          return {};
         case "key-holder":
-          return undefined;
+          return { beforeSession: compileKeyHolder(reject) };
         case "market":
-          return compileMarket(surface, access, reject);
+          return surface === "app"
+            ? compileProxy(access, session, reject)
+            : { beforeSession: compileMarket(access, reject) };
         case "classic": {
           const budget = policies.classic[access.class];
           if (!access.key) {
-            return (request, reply) => {
-              if (!charge(reply, `classic:${access.class}:ip:${request.ip}`, budget, 1).allowed)
-                reject("quota", opaqueRefusal(budget, "quota"));
+            return {
+              beforeSession: (request, reply) => {
+                if (
+                  !charge(reply, `classic:${access.class}:ip:${clientGroup(request.ip)}`, budget, 1).allowed
+                )
+                  reject("quota", opaqueRefusal(budget, "quota"));
+              },
             };
           }
-          return compileOpaque(`classic:${access.class}`, budget, reject);
+          return { beforeSession: compileOpaque(`classic:${access.class}`, budget, reject) };
         }
         case "predict":
-          return compileOpaque("predict", policies.predict.all, reject);
+          return { beforeSession: compileOpaque("predict", policies.predict.all, reject) };
         case "key-creation":
-          return (request, reply) => {
-            const decision = charge(reply, `keys:create:ip:${request.ip}`, policies.keyCreation, 1);
-            if (!decision.allowed)
-              reject("quota", quotaExceeded(decision, "too many keys created from this client"));
+          return {
+            beforeSession: (request, reply) => {
+              const decision = charge(
+                reply,
+                `keys:create:ip:${clientGroup(request.ip)}`,
+                policies.keyCreation,
+                1,
+              );
+              if (!decision.allowed)
+                reject("quota", quotaExceeded(decision, "too many keys created from this client"));
+            },
           };
       }
     },
   };
+}
+
+/** A route's compiled access rule, in the order the pipeline runs it around the session check. */
+export interface CompiledAccess {
+  beforeSession?: AccessCheck;
+  afterSession?: AccessCheck;
+  /** Called when the route's session check refused the request (the proxy counts it as a failed attempt). */
+  sessionFailed?: (request: FastifyRequest) => void;
 }
 
 export type Guard = ReturnType<typeof createGuard>;

@@ -202,8 +202,7 @@ export function buildOpenApiDocument(
   });
 }
 
-const limitedRoute = (route: RouteDefinition) =>
-  route.access.kind !== "none" && route.access.kind !== "key-holder";
+const limitedRoute = (route: RouteDefinition) => route.access.kind !== "none";
 
 function security(access: Access): JsonObject {
   switch (access.kind) {

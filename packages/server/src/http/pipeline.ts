@@ -11,12 +11,12 @@ import type {
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { z } from "zod";
-import { notFound, RateLimitedError } from "../errors.ts";
+import { AppError, notFound, RateLimitedError } from "../errors.ts";
 import type { Idempotency } from "../idempotency/index.ts";
 import type { Metrics } from "../metrics/index.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { errorHandlerFor, sendError } from "./error-handler.ts";
-import type { AccessCheck, Guard } from "./guard.ts";
+import type { Guard } from "./guard.ts";
 import { type ReadCache, type Revisions, strongEtag } from "./read-cache.ts";
 import { type CachePolicy, cacheControlOf, type RouteDefinition } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
@@ -249,13 +249,26 @@ export function createPipeline(deps: PipelineDeps) {
     const record = metrics.routeRecorder(surface.name, url, route.method);
     const steps: Step[] = [];
     if (surface.name === "app" && deps.proxyOriginCheck) steps.push(deps.proxyOriginCheck);
-    const access: AccessCheck | undefined = guard.compile(surface.name, route.access);
-    if (access) steps.push(access);
+    const access = guard.compile(surface.name, route.access, { session: route.session !== undefined });
+    if (access.beforeSession) steps.push(access.beforeSession);
     if (route.session) {
       if (!deps.sessionAuth)
         throw new Error(`${url} needs a ${route.session} session but no session authentication is set up`);
-      steps.push(deps.sessionAuth(route.session));
+      const authenticate = deps.sessionAuth(route.session);
+      const failed = access.sessionFailed;
+      steps.push(
+        failed === undefined
+          ? authenticate
+          : (request, reply) =>
+              authenticate(request, reply).catch((error: unknown) => {
+                // A refused session token counts against the client; a request that sent none does not.
+                if (error instanceof AppError && error.kind === "unauthorized" && request.headers.cookie)
+                  failed(request);
+                throw error;
+              }),
+      );
     }
+    if (access.afterSession) steps.push(access.afterSession);
     const cached = route.cache.kind === "shared" ? compileReadCache(surface, route, route.cache) : undefined;
     if (cached) steps.push(cached.lookup);
     const check = sequence(steps);
@@ -301,7 +314,8 @@ export function createPipeline(deps: PipelineDeps) {
       }
     }
     const onSend: onSendHookHandler[] = [];
-    if (route.idempotent) onSend.push(idempotency.onSend);
+    if (route.idempotent)
+      onSend.push(idempotency.onSendWithholding(route.idempotent === true ? [] : route.idempotent.withheld));
     if (cached) onSend.push(cached.store);
     return {
       method: route.method,

@@ -53,8 +53,11 @@ export interface RouteDeclaration {
   cache: CachePolicy;
   /** Also served by the first-party website proxy at `/app/api` (market routes only). */
   proxy?: boolean;
-  /** Accepts an `Idempotency-Key` header (POST routes that create something). */
-  idempotent?: boolean;
+  /**
+   * Accepts an `Idempotency-Key` header (POST routes that create something). `withheld` names
+   * top-level body fields a replay leaves out: they are never stored (a secret shown once).
+   */
+  idempotent?: true | { withheld: readonly string[] };
 }
 
 export interface ResponseSpec {

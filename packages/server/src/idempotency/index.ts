@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Database } from "../db/index.ts";
 import { AppError, badRequest, conflict } from "../errors.ts";
+import { clientGroup } from "../quotas/client-group.ts";
 import type { Clock } from "../quotas/limiter.ts";
 
 declare module "fastify" {
@@ -26,10 +27,11 @@ export interface IdempotencyOptions {
  * request with a key claims it with a pending record; its response is stored
  * and replayed to any retry with the same body for 24 hours.
  *
- * Responses can hold secrets (a new API key), so the stored body is sealed
- * with AES-256-GCM under a key derived from the Idempotency-Key, and the
- * Idempotency-Key itself is stored only as a hash: what the database holds
- * opens only for the client that sent the request.
+ * The stored body is sealed with AES-256-GCM under a key derived from the
+ * Idempotency-Key, which is itself stored only as a hash. Secrets are never
+ * stored, sealed or not: a route names the fields a replay leaves out (the
+ * new API key of `POST /keys`), because a client-chosen Idempotency-Key can
+ * be guessed.
  */
 export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: IdempotencyOptions) {
   const seal = (secret: Buffer, plaintext: string) => {
@@ -74,7 +76,7 @@ export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: Idempot
         throw badRequest("Idempotency-Key must be 1 to 255 printable ASCII characters");
       }
       // A session narrows the scope: two users of one application never share a key space.
-      const base = request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`;
+      const base = request.apiKey ? `key:${request.apiKey.id}` : `ip:${clientGroup(request.ip)}`;
       const scope = request.session ? `${base}:session:${request.session.id}` : base;
       const keyHash = createHash("sha256").update(value).digest("hex");
       const secret = Buffer.from(hkdfSync("sha256", value, scope, "mkt idempotent response", 32));
@@ -120,38 +122,14 @@ export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: Idempot
       throw conflict("could not claim this Idempotency-Key; retry");
     },
 
-    async onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-      const claimed = request.idempotency;
-      if (!claimed) return payload;
-      request.idempotency = undefined;
-      const where = db.kysely
-        .deleteFrom("idempotency_records")
-        .where("scope", "=", claimed.scope)
-        .where("idempotency_key", "=", claimed.keyHash);
-      const text =
-        typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : null;
-      // A server failure must not be replayed: release the key so a retry does the work.
-      if (reply.statusCode >= 500 || text === null) {
-        await where.execute();
-        return payload;
-      }
-      const headers: Record<string, string> = {};
-      for (const name of REPLAYED_HEADERS) {
-        const value = reply.getHeader(name);
-        if (value !== undefined) headers[name] = String(value);
-      }
-      await db.kysely
-        .updateTable("idempotency_records")
-        .set({
-          state: "done",
-          status: reply.statusCode,
-          headers: JSON.stringify(headers),
-          body: seal(claimed.secret, text),
-        })
-        .where("scope", "=", claimed.scope)
-        .where("idempotency_key", "=", claimed.keyHash)
-        .execute();
-      return payload;
+    /**
+     * The hook that stores a route's response for replay, leaving out the
+     * top-level body fields `withheld` names: they are never stored, and a
+     * replay answers without them.
+     */
+    onSendWithholding(withheld: readonly string[]) {
+      return (request: FastifyRequest, reply: FastifyReply, payload: unknown) =>
+        store(request, reply, payload, withheld);
     },
 
     /** Deletes expired records; run periodically. */
@@ -163,6 +141,58 @@ export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: Idempot
       return Number(result.numDeletedRows);
     },
   };
+
+  async function store(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    withheld: readonly string[],
+  ) {
+    const claimed = request.idempotency;
+    if (!claimed) return payload;
+    request.idempotency = undefined;
+    const where = db.kysely
+      .deleteFrom("idempotency_records")
+      .where("scope", "=", claimed.scope)
+      .where("idempotency_key", "=", claimed.keyHash);
+    const text =
+      typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : null;
+    // A server failure must not be replayed: release the key so a retry does the work.
+    if (reply.statusCode >= 500 || text === null) {
+      await where.execute();
+      return payload;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    await db.kysely
+      .updateTable("idempotency_records")
+      .set({
+        state: "done",
+        status: reply.statusCode,
+        headers: JSON.stringify(headers),
+        body: seal(claimed.secret, withheld.length === 0 ? text : withhold(text, withheld)),
+      })
+      .where("scope", "=", claimed.scope)
+      .where("idempotency_key", "=", claimed.keyHash)
+      .execute();
+    return payload;
+  }
+}
+
+/** The JSON body without the named top-level fields (a body that is not a JSON object is stored as is). */
+function withhold(text: string, fields: readonly string[]): string {
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (body === null || typeof body !== "object" || Array.isArray(body)) return text;
+    const kept = { ...(body as Record<string, unknown>) };
+    for (const field of fields) delete kept[field];
+    return JSON.stringify(kept);
+  } catch {
+    return text;
+  }
 }
 
 export type Idempotency = ReturnType<typeof createIdempotency>;

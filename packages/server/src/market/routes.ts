@@ -61,7 +61,8 @@ export const MARKET_ROUTES = {
   "GET /accounts/:address/following": { access: publicRead, cache: cache.noStore, proxy: true },
 
   // Shared services: profiles and their images
-  "GET /support/identity/profiles/x/:username": { access: read, cache: cache.privateFor(30), proxy: true },
+  // Key-only: never served by the first-party proxy, whatever PUBLIC_READS says.
+  "GET /support/identity/profiles/x/:username": { access: read, cache: cache.privateFor(30) },
   // Images are immutable (a new avatar gets a new id), so HTTP caches keep them without
   // revalidating; a day, not a year, so an account's deletion reaches shared caches soon.
   [`GET ${IMAGE_ROUTE}/:imageId`]: { access: publicRead, cache: cache.public(86_400, true), proxy: true },

@@ -16,7 +16,8 @@ const docs = { access: none, cache: cache.public(300) };
  * which needs no key.
  */
 export const PLATFORM_ROUTES = {
-  "POST /keys": { access: { kind: "key-creation" }, cache: cache.noStore, idempotent: true },
+  // A replay never carries the secret: `key` is withheld from the stored answer.
+  "POST /keys": { access: { kind: "key-creation" }, cache: cache.noStore, idempotent: { withheld: ["key"] } },
   "DELETE /keys/current": { access: { kind: "key-holder" }, cache: cache.noStore },
   "GET /healthz": { access: none, cache: cache.noStore },
   "GET /readyz": { access: none, cache: cache.noStore },

@@ -4,6 +4,8 @@ import type { MarketBucket } from "@mkt/protocol";
  * Quota policies of the three surfaces, exactly as their documents state
  * them. All budgets are per replica (the market document says so; the others
  * count per client IP, which a replica sees on its own), sliding windows.
+ * Every per-IP budget counts a client group (`clientGroup`): an IPv6 /64 is
+ * one client.
  */
 export interface Budget {
   limit: number;
@@ -16,9 +18,19 @@ export interface QuotaPolicies {
   market: Record<MarketBucket, Budget>;
   classic: { read: Budget; search: Budget; metadata: Budget; report: Budget };
   predict: { all: Budget };
-  /** `POST /keys` per client IP. */
+  /**
+   * The first-party proxy (`/app/api`) without a signed-in session, per client group: well below a
+   * key's budget, since any script can send the headers a browser sends.
+   */
+  proxyAnonymous: Record<MarketBucket, Budget>;
+  /** `POST /keys` per client group. */
   keyCreation: Budget;
-  /** Failed key attempts per client IP before every key-gated request from it is refused. */
+  /** `DELETE /keys/current` per client group, charged before the key is looked up. */
+  keyRevocation: Budget;
+  /**
+   * Failed key (and proxy session) attempts per client group before every key-gated request from
+   * it is refused.
+   */
   failedKeyAttempts: Budget;
 }
 
@@ -31,7 +43,9 @@ export const defaultPolicies: QuotaPolicies = {
     report: { limit: 10, windowMs: 3_600_000 },
   },
   predict: { all: perMinute(100) },
+  proxyAnonymous: { read: perMinute(30), write: perMinute(10), stream: perMinute(5) },
   keyCreation: { limit: 10, windowMs: 3_600_000 },
+  keyRevocation: perMinute(10),
   failedKeyAttempts: perMinute(20),
 };
 

@@ -519,7 +519,7 @@ describe("first-party website proxy (/app/api)", () => {
     expect((await get("/app/api/api-key?bucket=read", { origin: TEST_ORIGIN })).statusCode).toBe(404);
   });
 
-  it("budgets the proxy per end-user IP at the market's rates", async () => {
+  it("budgets anonymous proxy traffic per client at 30 reads a minute, well below a key's 100", async () => {
     const read = (ip: string) =>
       test.app.server.inject({
         method: "GET",
@@ -528,13 +528,61 @@ describe("first-party website proxy (/app/api)", () => {
         remoteAddress: ip,
       });
     let last = await read("10.7.0.1");
-    for (let i = 1; i < 100; i++) last = await read("10.7.0.1");
+    expect(last.headers["ratelimit-limit"]).toBe("30");
+    for (let i = 1; i < 30; i++) last = await read("10.7.0.1");
     expect(last.statusCode).toBe(200);
     expect(last.headers["ratelimit-remaining"]).toBe("0");
     const refused = await read("10.7.0.1");
     expect(refused.statusCode).toBe(429);
     expect(refused.headers["retry-after"]).toMatch(/^\d+$/);
     expect((await read("10.7.0.2")).statusCode).toBe(200);
+  });
+
+  it("budgets signed-in proxy traffic per account, at the market's rates, wherever it comes from", async () => {
+    const envelope = await sign(9);
+    const signedIn = await test.app.server.inject({
+      method: "POST",
+      url: "/app/api/account/session",
+      headers: { origin: TEST_ORIGIN },
+      payload: envelope,
+      remoteAddress: "10.7.1.1",
+    });
+    expect(signedIn.statusCode).toBe(200);
+    const cookie = String(signedIn.headers["set-cookie"]).split(";")[0] ?? "";
+    const state = (ip: string) =>
+      test.app.server.inject({
+        method: "GET",
+        url: "/app/api/account/session",
+        headers: { origin: TEST_ORIGIN, cookie, "x-mkt-wallet": envelope.address },
+        remoteAddress: ip,
+      });
+    const first = await state("10.7.1.1");
+    expect(first.statusCode).toBe(200);
+    expect(first.headers["ratelimit-limit"]).toBe("100");
+    expect(first.headers["ratelimit-remaining"]).toBe("99");
+    // Another address, the same account: one budget.
+    expect((await state("10.7.1.2")).headers["ratelimit-remaining"]).toBe("98");
+  });
+
+  it("counts refused session cookies as failed attempts of the client, then refuses it", async () => {
+    const forged = (ip: string) =>
+      test.app.server.inject({
+        method: "GET",
+        url: "/app/api/account/session",
+        headers: { origin: TEST_ORIGIN, cookie: `mkt-session=mkts_${"F".repeat(43)}`, "x-mkt-wallet": "0x1" },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 20; i++) expect((await forged("10.7.2.1")).statusCode).toBe(401);
+    const locked = await forged("10.7.2.1");
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual({ error: "too many failed sign-in attempts from this client" });
+    expect((await forged("10.7.2.2")).statusCode).toBe(401);
+  });
+
+  it("does not serve key-only reads such as the X profile lookup", async () => {
+    const response = await get("/app/api/support/identity/profiles/x/someone", { origin: TEST_ORIGIN });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: "no route GET /app/api/support/identity/profiles/x/someone" });
   });
 
   it("sets no Secure flag when PUBLIC_URL is plain http", async () => {

@@ -41,6 +41,9 @@ const origin = (request: FastifyRequest) => {
   return Array.isArray(value) ? value[0] : value;
 };
 
+/** What the envelope checks know of the request: its Origin and the client IP, as plain values. */
+const signer = (request: FastifyRequest) => ({ origin: origin(request), ip: request.ip });
+
 const signInDescription = `Starts an account session for the wallet that signed \`signInMessage\` (exported by \`@mkt/protocol\`).
 
 Rules (market-api.md section 5), each refused as stated:
@@ -195,7 +198,7 @@ export function accountRoutes({
         503: { description: "The database or the chain RPC (contract wallets) is unavailable." },
       },
       handler: async (request, reply) => {
-        const signedIn = await sessions.signIn(request.body, origin(request));
+        const signedIn = await sessions.signIn(request.body, signer(request));
         return deliver(request, reply, "account", signedIn, clock.now(), secureCookies, {
           address: signedIn.address,
         });
@@ -233,10 +236,7 @@ export function accountRoutes({
         403: { description: "A chat or access session, or the action is not allowed (blocked, DM policy)." },
       },
       handler: async (request, reply) => {
-        return dispatch(
-          { session: request.session as AccountSession, origin: origin(request) },
-          request.body,
-        );
+        return dispatch({ session: request.session as AccountSession, ...signer(request) }, request.body);
       },
     }),
     defineRoute({
@@ -273,7 +273,7 @@ ${sessionRules}`,
         const result = await sessions.deletion.deleteAccount(
           request.session as Session,
           request.body,
-          origin(request),
+          signer(request),
         );
         if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("account", secureCookies));
         return result;

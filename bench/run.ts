@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 // `npm run bench -- <filter> …` runs only the suites whose id contains one of the filters:
 // `route` (all four route suites), `api-key`, `runtime`, `trust-proxy`, `indexer`, `accounts`,
-// `postgres`, or a whole id such as `route:runtime:trust-proxy`.
+// `postgres`, `signatures`, or a whole id such as `route:runtime:trust-proxy`.
 import { accountCases, benchAccounts } from "./account.bench.ts";
 import { benchIndexerBackfill } from "./indexer.bench.ts";
 import { benchRoute, routeCases } from "./routes.bench.ts";
+import { benchSignatures } from "./signatures.bench.ts";
 
 // BENCH_SECONDS: the measured seconds of each load; BENCH_ROUNDS: the rounds of the route and accounts suites.
 const seconds = process.env["BENCH_SECONDS"];
@@ -24,6 +25,7 @@ interface SuiteResult {
 const suites: { id: string; run(): Promise<SuiteResult> }[] = [
   ...routeCases.map((routeCase) => ({ id: routeCase.id, run: () => benchRoute(routeCase, routeBench) })),
   { id: "indexer", run: () => benchIndexerBackfill() },
+  { id: "signatures", run: () => benchSignatures({ seconds: Number(seconds ?? 2) }) },
   ...accountCases.map(({ id, database }) => ({
     id,
     run: () => benchAccounts({ ...accountsBench, database }),

@@ -12,6 +12,7 @@ export {
   accountActionEnvelopeSchema,
   accountActionSchema,
   accountActionSchemas,
+  LIST_PAGING,
 } from "./account/actions.ts";
 export type { SignedEnvelopeFields } from "./account/messages.ts";
 export {
@@ -62,6 +63,8 @@ export {
   chatSessionCreatedSchema,
   deletionRequestSchema,
   deletionResultSchema,
+  MAX_ACCOUNT_WALLETS,
+  MAX_SIGNATURE_BYTES,
   proxySessionCreatedSchema,
   sessionCreatedSchema,
   sessionKindSchema,

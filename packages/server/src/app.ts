@@ -147,6 +147,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     verifier: walletVerifier,
     allowedOrigins: config.allowedOrigins,
+    limiter,
     onCacheFlush: () =>
       logger.warn({ msg: "session cache flushed after the notification connection was re-established" }),
   });

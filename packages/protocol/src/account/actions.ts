@@ -22,6 +22,29 @@ export const ACCOUNT_LIMITS = {
   roomDescription: 500,
 } as const;
 
+/**
+ * Paging of every list the market answers: opaque cursors (the `next` of the
+ * previous page), `limit` 1 to 100, newest first unless a list says otherwise.
+ */
+export const LIST_PAGING = { defaultLimit: 50, maxLimit: 100, maxCursorLength: 500 } as const;
+
+/** The paging fields of a list kind's body. */
+const pageFields = {
+  cursor: z
+    .string()
+    .min(1)
+    .max(LIST_PAGING.maxCursorLength, `cursor must be at most ${LIST_PAGING.maxCursorLength} characters`)
+    .optional()
+    .describe("The `next` of the previous page, as returned (opaque). Omit for the first page."),
+  limit: z
+    .number()
+    .int("limit must be an integer")
+    .min(1, `limit must be 1 to ${LIST_PAGING.maxLimit}`)
+    .max(LIST_PAGING.maxLimit, `limit must be 1 to ${LIST_PAGING.maxLimit}`)
+    .default(LIST_PAGING.defaultLimit)
+    .describe(`Items per page, 1 to ${LIST_PAGING.maxLimit}; default ${LIST_PAGING.defaultLimit}.`),
+};
+
 const text = (max: number, what: string) =>
   z.string().trim().min(1, `${what} must not be empty`).max(max, `${what} must be at most ${max} characters`);
 
@@ -74,7 +97,7 @@ export const accountActionSchemas = {
   unfollow: action("unfollow", { address: addressSchema }),
   // Access and referrals
   "invite-create": action("invite-create", { maxUses: z.number().int().min(1).max(50).default(1) }),
-  "invite-list": action("invite-list", {}),
+  "invite-list": action("invite-list", pageFields),
   "invite-revoke": action("invite-revoke", { inviteId }),
   "referral-claim": action("referral-claim", {
     code: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "code must be an invite code"),

@@ -51,7 +51,15 @@ export const accountActionResultSchemas = {
     ...invite,
     code: z.string().describe("The invite code; shown only in this answer (stored as a hash)."),
   }),
-  "invite-list": z.object({ invites: z.array(z.object(invite)).describe("Newest first; never the codes.") }),
+  "invite-list": z.object({
+    invites: z
+      .array(z.object(invite))
+      .describe("One page, newest first (revoked and used-up invites included); never the codes."),
+    next: z
+      .string()
+      .nullable()
+      .describe("Opaque cursor of the next page (pass it as `cursor`); null on the last page."),
+  }),
   "invite-revoke": z.object({ inviteId: z.string(), status: z.literal("revoked") }),
   "referral-claim": z.object({
     referredBy: z.string().describe("Primary wallet of the referring account."),

@@ -11,6 +11,17 @@ export const sessionKindSchema = z.enum(["account", "chat", "access"]);
 
 export type SessionKind = z.infer<typeof sessionKindSchema>;
 
+/**
+ * The longest signature accepted, in bytes. An EOA signs 65 bytes; a
+ * contract wallet's ERC-1271 signature or a counterfactual wallet's ERC-6492
+ * wrapper (factory, its calldata, the inner signature, the 32-byte suffix)
+ * fits in well under this. Longer signatures are refused with 400.
+ */
+export const MAX_SIGNATURE_BYTES = 4_096;
+
+/** The most wallets one account holds: its primary wallet and the ones linked to it (409 beyond). */
+export const MAX_ACCOUNT_WALLETS = 10;
+
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /**
@@ -34,9 +45,9 @@ export const signedEnvelopeSchema = z
     signature: z
       .string()
       .regex(/^0x([0-9a-fA-F]{2})+$/, "signature must be 0x-prefixed hex")
-      .max(20_000, "signature is too long")
+      .max(2 + 2 * MAX_SIGNATURE_BYTES, `signature is longer than ${MAX_SIGNATURE_BYTES} bytes`)
       .describe(
-        "EIP-191 personal_sign signature over the message: 65 bytes from an EOA, an ERC-1271 signature of a deployed contract wallet, or an ERC-6492 wrapped signature of a counterfactual one.",
+        `EIP-191 personal_sign signature over the message: 65 bytes (r, s, v with v 27/28 or 0/1) from an EOA, an ERC-1271 signature of a deployed contract wallet, or an ERC-6492 wrapped signature of a counterfactual one; at most ${MAX_SIGNATURE_BYTES} bytes.`,
       ),
   })
   .strict()
@@ -69,7 +80,12 @@ export const sessionStateSchema = z
     kind: sessionKindSchema,
     address: z.string().nullable().describe("The wallet the session is bound to; null for access sessions."),
     accountId: z.string().nullable(),
-    wallets: z.array(z.string()).describe("Every wallet of the account (each proven by its own signature)."),
+    wallets: z
+      .array(z.string())
+      .max(MAX_ACCOUNT_WALLETS)
+      .describe(
+        `Every wallet of the account (each proven by its own signature), in the order they were linked: at most ${MAX_ACCOUNT_WALLETS}, the cap on wallets per account, so the list is bounded. Empty for access sessions.`,
+      ),
     createdAt: z.number().int(),
     expiresAt: z.number().int(),
   })

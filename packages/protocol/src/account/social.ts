@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { accountActionSchemas } from "./actions.ts";
+import { accountActionSchemas, LIST_PAGING } from "./actions.ts";
 import { addressSchema } from "./schemas.ts";
 
 /**
@@ -8,8 +8,8 @@ import { addressSchema } from "./schemas.ts";
  * Times are Unix milliseconds; message ids are decimal strings (64-bit).
  */
 
-/** Paging of every social list: opaque cursors, newest first unless a list says otherwise. */
-export const SOCIAL_PAGING = { defaultLimit: 50, maxLimit: 100, maxCursorLength: 500 } as const;
+/** Paging of every social list: the rules of every market list (LIST_PAGING). */
+export const SOCIAL_PAGING = LIST_PAGING;
 
 /** Room ids, message ids and a chat body follow the account actions' own rules, so the two never differ. */
 export const roomIdSchema = accountActionSchemas["chat-send"].shape.roomId;

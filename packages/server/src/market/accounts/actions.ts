@@ -22,6 +22,8 @@ export interface ActionContext {
   session: AccountSession;
   /** The request's `Origin` header (a wallet link's proof is checked against it). */
   origin: string | undefined;
+  /** The client IP (TRUST_PROXY applied); failed signature verifications are counted per its group. */
+  ip: string;
 }
 
 export type ActionOf<K extends AccountActionKind> = Extract<AccountAction, { kind: K }>;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { deletionMessage, type SignedEnvelope } from "@mkt/protocol";
 import { forbidden } from "../../errors.ts";
+import type { EnvelopeRequest } from "./envelopes.ts";
 import type { AccountServiceDeps, Session } from "./sessions.ts";
 
 const addressHash = (address: string) => createHash("sha256").update(address).digest("hex");
@@ -14,14 +15,14 @@ const addressHash = (address: string) => createHash("sha256").update(address).di
  */
 export function createAccountDeletion({ db, envelopes, revocations }: AccountServiceDeps) {
   return {
-    async deleteAccount(session: Session, envelope: SignedEnvelope, requestOrigin: string | undefined) {
+    async deleteAccount(session: Session, envelope: SignedEnvelope, request: EnvelopeRequest) {
       if (session.kind !== "account" || session.accountId === null) {
         throw forbidden("only an account session can delete an account");
       }
       if (envelope.address !== session.wallet) {
         throw forbidden("the deletion must be signed by the session's wallet");
       }
-      await envelopes.verify(envelope, requestOrigin, deletionMessage);
+      await envelopes.verify(envelope, request, deletionMessage);
       const accountId = session.accountId;
       const revoked = await db.kysely.transaction().execute(async (tx) => {
         await envelopes.consumeNonce(tx, envelope, "deletion");

@@ -1,7 +1,9 @@
 import type { SignedEnvelope, SignedEnvelopeFields } from "@mkt/protocol";
 import type { Database, Executor } from "../../db/index.ts";
-import { badRequest, forbidden, unauthorized } from "../../errors.ts";
-import type { Clock } from "../../quotas/limiter.ts";
+import { badRequest, forbidden, RateLimitedError, unauthorized } from "../../errors.ts";
+import { clientGroup } from "../../quotas/client-group.ts";
+import type { Clock, SlidingWindowLimiter } from "../../quotas/limiter.ts";
+import type { Budget } from "../../quotas/policies.ts";
 import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 
 /** market-api.md section 5: `expires` at most five minutes ahead. */
@@ -10,12 +12,38 @@ export const MAX_SIGNATURE_WINDOW_MS = 5 * 60_000;
 /** What a nonce was spent on, kept with it. */
 export type NoncePurpose = "sign-in" | "deletion" | "wallet-link";
 
+/**
+ * Failed signature verifications allowed before further attempts that need
+ * more than local recovery are refused with 429: per signing address and per
+ * client group (an IPv4 address, or an IPv6 /64). A signature that recovers
+ * locally to its address is accepted even then, so nobody can lock an EOA out.
+ */
+export interface FailedVerificationBudgets {
+  perAddress: Budget;
+  perClientGroup: Budget;
+}
+
+export const defaultFailedVerificationBudgets: FailedVerificationBudgets = {
+  perAddress: { limit: 10, windowMs: 10 * 60_000 },
+  perClientGroup: { limit: 30, windowMs: 10 * 60_000 },
+};
+
+/** Who presented an envelope, as plain values taken from the request. */
+export interface EnvelopeRequest {
+  /** The request's `Origin` header. */
+  origin: string | undefined;
+  /** The client IP as the server resolved it (TRUST_PROXY applied). */
+  ip: string;
+}
+
 export interface EnvelopeCheckOptions {
   db: Database;
   clock: Clock;
   verifier: WalletSignatureVerifier;
   /** The first-party website origins; only they may have a wallet sign anything. */
   allowedOrigins: readonly string[];
+  limiter: SlidingWindowLimiter;
+  failedVerifications?: FailedVerificationBudgets;
 }
 
 /**
@@ -24,17 +52,49 @@ export interface EnvelopeCheckOptions {
  * consumes its nonce in the transaction that acts on it, so nobody can burn
  * another wallet's nonce and a nonce is spent only with the change it allows.
  */
-export function createEnvelopeChecks({ db, clock, verifier, allowedOrigins }: EnvelopeCheckOptions) {
+export function createEnvelopeChecks({
+  db,
+  clock,
+  verifier,
+  allowedOrigins,
+  limiter,
+  failedVerifications = defaultFailedVerificationBudgets,
+}: EnvelopeCheckOptions) {
   const allowed = new Set(allowedOrigins);
+  const { perAddress, perClientGroup } = failedVerifications;
+  const counters = (address: string, ip: string) => [
+    { id: `sigfail:address:${address.toLowerCase()}`, budget: perAddress },
+    { id: `sigfail:group:${clientGroup(ip)}`, budget: perClientGroup },
+  ];
+
+  /** Refuses with 429 once the address or the client group has spent its failed verifications. */
+  const refuseWhenSpent = (address: string, ip: string) => {
+    for (const { id, budget } of counters(address, ip)) {
+      const state = limiter.peek(id, budget.limit, budget.windowMs);
+      if (!state.allowed) {
+        throw new RateLimitedError(
+          "failed_attempts",
+          "too many failed signature verifications for this wallet or from this network; retry later",
+          { retryAfterSeconds: state.retryAfterSeconds },
+        );
+      }
+    }
+  };
+  const chargeFailure = (address: string, ip: string) => {
+    for (const { id, budget } of counters(address, ip)) limiter.take(id, budget.limit, budget.windowMs);
+  };
 
   return {
     /**
      * The checks every signed envelope passes, cheapest first and the nonce
-     * last: origin, time window, then the signature over `message`.
+     * last: origin, time window, then the signature over `message`. A
+     * signature that does not recover locally to its address is charged to
+     * the failed-verification budgets, which are checked before the chain is
+     * asked and before a failure is answered (429 once spent).
      */
     async verify(
       envelope: SignedEnvelope,
-      requestOrigin: string | undefined,
+      { origin: requestOrigin, ip }: EnvelopeRequest,
       message: (fields: SignedEnvelopeFields) => string,
     ): Promise<void> {
       if (requestOrigin === undefined) throw forbidden("the Origin header is required to sign in");
@@ -55,12 +115,15 @@ export function createEnvelopeChecks({ db, clock, verifier, allowedOrigins }: En
         nonce: envelope.nonce,
         expires: envelope.expires,
       });
-      const valid = await verifier.verify({
-        address: envelope.address,
-        message: text,
-        signature: envelope.signature,
-      });
-      if (!valid) throw unauthorized("the signature is not valid for this wallet and message");
+      const valid = await verifier.verify(
+        { address: envelope.address, message: text, signature: envelope.signature },
+        { beforeChain: () => refuseWhenSpent(envelope.address, ip) },
+      );
+      if (!valid) {
+        refuseWhenSpent(envelope.address, ip);
+        chargeFailure(envelope.address, ip);
+        throw unauthorized("the signature is not valid for this wallet and message");
+      }
     },
 
     /** Marks a verified envelope's nonce used, in the caller's transaction; a second use is refused. */

@@ -13,6 +13,7 @@ import {
   DELETION_LIMITS,
   deletionRequestSchema,
   deletionResultSchema,
+  MAX_SIGNATURE_BYTES,
   type SessionKind,
   SIGN_IN_CONSENT,
   SIGN_IN_LIMITS,
@@ -25,7 +26,9 @@ import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { AccountSession, createActionDispatcher } from "./actions.ts";
 import { clearedSessionCookie, onProxy, sessionCookie } from "./auth.ts";
+import { defaultFailedVerificationBudgets } from "./envelopes.ts";
 import type { Session, SessionService } from "./sessions.ts";
+import { VERIFICATION_GAS_LIMIT } from "./wallet-signatures.ts";
 
 export interface AccountRoutesDeps {
   clock: Clock;
@@ -41,13 +44,19 @@ const origin = (request: FastifyRequest) => {
   return Array.isArray(value) ? value[0] : value;
 };
 
+/** What the envelope checks know of the request: its Origin and the client IP, as plain values. */
+const signer = (request: FastifyRequest) => ({ origin: origin(request), ip: request.ip });
+
+const { perAddress, perClientGroup } = defaultFailedVerificationBudgets;
+
 const signInDescription = `Starts an account session for the wallet that signed \`signInMessage\` (exported by \`@mkt/protocol\`).
 
 Rules (market-api.md section 5), each refused as stated:
 - the request \`Origin\` must equal the signed \`origin\` and be one of \`ALLOWED_ORIGINS\` (403 otherwise; any other site, a documentation site included, is refused);
 - \`nonce\` must be a UUID v4 (400) never used before (401); it is consumed only after the signature verifies, so nobody can burn another wallet's nonce;
 - \`expires\` must be in the future (401) and at most five minutes ahead (400);
-- the signature must be the wallet's: EOAs by ECDSA recovery, contract wallets through ERC-1271, counterfactual ones through ERC-6492, against chain 8453 (401 if not; 503 if the chain cannot be asked).
+- the signature must be the wallet's (401 if not; 503 if the chain cannot be asked), at most ${MAX_SIGNATURE_BYTES} bytes (400 beyond). A 65-byte signature (v 27/28 or 0/1) that recovers to the address is an EOA's, checked without the chain. Only otherwise is chain 8453 asked, and only when the address has code (a deployed contract wallet, ERC-1271) or the signature ends with the ERC-6492 magic suffix (a counterfactual wallet): the ERC-6492 universal validator in an \`eth_call\` capped at ${VERIFICATION_GAS_LIMIT} gas, a call that needs more being an invalid signature;
+- failed verifications are budgeted per replica: ${perAddress.limit} per signing address and ${perClientGroup.limit} per client network (an IPv4 address, or an IPv6 /64) in ${perAddress.windowMs / 60_000} minutes. Once either is spent, a signature that does not recover to its address is refused with 429 and Retry-After before the chain is asked; one that does is still accepted, so nobody can lock an EOA out. The same verification and budgets apply to \`wallet-link\` proofs and deletion signatures.
 
 The message, lines in order, no trailing newline:
 
@@ -184,18 +193,20 @@ export function accountRoutes({
           schema: signInResponseSchema,
         },
         400: {
-          description:
-            "A field is malformed, the nonce is not a UUID v4, or expires is more than five minutes ahead.",
+          description: `A field is malformed, the nonce is not a UUID v4, expires is more than five minutes ahead, or the signature is longer than ${MAX_SIGNATURE_BYTES} bytes.`,
         },
         401: {
           description: "API key invalid, expired message, reused nonce or a signature not by this wallet.",
         },
         403: { description: "Origin missing, not allowlisted, or not the signed origin." },
-        429: { description: "Write budget exhausted." },
+        429: {
+          description:
+            "Write budget exhausted, or the failed signature verifications of this wallet or this client network are spent (see above).",
+        },
         503: { description: "The database or the chain RPC (contract wallets) is unavailable." },
       },
       handler: async (request, reply) => {
-        const signedIn = await sessions.signIn(request.body, origin(request));
+        const signedIn = await sessions.signIn(request.body, signer(request));
         return deliver(request, reply, "account", signedIn, clock.now(), secureCookies, {
           address: signedIn.address,
         });
@@ -233,10 +244,7 @@ export function accountRoutes({
         403: { description: "A chat or access session, or the action is not allowed (blocked, DM policy)." },
       },
       handler: async (request, reply) => {
-        return dispatch(
-          { session: request.session as AccountSession, origin: origin(request) },
-          request.body,
-        );
+        return dispatch({ session: request.session as AccountSession, ...signer(request) }, request.body);
       },
     }),
     defineRoute({
@@ -244,7 +252,7 @@ export function accountRoutes({
       path: "/account/delete",
       operationId: "deleteAccount",
       summary: "Delete the hosted account",
-      description: `Needs the account session and a fresh, separate signature of \`deletionMessage\` (from \`@mkt/protocol\`) by the session's wallet; a sign-in signature is refused, and the same origin, nonce and expiry rules as sign-in apply. Removes the hosted account data (profile, wallets' link to the account, messages, follows, rooms' messages, uploads, settings), signs out every device, and keeps only minimal records: revoked session hashes (so a deleted session can never be reused) and a deletion audit row with hashed addresses. Abuse reports about the account expire after 90 days. Public blockchain history and published asset metadata remain.
+      description: `Needs the account session and a fresh, separate signature of \`deletionMessage\` (from \`@mkt/protocol\`) by the session's wallet; a sign-in signature is refused, and the same origin, nonce, expiry and signature rules as sign-in apply, failed-verification budgets included (429). Removes the hosted account data (profile, wallets' link to the account, messages, follows, rooms' messages, uploads, settings), signs out every device, and keeps only minimal records: revoked session hashes (so a deleted session can never be reused) and a deletion audit row with hashed addresses. Abuse reports about the account expire after 90 days. Public blockchain history and published asset metadata remain.
 
 The message, lines in order, no trailing newline:
 
@@ -273,7 +281,7 @@ ${sessionRules}`,
         const result = await sessions.deletion.deleteAccount(
           request.session as Session,
           request.body,
-          origin(request),
+          signer(request),
         );
         if (onProxy(request)) reply.header("Set-Cookie", clearedSessionCookie("account", secureCookies));
         return result;

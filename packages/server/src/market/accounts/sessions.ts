@@ -1,10 +1,15 @@
 import { type SessionKind, type SignedEnvelope, signInMessage } from "@mkt/protocol";
 import type { Database, Executor } from "../../db/index.ts";
 import { hashSecret } from "../../keys/secrets.ts";
-import type { Clock } from "../../quotas/limiter.ts";
+import type { Clock, SlidingWindowLimiter } from "../../quotas/limiter.ts";
 import { redeemInvite } from "../profile/invites.ts";
 import { createAccountDeletion } from "./deletion.ts";
-import { createEnvelopeChecks, type EnvelopeChecks } from "./envelopes.ts";
+import {
+  createEnvelopeChecks,
+  type EnvelopeChecks,
+  type EnvelopeRequest,
+  type FailedVerificationBudgets,
+} from "./envelopes.ts";
 import { createSessionCache } from "./session-cache.ts";
 import { generateSessionToken, newId } from "./tokens.ts";
 import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
@@ -33,6 +38,9 @@ export interface SessionServiceOptions {
   clock: Clock;
   verifier: WalletSignatureVerifier;
   allowedOrigins: readonly string[];
+  /** The replica's limiter; failed signature verifications are counted in it. */
+  limiter: SlidingWindowLimiter;
+  failedVerifications?: FailedVerificationBudgets;
   /** How long a replica trusts a cached live session without asking the database. */
   cacheTtlMs?: number;
   maxCacheEntries?: number;
@@ -84,11 +92,20 @@ export function createSessionService({
   clock,
   verifier,
   allowedOrigins,
+  limiter,
+  failedVerifications,
   cacheTtlMs = 30_000,
   maxCacheEntries = 100_000,
   onCacheFlush,
 }: SessionServiceOptions) {
-  const envelopes = createEnvelopeChecks({ db, clock, verifier, allowedOrigins });
+  const envelopes = createEnvelopeChecks({
+    db,
+    clock,
+    verifier,
+    allowedOrigins,
+    limiter,
+    ...(failedVerifications ? { failedVerifications } : {}),
+  });
   const cache = createSessionCache({ clock, ttlMs: cacheTtlMs, maxEntries: maxCacheEntries });
   let unlisten: (() => Promise<void>) | undefined;
 
@@ -173,8 +190,8 @@ export function createSessionService({
     },
 
     /** `POST /market/account/session`. */
-    async signIn(envelope: SignedEnvelope, requestOrigin: string | undefined) {
-      await envelopes.verify(envelope, requestOrigin, signInMessage);
+    async signIn(envelope: SignedEnvelope, request: EnvelopeRequest) {
+      await envelopes.verify(envelope, request, signInMessage);
       return db.kysely.transaction().execute(async (tx) => {
         await envelopes.consumeNonce(tx, envelope, "sign-in");
         const accountId = await accountForSignIn(tx, envelope.address);

@@ -1,6 +1,7 @@
-import { type SignedEnvelope, signInMessage } from "@mkt/protocol";
+import { MAX_ACCOUNT_WALLETS, type SignedEnvelope, signInMessage } from "@mkt/protocol";
 import type { Executor } from "../../db/index.ts";
 import { AppError, forbidden } from "../../errors.ts";
+import type { EnvelopeRequest } from "./envelopes.ts";
 import type { AccountServiceDeps, Session } from "./sessions.ts";
 import { newId } from "./tokens.ts";
 
@@ -34,28 +35,34 @@ export async function accountForSignIn(tx: Executor, address: string): Promise<s
  * An account's wallets. An account has one or more wallets, each proven by
  * its own signature: the first by signing in, the others by `wallet-link`
  * with a sign-in message the added wallet signed. A wallet belongs to one
- * account at most.
+ * account at most, and an account holds at most MAX_ACCOUNT_WALLETS, so
+ * every answer that lists them is bounded.
  */
 export function createWalletService({ db, envelopes, revocations }: AccountServiceDeps) {
   return {
-    /** Every wallet of the account, in the order they were linked. */
+    /** Every wallet of the account (at most MAX_ACCOUNT_WALLETS), in the order they were linked. */
     async of(accountId: string): Promise<string[]> {
       const rows = await db.kysely
         .selectFrom("account_wallets")
         .select("address")
         .where("account_id", "=", accountId)
         .orderBy("linked_at")
+        .orderBy("address")
+        .limit(MAX_ACCOUNT_WALLETS)
         .execute();
       return rows.map((row) => row.address);
     },
 
-    /** Links another wallet to the session's account, proven by that wallet's own sign-in signature. */
-    async link(session: Session, proof: SignedEnvelope, requestOrigin: string | undefined) {
+    /**
+     * Links another wallet to the session's account, proven by that wallet's
+     * own sign-in signature; 409 when the account holds MAX_ACCOUNT_WALLETS.
+     */
+    async link(session: Session, proof: SignedEnvelope, request: EnvelopeRequest) {
       if (session.accountId === null) throw forbidden("only an account session can link wallets");
       if (proof.origin !== session.origin) {
         throw forbidden("the wallet proof must be signed for the same origin as this session");
       }
-      await envelopes.verify(proof, requestOrigin, signInMessage);
+      await envelopes.verify(proof, request, signInMessage);
       const accountId = session.accountId;
       return db.kysely.transaction().execute(async (tx) => {
         await envelopes.consumeNonce(tx, proof, "wallet-link");
@@ -63,6 +70,19 @@ export function createWalletService({ db, envelopes, revocations }: AccountServi
         if (owner === accountId) return { address: proof.address, linked: true as const };
         if (owner !== undefined) {
           throw new AppError("conflict", "this wallet belongs to another account; delete that account first");
+        }
+        // The account row is locked so that concurrent links count one after the other.
+        await tx.selectFrom("accounts").select("id").where("id", "=", accountId).forUpdate().execute();
+        const held = await tx
+          .selectFrom("account_wallets")
+          .select((eb) => eb.fn.countAll<string>().as("count"))
+          .where("account_id", "=", accountId)
+          .executeTakeFirstOrThrow();
+        if (Number(held.count) >= MAX_ACCOUNT_WALLETS) {
+          throw new AppError(
+            "conflict",
+            `an account holds at most ${MAX_ACCOUNT_WALLETS} wallets; unlink one before linking another`,
+          );
         }
         await tx
           .insertInto("account_wallets")

@@ -1,5 +1,5 @@
 import type { AccountActionKind } from "@mkt/protocol";
-import { PROFILE_LIMITS } from "@mkt/protocol";
+import { LIST_PAGING, PROFILE_LIMITS } from "@mkt/protocol";
 import { IMAGE_LIMITS } from "./images.ts";
 
 /**
@@ -15,8 +15,7 @@ export const PROFILE_ACTION_RESULTS = {
   "artwork-list":
     "`{artworks: [{artworkId, draftId, contentType, width, height, bytes, createdAt}]}`, optionally of one draft.",
   "invite-create": `\`{inviteId, code, maxUses, uses, status, createdAt}\`; the code is shown only here (stored as a SHA-256 hash); at most ${PROFILE_LIMITS.liveInvites} live (neither revoked nor used-up) invites per account (409).`,
-  "invite-list":
-    "`{invites: [{inviteId, maxUses, uses, status: live|used-up|revoked, createdAt}]}`, newest first; never the codes.",
+  "invite-list": `\`{invites: [{inviteId, maxUses, uses, status: live|used-up|revoked, createdAt}], next}\`: one page, newest first, revoked and used-up invites included; never the codes. Body \`{cursor?, limit?}\`: \`limit\` 1 to ${LIST_PAGING.maxLimit} (default ${LIST_PAGING.defaultLimit}), \`cursor\` the \`next\` of the previous page (null on the last page); a cursor this API did not return is a 400.`,
   "invite-revoke": '`{inviteId, status: "revoked"}`; 404 unless it is the caller\'s invite.',
   "referral-claim":
     "`{referredBy, inviteId}` (the referrer's address); consumes one use. 409 already referred or code used up; 404 unknown or revoked code; 403 own invite, an operator invite (no referrer) or a referral back to one's own referee.",

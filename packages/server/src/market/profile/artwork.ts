@@ -87,7 +87,8 @@ export function createArtworks({ db, clock }: { db: Database; clock: Clock }) {
         .where("account_id", "=", accountId)
         .where("purpose", "=", "artwork");
       if (draftId !== undefined) query = query.where("draft_id", "=", draftId);
-      const rows = await query.orderBy("created_at").orderBy("id").execute();
+      // Bounded by the cap on artwork images per account (artwork-upload refuses beyond it).
+      const rows = await query.orderBy("created_at").orderBy("id").limit(PROFILE_LIMITS.artworks).execute();
       return rows.map((row) => ({
         artworkId: row.id,
         draftId: row.draft_id ?? "",

@@ -207,3 +207,50 @@ describe("POST /admin/invites", () => {
     expect((await operatorInvite({})).json()).toMatchObject({ maxUses: 1 });
   });
 });
+
+describe("invite-list paging", () => {
+  it("pages an account's invites, newest first, each exactly once, however many a create/revoke loop made", async () => {
+    const erin = await signIn(test, 5, { apiKey });
+    const made: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const { inviteId } = await createInvite(erin);
+      expect((await accountAction(test, erin, { kind: "invite-revoke", inviteId })).statusCode).toBe(200);
+      made.push(inviteId);
+    }
+    const list = async (body: Record<string, unknown>) => {
+      const response = await accountAction(test, erin, { kind: "invite-list", ...body });
+      expect(response.statusCode).toBe(200);
+      return response.json().result as {
+        invites: { inviteId: string; createdAt: string }[];
+        next: string | null;
+      };
+    };
+
+    const first = await list({});
+    expect(first.invites).toHaveLength(50);
+    expect(first.next).not.toBeNull();
+
+    const pages = [];
+    let cursor: string | undefined;
+    do {
+      const page = await list({ limit: 25, ...(cursor ? { cursor } : {}) });
+      pages.push(page.invites);
+      cursor = page.next ?? undefined;
+    } while (cursor !== undefined);
+    expect(pages.map((page) => page.length)).toEqual([25, 25, 10]);
+    const listed = pages.flat();
+    expect(new Set(listed.map((invite) => invite.inviteId))).toEqual(new Set(made));
+    const times = listed.map((invite) => Date.parse(invite.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(first.invites.map((invite) => invite.inviteId)).toEqual(
+      listed.slice(0, 50).map((invite) => invite.inviteId),
+    );
+  });
+
+  it("refuses a limit outside 1 to 100 and a cursor it did not return", async () => {
+    for (const body of [{ limit: 0 }, { limit: 101 }, { limit: 2.5 }, { cursor: "not-a-cursor" }]) {
+      const response = await accountAction(test, alice, { kind: "invite-list", ...body });
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { hashSecret } from "../../keys/secrets.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
 import { newId } from "../accounts/tokens.ts";
+import { type PageRequest, timeCursor, toPage } from "../social/paging.ts";
 import { lockAccount } from "./account-lock.ts";
 
 /** 24 random bytes: 32 base64url characters, shown once and stored only as a SHA-256 hash. */
@@ -111,21 +112,44 @@ export function createInvites({ db, clock }: { db: Database; clock: Clock }) {
       return insert(db.kysely, null, maxUses);
     },
 
-    async list(accountId: string) {
-      const rows = await db.kysely
+    /**
+     * One page of the account's invites, newest first, revoked and used-up
+     * ones included (a create/revoke loop makes them without end, hence the
+     * paging). `created_at` is written from the clock in whole milliseconds,
+     * so the cursor's time compares exactly.
+     */
+    async list(accountId: string, { cursor, limit }: PageRequest) {
+      const after = cursor === undefined ? undefined : timeCursor.decode(cursor);
+      let query = db.kysely
         .selectFrom("invites")
         .select((eb) => ["id", "max_uses", "uses", "created_at", inviteStatus(eb).as("status")])
         .where("created_by", "=", accountId)
         .orderBy("created_at", "desc")
         .orderBy("id")
-        .execute();
-      return rows.map((row) => ({
-        inviteId: row.id,
-        maxUses: row.max_uses,
-        uses: row.uses,
-        status: row.status,
-        createdAt: row.created_at.toISOString(),
-      }));
+        .limit(limit + 1);
+      if (after !== undefined) {
+        const [time, id] = after;
+        query = query.where((eb) =>
+          eb.or([
+            eb("created_at", "<", new Date(time)),
+            eb.and([eb("created_at", "=", new Date(time)), eb("id", ">", id)]),
+          ]),
+        );
+      }
+      const page = toPage(
+        await query.execute(),
+        limit,
+        (row) => ({
+          inviteId: row.id,
+          maxUses: row.max_uses,
+          uses: row.uses,
+          status: row.status,
+          createdAt: row.created_at.toISOString(),
+        }),
+        timeCursor,
+        (row) => [row.created_at.getTime(), row.id] as [number, string],
+      );
+      return { invites: page.items, next: page.next };
     },
 
     async revoke(accountId: string, inviteId: string) {
@@ -196,7 +220,8 @@ export function inviteActions(
 ): Pick<ActionHandlers, "invite-create" | "invite-list" | "invite-revoke" | "referral-claim"> {
   return {
     "invite-create": async ({ session }, { maxUses }) => invites.create(session.accountId, maxUses),
-    "invite-list": async ({ session }) => ({ invites: await invites.list(session.accountId) }),
+    "invite-list": async ({ session }, { cursor, limit }) =>
+      invites.list(session.accountId, { cursor, limit }),
     "invite-revoke": async ({ session }, { inviteId }) => invites.revoke(session.accountId, inviteId),
     "referral-claim": async ({ session }, { code }) => invites.claimReferral(session.accountId, code),
   };

@@ -13,6 +13,8 @@ export async function readWishlist(db: Database, accountId: string): Promise<str
     .where("account_id", "=", accountId)
     .orderBy("created_at")
     .orderBy("release_id")
+    // Bounded by the cap on wishlists (wishlist-add refuses beyond it).
+    .limit(PROFILE_LIMITS.wishlist)
     .execute();
   return rows.map((row) => row.release_id);
 }

@@ -173,7 +173,7 @@ export function createPipeline(deps: PipelineDeps) {
     answered: (request: FastifyRequest, reply: FastifyReply, ms: number) => void,
   ): RateLimitedError | undefined => {
     const started = performance.now();
-    reply.raw.once("close", () => {
+    reply.raw.on("close", () => {
       release(request);
       answered(request, reply, performance.now() - started);
     });

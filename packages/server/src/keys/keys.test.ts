@@ -218,7 +218,8 @@ describe("key administration and revocation", () => {
       url: "/keys/current",
       headers: { "api-key": key.key },
     });
-    expect(again.statusCode).toBe(204);
+    // A revoked key no longer authenticates, not even to revoke itself again.
+    expect(again.statusCode).toBe(401);
     const missing = await t.app.server.inject({ method: "DELETE", url: "/keys/current" });
     expect(missing.statusCode).toBe(401);
     const unknown = await t.app.server.inject({

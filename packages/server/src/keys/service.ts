@@ -187,7 +187,7 @@ export function createKeyService({
       return toAdminKey(row);
     },
 
-    /** The holder revokes the key it presents. Revoking a revoked key again succeeds. */
+    /** The holder revokes the key it presents (the guard has authenticated it; a revoked key is refused there with 401). */
     async revokeSelf(presented: string): Promise<{ id: string }> {
       if (!isWellFormedApiKey(presented)) throw unauthorized("API key missing, malformed or invalid");
       const hash = hashSecret(presented);

@@ -114,3 +114,20 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     },
   };
 }
+
+/** Two replicas of the app on one database, as behind a load balancer. */
+export async function setupReplicas(options: Omit<TestAppOptions, "database"> = {}) {
+  const database = await setupDatabase();
+  const a = await setupApp({ ...options, database });
+  const b = await setupApp({ ...options, database });
+  return {
+    a,
+    b,
+    database,
+    async close() {
+      await a.close();
+      await b.close();
+      await database.close();
+    },
+  };
+}

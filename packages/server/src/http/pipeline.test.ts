@@ -1,7 +1,6 @@
 import { Agent, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { setupApp, type TestApp } from "../_test/app.ts";
-import { setupDatabase, type TestDatabase } from "../_test/database.ts";
+import { setupApp, setupReplicas, type TestApp } from "../_test/app.ts";
 
 // The pipeline over real HTTP, on one keep-alive connection: what a
 // connection memoises (the presented key's hash) must never leak between
@@ -169,19 +168,14 @@ describe.each([
 });
 
 describe("the read cache", () => {
-  let database: TestDatabase;
+  let replicas: Awaited<ReturnType<typeof setupReplicas>>;
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    database = await setupDatabase();
-    a = await setupApp({ database });
-    b = await setupApp({ database });
+    replicas = await setupReplicas();
+    ({ a, b } = replicas);
   });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await database.close();
-  });
+  afterAll(() => replicas.close());
 
   const runtime = (t: TestApp, key: string, headers: Record<string, string> = {}) =>
     t.app.server.inject({ url: "/market/runtime", headers: { "api-key": key, ...headers } });

@@ -1,7 +1,7 @@
 import { createdKeySchema } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { setupApp, TEST_ADMIN_TOKEN, type TestApp } from "../_test/app.ts";
-import { setupDatabase, type TestDatabase } from "../_test/database.ts";
+import { setupApp, setupReplicas, TEST_ADMIN_TOKEN, type TestApp } from "../_test/app.ts";
+import { setupDatabase } from "../_test/database.ts";
 import { API_KEY_LENGTH, hashSecret } from "./secrets.ts";
 
 const post = (t: TestApp, payload: unknown, ip = "10.1.0.1") =>
@@ -242,19 +242,14 @@ describe("key administration and revocation", () => {
 });
 
 describe("key cache across replicas", () => {
-  let database: TestDatabase;
+  let replicas: Awaited<ReturnType<typeof setupReplicas>>;
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    database = await setupDatabase();
-    a = await setupApp({ database });
-    b = await setupApp({ database });
+    replicas = await setupReplicas();
+    ({ a, b } = replicas);
   });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await database.close();
-  });
+  afterAll(() => replicas.close());
 
   it("a revocation on one replica reaches the other within a second", async () => {
     const key = await a.createKey();

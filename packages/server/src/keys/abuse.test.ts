@@ -67,22 +67,47 @@ describe("per-IP limits count an IPv6 /64 as one client", () => {
   });
 });
 
-describe("per-IP limits through a trusted proxy", () => {
+describe("per-IP limits over real HTTP through a trusted proxy", () => {
   let t: TestApp;
+  let baseUrl = "";
   beforeAll(async () => {
-    t = await setupApp({ env: { TRUST_PROXY: "1" } });
+    t = await setupApp({ env: { TRUST_PROXY: "1", ALLOWED_ORIGINS: "https://app.mkt.test" } });
+    ({ publicUrl: baseUrl } = await t.app.listen());
   });
   afterAll(() => t.close());
 
-  it("groups the forwarded IPv6 client by /64", async () => {
+  const createOverHttp = (forwardedFor: string) =>
+    fetch(`${baseUrl}/keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor },
+      body: JSON.stringify({ description: "probe", email: "a@example.com" }),
+    });
+
+  it("groups the forwarded IPv6 client by /64 for key creation", async () => {
     const statuses: number[] = [];
-    for (let i = 1; i <= 11; i++) {
-      const response = await create(t, "10.0.0.1", { "x-forwarded-for": `2001:db8:40:1::${i}` });
-      statuses.push(response.statusCode);
-    }
-    expect(statuses.slice(0, 10).every((status) => status === 201)).toBe(true);
-    expect(statuses[10]).toBe(429);
-    expect((await create(t, "10.0.0.1", { "x-forwarded-for": "2001:db8:40:9::1" })).statusCode).toBe(201);
+    for (let i = 1; i <= 11; i++) statuses.push((await createOverHttp(`2001:db8:40:1::${i}`)).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 201, 201, 201, 201, 201, 429]);
+    expect((await createOverHttp("2001:db8:40:9::1")).status).toBe(201);
+    expect((await createOverHttp("::ffff:192.0.2.77")).status).toBe(201);
+  });
+
+  it("keeps anonymous proxy traffic with a forged Origin to 30 reads a minute per client, and serves no key-only read", async () => {
+    const rooms = (forwardedFor: string) =>
+      fetch(`${baseUrl}/app/api/rooms`, {
+        headers: { origin: "https://app.mkt.test", "x-forwarded-for": forwardedFor },
+      });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 31; i++) statuses.push((await rooms(`2001:db8:50:1::${i}`)).status);
+    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    const profile = await fetch(`${baseUrl}/app/api/support/identity/profiles/x/someone`, {
+      headers: { origin: "https://app.mkt.test", "x-forwarded-for": "198.51.100.60" },
+    });
+    expect(profile.status).toBe(404);
+    // The same read under /market still needs a key.
+    expect(
+      (await fetch(`${baseUrl}/market/rooms`, { headers: { "x-forwarded-for": "198.51.100.61" } })).status,
+    ).toBe(401);
   });
 });
 

@@ -283,6 +283,15 @@ describe("parseReleaseAction", () => {
     );
   });
 
+  it("returns fresh defaults: mutating one parsed draft never leaks into the next", () => {
+    const first = parseReleaseAction({ kind: "create", draft: minimalDraft });
+    if (first.kind !== "create") throw new Error("expected create");
+    first.draft.design.strokes.push([1, 2]);
+    first.draft.links.x = "https://x.example/changed";
+    expect(releaseActionJson({ kind: "create", draft: minimalDraft })).not.toContain("changed");
+    expect(releaseActionJson({ kind: "create", draft: minimalDraft })).toContain('"strokes":[]');
+  });
+
   it("composes to NFC and turns CRLF into LF", () => {
     const parsed = parseReleaseAction({
       kind: "create",

@@ -52,13 +52,15 @@ const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u202
 
 /** One line of text: trimmed, NFC, no control characters. */
 export const lineText = (max: number, what: string, min = 1) =>
-  normalised.pipe(
-    z
-      .string()
-      .min(min, min === 1 ? `${what} must not be empty` : `${what} must be at least ${min} characters`)
-      .max(max, `${what} must be at most ${max} characters`)
-      .refine((value) => !CONTROL.test(value), `${what} must be one line without control characters`),
-  );
+  normalised
+    .pipe(
+      z
+        .string()
+        .min(min, min === 1 ? `${what} must not be empty` : `${what} must be at least ${min} characters`)
+        .max(max, `${what} must be at most ${max} characters`)
+        .refine((value) => !CONTROL.test(value), `${what} must be one line without control characters`),
+    )
+    .describe(`One line, ${min} to ${max} characters after trimming (NFC).`);
 
 /** Several lines of text: CRLF and CR become LF, trimmed, NFC, no other control characters; may be empty. */
 const paragraphText = (max: number, what: string) =>
@@ -71,7 +73,8 @@ const paragraphText = (max: number, what: string) =>
         .string()
         .max(max, `${what} must be at most ${max} characters`)
         .refine((value) => !CONTROL_BUT_NEWLINE.test(value), `${what} must not contain control characters`),
-    );
+    )
+    .describe(`Text, at most ${max} characters after trimming (NFC, line breaks as LF).`);
 
 function isHttpsUrl(value: string): boolean {
   if (/\s/.test(value) || CONTROL.test(value)) return false;
@@ -88,20 +91,26 @@ function isHttpsUrl(value: string): boolean {
  * what the creator typed is what is signed. `""` means not set.
  */
 export const httpsUrlSchema = (what: string) =>
-  normalised.pipe(
-    z
-      .string()
-      .max(RELEASE_LIMITS.url, `${what} must be at most ${RELEASE_LIMITS.url} characters`)
-      .refine((value) => value === "" || isHttpsUrl(value), `${what} must be an https:// URL (or empty)`),
-  );
+  normalised
+    .pipe(
+      z
+        .string()
+        .max(RELEASE_LIMITS.url, `${what} must be at most ${RELEASE_LIMITS.url} characters`)
+        .refine((value) => value === "" || isHttpsUrl(value), `${what} must be an https:// URL (or empty)`),
+    )
+    .describe(
+      `An https:// URL without credentials, at most ${RELEASE_LIMITS.url} characters; "" when not set.`,
+    );
 
 const colorSchema = (what: string) =>
-  normalised.pipe(
-    z
-      .string()
-      .regex(/^#[0-9a-fA-F]{6}$/, `${what} must be a #rrggbb colour`)
-      .transform((value) => value.toLowerCase()),
-  );
+  normalised
+    .pipe(
+      z
+        .string()
+        .regex(/^#[0-9a-fA-F]{6}$/, `${what} must be a #rrggbb colour`)
+        .transform((value) => value.toLowerCase()),
+    )
+    .describe("A #rrggbb colour (lowercased).");
 
 const maskSchema = z.enum(DESIGN_MASKS);
 
@@ -272,17 +281,9 @@ export const releaseDraftSchema = z
     color: colorSchema("color").default("#000000"),
     baseURI: httpsUrlSchema("baseURI").default(""),
     description: paragraphText(RELEASE_LIMITS.description, "description").default(""),
-    links: releaseLinksSchema.default({ website: "", x: "", telegram: "" }),
-    design: designSchema.default({
-      accent: "#000000",
-      pattern: "solid",
-      mask: "full",
-      cardsByRarity: [],
-      strokes: [],
-      tierImages: [],
-      cardImage: "",
-      tierMasks: [],
-    }),
+    // prefault: the empty input is parsed, so every parse returns fresh nested objects and arrays.
+    links: releaseLinksSchema.prefault({}),
+    design: designSchema.prefault({}),
   })
   .strict()
   .meta({ id: "ReleaseDraft" });

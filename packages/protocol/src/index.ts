@@ -136,6 +136,14 @@ export {
   createKeyResponseSchema,
   replayedKeySchema,
 } from "./keys/index.ts";
+export type { ActionMessageFields } from "./market/action-messages.ts";
+export {
+  ACTION_LIMITS,
+  PACK_EDIT_TITLE,
+  packEditMessage,
+  RELEASE_ACTION_TITLE,
+  releaseActionMessage,
+} from "./market/action-messages.ts";
 export type { Head } from "./market/head.ts";
 export { headSchema } from "./market/head.ts";
 export type { MarketBucket } from "./market/index.ts";
@@ -145,6 +153,67 @@ export {
   MARKET_BUCKETS,
   marketBucketSchema,
 } from "./market/index.ts";
+export type {
+  PackEditAction,
+  PackEditActionInput,
+  PackEditKind,
+  PackEditRequest,
+  ParsedPackEditRequest,
+} from "./market/pack-edits.ts";
+export {
+  PACK_EDIT_KINDS,
+  PACK_EDIT_LIMITS,
+  packEditActionJson,
+  packEditActionSchema,
+  packEditActionSchemas,
+  packEditParamsSchema,
+  packEditRequestSchema,
+  parsePackEditAction,
+} from "./market/pack-edits.ts";
+export type {
+  ParsedReleaseActionRequest,
+  ReleaseAction,
+  ReleaseActionInput,
+  ReleaseActionKind,
+  ReleaseActionRequest,
+} from "./market/release-actions.ts";
+export {
+  InvalidActionError,
+  MAX_LAUNCH_AT,
+  parseReleaseAction,
+  RELEASE_ACTION_KINDS,
+  releaseActionJson,
+  releaseActionRequestSchema,
+  releaseActionSchema,
+  releaseActionSchemas,
+  safeParseReleaseAction,
+} from "./market/release-actions.ts";
+export type {
+  Card,
+  Design,
+  ReleaseDraft,
+  ReleaseDraftInput,
+  ReleaseLinks,
+  ReleaseStatus,
+} from "./market/releases.ts";
+export {
+  cardAttributeSchema,
+  cardSchema,
+  DESIGN_MASKS,
+  DESIGN_PATTERNS,
+  designSchema,
+  dropIdSchema,
+  httpsUrlSchema,
+  RELEASE_LIMITS,
+  RELEASE_STATES_DOC,
+  RELEASE_STATUSES,
+  RELEASE_TRANSITIONS,
+  releaseDraftSchema,
+  releaseIdSchema,
+  releaseLinksSchema,
+  releaseStatusSchema,
+  runtimeVersionSchema,
+} from "./market/releases.ts";
 export type { MarketRuntime, MarketRuntimeList } from "./market/runtime.ts";
 export { marketRuntimeListSchema, marketRuntimeSchema } from "./market/runtime.ts";
 export { healthSchema, readinessSchema } from "./platform/index.ts";

@@ -188,6 +188,14 @@ export {
   releaseActionSchemas,
   safeParseReleaseAction,
 } from "./market/release-actions.ts";
+export type { Release, ReleaseList } from "./market/release-resource.ts";
+export {
+  RELEASE_PAGE_SIZE,
+  releaseListQuerySchema,
+  releaseListSchema,
+  releaseParamsSchema,
+  releaseSchema,
+} from "./market/release-resource.ts";
 export type {
   Card,
   Design,

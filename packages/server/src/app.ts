@@ -42,6 +42,7 @@ import { createWalletVerifier, type WalletSignatureVerifier } from "./market/acc
 import { apiKeyCheckRoute } from "./market/api-key-routes.ts";
 import type { FeatureDeps, MarketFeature } from "./market/feature.ts";
 import { profileFeature, type XAccountProvider } from "./market/profile/index.ts";
+import { createReleaseService, releaseRoutes } from "./market/releases/index.ts";
 import { marketRoutes, proxyRoutes } from "./market/routes.ts";
 import { marketRuntimeRoute } from "./market/runtime-routes.ts";
 import { socialFeature } from "./market/social/index.ts";
@@ -167,8 +168,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     predict: predictSurface(config.publicUrl),
     app: appProxySurface(),
   };
+  const revisions = createRevisions({ announce: (source) => db.notify(REVISIONS_CHANNEL, source) });
+  const releases = createReleaseService({
+    db,
+    clock,
+    envelopes: sessions.envelopes,
+    runtimeIds: new Set(roles.market?.runtimes.map(({ runtime }) => runtime.id) ?? []),
+    bump: (source) => revisions.bump(source),
+  });
   const market = marketRoutes([
     apiKeyCheckRoute,
+    ...releaseRoutes({ releases }),
     marketRuntimeRoute(deployments),
     ...accountRoutes({
       clock,
@@ -205,7 +215,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   const keyApi = routes.platform.filter((route) => route.path.startsWith("/keys"));
 
   const cors = createCorsPolicy(config.allowedOrigins);
-  const revisions = createRevisions({ announce: (source) => db.notify(REVISIONS_CHANNEL, source) });
   const readCache = createReadCache({ clock });
   const pipeline = createPipeline({
     logger,

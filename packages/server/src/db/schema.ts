@@ -205,6 +205,22 @@ export interface InvitesTable {
   created_at: Created;
 }
 
+export interface ReleasesTable {
+  id: string;
+  owner_id: string;
+  status: "draft" | "announced" | "cancelled" | "live";
+  revision: Generated<number>;
+  /** The parsed draft (`ReleaseDraft`), as JSON text on insert and update. */
+  draft: ColumnType<unknown, string, string>;
+  /** Unix milliseconds; bigint columns come back as strings from pg. */
+  launch_at: ColumnType<string | number | null, number | null, number | null>;
+  version: string | null;
+  drop_id: string | null;
+  seq: ColumnType<string | number, never, never>;
+  created_at: Created;
+  updated_at: Created;
+}
+
 export interface DB {
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
@@ -226,6 +242,7 @@ export interface DB {
   profile_pictures: ProfilePicturesTable;
   social_connections: SocialConnectionsTable;
   invites: InvitesTable;
+  releases: ReleasesTable;
 }
 
 /** The database handle or an open transaction: what a store function runs its queries on. */

@@ -20,12 +20,21 @@ const publicRead = { kind: "market", bucket: "read", publicRead: true } as const
  * route files define schemas, documentation and handlers only.
  *
  * Revision sources of shared-cache routes: `market-runtime` moves when the
- * runtime catalog changes.
+ * runtime catalog changes; `market-releases` moves on every accepted release action.
  */
 export const MARKET_ROUTES = {
   // Keys and discovery
   "GET /api-key": { access: { kind: "market", bucket: "query" }, cache: cache.noStore },
   "GET /runtime": { access: publicRead, cache: cache.shared(60, ["market-runtime"]), proxy: true },
+
+  // Release catalog: signed actions (no session, the nonce makes each single-use) and shared public reads
+  "POST /releases": { access: write, cache: cache.noStore },
+  "GET /releases": { access: publicRead, cache: cache.shared(30, ["market-releases"]), proxy: true },
+  "GET /releases/:releaseId": {
+    access: publicRead,
+    cache: cache.shared(30, ["market-releases"]),
+    proxy: true,
+  },
 
   // Accounts and sessions (market-api.md sections 3 and 5)
   "POST /account/session": { access: write, cache: cache.noStore, proxy: true },

@@ -10,7 +10,16 @@ import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 export const MAX_SIGNATURE_WINDOW_MS = 5 * 60_000;
 
 /** What a nonce was spent on, kept with it. */
-export type NoncePurpose = "sign-in" | "deletion" | "wallet-link";
+export type NoncePurpose = "sign-in" | "deletion" | "wallet-link" | "release-action";
+
+/** What every signed message states besides its text: the wallet, a single-use nonce, an expiry, the signature. */
+export interface SignedFields {
+  address: string;
+  nonce: string;
+  /** Unix milliseconds. */
+  expires: number;
+  signature: string;
+}
 
 /**
  * Failed signature verifications allowed before further attempts that need
@@ -84,6 +93,24 @@ export function createEnvelopeChecks({
     for (const { id, budget } of counters(address, ip)) limiter.take(id, budget.limit, budget.windowMs);
   };
 
+  /** Time window, then the signature over `text`, charging a failure to the budgets. */
+  const verifySigned = async (signed: SignedFields, ip: string, text: string): Promise<void> => {
+    const now = clock.now();
+    if (signed.expires <= now) throw unauthorized("the signed message has expired; sign a new one");
+    if (signed.expires > now + MAX_SIGNATURE_WINDOW_MS) {
+      throw badRequest("expires must be at most five minutes ahead");
+    }
+    const valid = await verifier.verify(
+      { address: signed.address, message: text, signature: signed.signature },
+      { beforeChain: () => refuseWhenSpent(signed.address, ip) },
+    );
+    if (!valid) {
+      refuseWhenSpent(signed.address, ip);
+      chargeFailure(signed.address, ip);
+      throw unauthorized("the signature is not valid for this wallet and message");
+    }
+  };
+
   return {
     /**
      * The checks every signed envelope passes, cheapest first and the nonce
@@ -104,30 +131,32 @@ export function createEnvelopeChecks({
       if (envelope.origin !== requestOrigin) {
         throw forbidden("the request Origin does not equal the origin in the signed message");
       }
-      const now = clock.now();
-      if (envelope.expires <= now) throw unauthorized("the signed message has expired; sign a new one");
-      if (envelope.expires > now + MAX_SIGNATURE_WINDOW_MS) {
-        throw badRequest("expires must be at most five minutes ahead");
-      }
-      const text = message({
-        origin: envelope.origin,
-        address: envelope.address,
-        nonce: envelope.nonce,
-        expires: envelope.expires,
-      });
-      const valid = await verifier.verify(
-        { address: envelope.address, message: text, signature: envelope.signature },
-        { beforeChain: () => refuseWhenSpent(envelope.address, ip) },
+      await verifySigned(
+        envelope,
+        ip,
+        message({
+          origin: envelope.origin,
+          address: envelope.address,
+          nonce: envelope.nonce,
+          expires: envelope.expires,
+        }),
       );
-      if (!valid) {
-        refuseWhenSpent(envelope.address, ip);
-        chargeFailure(envelope.address, ip);
-        throw unauthorized("the signature is not valid for this wallet and message");
-      }
     },
 
+    /**
+     * The checks of a per-action signature (release actions), whose text
+     * names no origin: the same time window, signature verification and
+     * failed-verification budgets as an envelope, over `text`.
+     */
+    verifyAction: (signed: SignedFields, { ip }: Pick<EnvelopeRequest, "ip">, text: string) =>
+      verifySigned(signed, ip, text),
+
     /** Marks a verified envelope's nonce used, in the caller's transaction; a second use is refused. */
-    async consumeNonce(tx: Executor, envelope: SignedEnvelope, purpose: NoncePurpose): Promise<void> {
+    async consumeNonce(
+      tx: Executor,
+      envelope: Pick<SignedFields, "nonce" | "expires">,
+      purpose: NoncePurpose,
+    ): Promise<void> {
       const inserted = await tx
         .insertInto("used_nonces")
         .values({

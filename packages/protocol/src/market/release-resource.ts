@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { DESIGN_MASKS, DESIGN_PATTERNS, RELEASE_STATUSES, releaseIdSchema } from "./releases.ts";
+
+/**
+ * The Release resource as the server answers it (market-api.md section 2):
+ * the draft fields the creator signed, plus what the server keeps. Plain
+ * output schemas (no transforms): the values were normalised when the
+ * action was parsed, so these only describe them.
+ */
+
+const cardOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  image: z.string(),
+  attributes: z.array(z.object({ trait_type: z.string(), value: z.string() })),
+  mask: z.enum(DESIGN_MASKS),
+  firstEditionImage: z.string(),
+});
+
+export const releaseSchema = z
+  .object({
+    id: z.string().describe("Assigned by the server at `create` (`rel_` + 24 characters)."),
+    owner: z
+      .string()
+      .describe(
+        "The primary wallet (lowercase) of the owner's account: the account of the wallet that signed `create`.",
+      ),
+    status: z.enum(RELEASE_STATUSES),
+    revision: z.number().int().min(1).describe("1 at creation; +1 on every accepted action."),
+    updatedAt: z.number().int().describe("Unix milliseconds of the last accepted action."),
+    launchAt: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .describe("Unix milliseconds, set by `announce` and `reschedule`; null for a draft never announced."),
+    version: z.string().nullable().describe("The runtime id of the linked drop (`live` only), else null."),
+    dropId: z
+      .string()
+      .nullable()
+      .describe("The linked drop id as a decimal string (`live` only), else null."),
+    name: z.string(),
+    symbol: z.string(),
+    image: z.string(),
+    color: z.string(),
+    baseURI: z.string(),
+    description: z.string(),
+    links: z.object({ website: z.string(), x: z.string(), telegram: z.string() }),
+    design: z.object({
+      accent: z.string(),
+      pattern: z.enum(DESIGN_PATTERNS),
+      mask: z.enum(DESIGN_MASKS),
+      cardsByRarity: z
+        .array(z.array(cardOut))
+        .describe("One inner array per rarity tier; `[]` in a list summary (`cardsOmitted: true`)."),
+      strokes: z.array(z.array(z.number().int())),
+      tierImages: z.array(z.string()),
+      cardImage: z.string(),
+      tierMasks: z.array(z.enum(DESIGN_MASKS)),
+    }),
+    cardsOmitted: z
+      .boolean()
+      .describe(
+        "True in list summaries, whose `design.cardsByRarity` is empty; read the release by id for its cards before an edit.",
+      ),
+  })
+  .meta({ id: "Release" });
+
+export type Release = z.infer<typeof releaseSchema>;
+
+export const releaseListSchema = z
+  .object({
+    releases: z.array(releaseSchema).describe("Summaries (`cardsOmitted: true`), last changed first."),
+    wishlist: z
+      .array(z.string())
+      .describe("Release ids the caller wished for; always `[]` on this shared read."),
+    wishedReleases: z.array(releaseSchema).describe("Always `[]` on this shared read."),
+    more: z.boolean().describe("Whether releases follow this page."),
+    artworkHash: z
+      .string()
+      .describe(
+        "SHA-256 (hex) over the ids and artwork URLs (image, design.cardImage, tierImages, every card's image and firstEditionImage) of the listed releases, in list order: it changes exactly when the listed artwork changes.",
+      ),
+  })
+  .meta({ id: "ReleaseList" });
+
+export type ReleaseList = z.infer<typeof releaseListSchema>;
+
+/** Releases per page of `GET /market/releases`. */
+export const RELEASE_PAGE_SIZE = 50;
+
+/** The one integer query parameter of `GET /market/releases` (market-api.md section 8: 0 to 10000). */
+export const releaseListQuerySchema = z.object({
+  offset: z.coerce
+    .number()
+    .int("offset must be an integer")
+    .min(0, "offset is 0 to 10000")
+    .max(10_000, "offset is 0 to 10000")
+    .default(0)
+    .describe(
+      `How many releases of the list to skip (0 to 10000); a page holds ${RELEASE_PAGE_SIZE}. The next page starts at offset + ${RELEASE_PAGE_SIZE} while \`more\` is true.`,
+    ),
+});
+
+export const releaseParamsSchema = z.object({ releaseId: releaseIdSchema });

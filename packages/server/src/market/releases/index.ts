@@ -1,0 +1,8 @@
+export { releaseRoutes } from "./release-routes.ts";
+export {
+  createReleaseService,
+  RELEASES_SOURCE,
+  type ReleaseOutcome,
+  type ReleaseService,
+  type ReleaseServiceDeps,
+} from "./service.ts";

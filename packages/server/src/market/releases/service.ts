@@ -11,7 +11,7 @@ import {
   releaseActionMessage,
 } from "@mkt/protocol";
 import { sql } from "kysely";
-import type { Database, Executor } from "../../db/index.ts";
+import { type Database, type Executor, isUniqueViolation } from "../../db/index.ts";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { EnvelopeChecks } from "../accounts/envelopes.ts";
@@ -174,16 +174,23 @@ export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }:
       set.version = action.version;
       set.drop_id = action.dropId;
     }
-    await tx
-      .updateTable("releases")
-      .set({
-        ...set,
-        revision: sql`revision + 1`,
-        seq: sql`nextval('releases_seq')`,
-        updated_at: new Date(now),
-      } as never)
-      .where("id", "=", action.releaseId)
-      .execute();
+    try {
+      await tx
+        .updateTable("releases")
+        .set({
+          ...set,
+          revision: sql`revision + 1`,
+          seq: sql`nextval('releases_seq')`,
+          updated_at: new Date(now),
+        } as never)
+        .where("id", "=", action.releaseId)
+        .execute();
+    } catch (error) {
+      // Two releases racing to link one drop: the unique index lets one win.
+      if (isUniqueViolation(error))
+        throw conflict(`drop ${set.drop_id} is already linked to another release`);
+      throw error;
+    }
     const release = await readOne(tx, action.releaseId);
     if (!release) throw new AppError("internal", "the release vanished in its own transaction");
     return { kind: "changed", release: toRelease(release, false) };

@@ -1,0 +1,249 @@
+import {
+  parseReleaseAction,
+  type Release,
+  type ReleaseActionInput,
+  type ReleaseDraftInput,
+  type ReleaseList,
+  releaseActionMessage,
+  releaseListSchema,
+  releaseSchema,
+} from "@mkt/protocol";
+import type { Transport } from "./http.ts";
+
+/**
+ * A wallet that signs release actions: a viem `LocalAccount` (from
+ * `privateKeyToAccount`, `mnemonicToAccount`…) fits as it is, as does any
+ * object with the wallet's address and an EIP-191 `signMessage`.
+ */
+export interface ReleaseSigner {
+  /** The wallet that signs (for a contract wallet, its address; the signer is its owner). */
+  address: string;
+  signMessage(args: { message: string }): Promise<string>;
+}
+
+export interface ReleaseActionOptions {
+  /** Seconds the signed action stays valid (at most 300; default 120). */
+  ttlSeconds?: number;
+  now?: () => number;
+}
+
+const RELEASES = "/market/releases";
+
+export function releasesApi(request: Transport) {
+  async function list(query: { offset?: number } = {}): Promise<ReleaseList> {
+    const { body } = await request<unknown>({ method: "GET", path: RELEASES, query });
+    return releaseListSchema.parse(body);
+  }
+
+  /**
+   * Signs one action with the shared builders and posts it. The action is
+   * parsed first: the body carries exactly the JSON the message states.
+   */
+  async function apply(
+    account: ReleaseSigner,
+    input: ReleaseActionInput,
+    { ttlSeconds = 120, now = Date.now }: ReleaseActionOptions = {},
+  ): Promise<Release | undefined> {
+    if (ttlSeconds <= 0 || ttlSeconds > 300) throw new RangeError("ttlSeconds must be in (0, 300]");
+    const action = parseReleaseAction(input);
+    const fields = {
+      address: account.address.toLowerCase(),
+      nonce: crypto.randomUUID(),
+      expires: now() + ttlSeconds * 1000,
+    };
+    const signature = await account.signMessage({ message: releaseActionMessage({ ...fields, action }) });
+    const { status, body } = await request<unknown>({
+      method: "POST",
+      path: RELEASES,
+      body: { ...fields, action, signature },
+    });
+    return status === 204 ? undefined : releaseSchema.parse(body);
+  }
+
+  const applied = async (answer: Promise<Release | undefined>): Promise<Release> => {
+    const release = await answer;
+    if (!release) throw new Error("the server answered no release");
+    return release;
+  };
+
+  return {
+    /**
+     * One page of the public catalog (`GET /market/releases`), last changed
+     * first; summaries have `cardsOmitted: true`. The next page starts at
+     * `offset + releases.length` while `more` is true.
+     *
+     * @example
+     * ```ts
+     * const page = await client.market.releases.list({ offset: 50 });
+     * console.log(page.releases.map((release) => release.name), page.more);
+     * ```
+     */
+    list,
+
+    /**
+     * Every public release across pages. A release that changes while paging
+     * moves to the front of the list, so each id is yielded once, at its
+     * first sighting; a release changed mid-walk may be missed and shows up
+     * on the next walk.
+     *
+     * @example
+     * ```ts
+     * for await (const release of client.market.releases.iterate()) {
+     *   console.log(release.id, release.status, release.revision);
+     * }
+     * ```
+     */
+    async *iterate(): AsyncGenerator<Release, void, undefined> {
+      const seen = new Set<string>();
+      for (let offset = 0; ; ) {
+        const page = await list({ offset });
+        for (const release of page.releases) {
+          if (seen.has(release.id)) continue;
+          seen.add(release.id);
+          yield release;
+        }
+        if (!page.more || page.releases.length === 0) return;
+        offset += page.releases.length;
+      }
+    },
+
+    /**
+     * One complete public release with its cards (`GET /market/releases/{id}`):
+     * the draft an edit replaces. Drafts are a 404 here (their owner sees them
+     * in the answers of the signed actions).
+     *
+     * @example
+     * ```ts
+     * const release = await client.market.releases.get("rel_abc");
+     * console.log(release.design.cardsByRarity.flat().length);
+     * ```
+     */
+    async get(releaseId: string): Promise<Release> {
+      const { body } = await request<unknown>({
+        method: "GET",
+        path: `${RELEASES}/${encodeURIComponent(releaseId)}`,
+      });
+      return releaseSchema.parse(body);
+    },
+
+    /**
+     * Creates a draft signed by `account`, whose account becomes the owner
+     * (`POST /market/releases`, 201). Every signed action has a fresh nonce
+     * and expires two minutes ahead by default.
+     *
+     * @example
+     * ```ts
+     * import { privateKeyToAccount } from "viem/accounts";
+     *
+     * const account = privateKeyToAccount(privateKey);
+     * const draft = await client.market.releases.create(account, { name: "Night Owls", symbol: "OWL" });
+     * console.log(draft.id, draft.status, draft.revision); // rel_…, "draft", 1
+     * ```
+     */
+    create: (account: ReleaseSigner, draft: ReleaseDraftInput, options?: ReleaseActionOptions) =>
+      applied(apply(account, { kind: "create", draft }, options)),
+
+    /**
+     * Replaces the draft fields of a release. `revision` is the one the edit is
+     * based on: a stale one is an `MktApiError` with status 409 (read the
+     * release again and redo the edit).
+     *
+     * @example
+     * ```ts
+     * const { revision, name, symbol, image, color, baseURI, links, design } =
+     *   await client.market.releases.get(releaseId);
+     * const edited = await client.market.releases.edit(account, releaseId, revision, {
+     *   name, symbol, image, color, baseURI, links, design,
+     *   description: "Now with barn owls",
+     * });
+     * ```
+     */
+    edit: (
+      account: ReleaseSigner,
+      releaseId: string,
+      revision: number,
+      draft: ReleaseDraftInput,
+      options?: ReleaseActionOptions,
+    ) => applied(apply(account, { kind: "edit", releaseId, revision, draft }, options)),
+
+    /**
+     * Announces a release for `launchAt` (Unix milliseconds, in the future).
+     *
+     * @example
+     * ```ts
+     * const release = await client.market.releases.announce(account, id, 1, Date.now() + 86_400_000);
+     * console.log(release.status, release.launchAt);
+     * ```
+     */
+    announce: (
+      account: ReleaseSigner,
+      releaseId: string,
+      revision: number,
+      launchAt: number,
+      options?: ReleaseActionOptions,
+    ) => applied(apply(account, { kind: "announce", releaseId, revision, launchAt }, options)),
+
+    /**
+     * Moves the `launchAt` of an announced release.
+     *
+     * @example
+     * ```ts
+     * await client.market.releases.reschedule(account, release.id, release.revision, Date.now() + 2 * 86_400_000);
+     * ```
+     */
+    reschedule: (
+      account: ReleaseSigner,
+      releaseId: string,
+      revision: number,
+      launchAt: number,
+      options?: ReleaseActionOptions,
+    ) => applied(apply(account, { kind: "reschedule", releaseId, revision, launchAt }, options)),
+
+    /**
+     * Cancels an announced release; it stays listed so followers see it.
+     *
+     * @example
+     * ```ts
+     * const cancelled = await client.market.releases.cancel(account, release.id, release.revision);
+     * ```
+     */
+    cancel: (account: ReleaseSigner, releaseId: string, revision: number, options?: ReleaseActionOptions) =>
+      applied(apply(account, { kind: "cancel", releaseId, revision }, options)),
+
+    /**
+     * Links a release to a drop the indexer has seen onchain in runtime
+     * `version` (an id from `GET /market/runtime`); `dropId` is a decimal string.
+     *
+     * @example
+     * ```ts
+     * const live = await client.market.releases.link(account, release.id, release.revision, "r2", "7");
+     * console.log(live.status, live.dropId);
+     * ```
+     */
+    link: (
+      account: ReleaseSigner,
+      releaseId: string,
+      revision: number,
+      version: string,
+      dropId: string,
+      options?: ReleaseActionOptions,
+    ) => applied(apply(account, { kind: "link", releaseId, revision, version, dropId }, options)),
+
+    /**
+     * Deletes a draft (204).
+     *
+     * @example
+     * ```ts
+     * await client.market.releases.delete(account, draft.id, draft.revision);
+     * ```
+     */
+    async delete(
+      account: ReleaseSigner,
+      releaseId: string,
+      revision: number,
+      options?: ReleaseActionOptions,
+    ): Promise<void> {
+      await apply(account, { kind: "delete", releaseId, revision }, options);
+    },
+  };
+}

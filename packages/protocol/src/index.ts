@@ -188,8 +188,9 @@ export {
   releaseActionSchemas,
   safeParseReleaseAction,
 } from "./market/release-actions.ts";
-export type { Release, ReleaseList } from "./market/release-resource.ts";
+export type { OwnReleaseList, Release, ReleaseList } from "./market/release-resource.ts";
 export {
+  ownReleaseListSchema,
   RELEASE_PAGE_SIZE,
   releaseListQuerySchema,
   releaseListSchema,

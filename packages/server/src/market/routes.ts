@@ -35,6 +35,7 @@ export const MARKET_ROUTES = {
     cache: cache.shared(30, ["market-releases"]),
     proxy: true,
   },
+  "GET /account/releases": { access: read, session: "account", cache: cache.private, proxy: true },
 
   // Accounts and sessions (market-api.md sections 3 and 5)
   "POST /account/session": { access: write, cache: cache.noStore, proxy: true },

@@ -154,6 +154,7 @@ export {
   marketBucketSchema,
 } from "./market/index.ts";
 export type {
+  PackEdit,
   PackEditAction,
   PackEditActionInput,
   PackEditKind,
@@ -168,6 +169,7 @@ export {
   packEditActionSchemas,
   packEditParamsSchema,
   packEditRequestSchema,
+  packEditSchema,
   parsePackEditAction,
 } from "./market/pack-edits.ts";
 export type {

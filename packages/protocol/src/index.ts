@@ -154,6 +154,7 @@ export {
   marketBucketSchema,
 } from "./market/index.ts";
 export type {
+  PackEdit,
   PackEditAction,
   PackEditActionInput,
   PackEditKind,
@@ -168,6 +169,7 @@ export {
   packEditActionSchemas,
   packEditParamsSchema,
   packEditRequestSchema,
+  packEditSchema,
   parsePackEditAction,
 } from "./market/pack-edits.ts";
 export type {
@@ -188,8 +190,9 @@ export {
   releaseActionSchemas,
   safeParseReleaseAction,
 } from "./market/release-actions.ts";
-export type { Release, ReleaseList } from "./market/release-resource.ts";
+export type { OwnReleaseList, Release, ReleaseList } from "./market/release-resource.ts";
 export {
+  ownReleaseListSchema,
   RELEASE_PAGE_SIZE,
   releaseListQuerySchema,
   releaseListSchema,

@@ -41,6 +41,7 @@ import { walletFeature } from "./market/accounts/wallet-feature.ts";
 import { createWalletVerifier, type WalletSignatureVerifier } from "./market/accounts/wallet-signatures.ts";
 import { apiKeyCheckRoute } from "./market/api-key-routes.ts";
 import type { FeatureDeps, MarketFeature } from "./market/feature.ts";
+import { createPackEditService, packEditRoutes } from "./market/pack-edits/index.ts";
 import { profileFeature, type XAccountProvider } from "./market/profile/index.ts";
 import { createReleaseService, releaseRoutes } from "./market/releases/index.ts";
 import { marketRoutes, proxyRoutes } from "./market/routes.ts";
@@ -169,16 +170,24 @@ export async function createApp(options: AppOptions): Promise<App> {
     app: appProxySurface(),
   };
   const revisions = createRevisions({ announce: (source) => db.notify(REVISIONS_CHANNEL, source) });
+  const marketRuntimeIds = new Set(roles.market?.runtimes.map(({ runtime }) => runtime.id) ?? []);
   const releases = createReleaseService({
     db,
     clock,
     envelopes: sessions.envelopes,
-    runtimeIds: new Set(roles.market?.runtimes.map(({ runtime }) => runtime.id) ?? []),
+    runtimeIds: marketRuntimeIds,
     bump: (source) => revisions.bump(source),
+  });
+  const packEdits = createPackEditService({
+    db,
+    clock,
+    envelopes: sessions.envelopes,
+    runtimeIds: marketRuntimeIds,
   });
   const market = marketRoutes([
     apiKeyCheckRoute,
     ...releaseRoutes({ releases }),
+    ...packEditRoutes({ packEdits }),
     marketRuntimeRoute(deployments),
     ...accountRoutes({
       clock,

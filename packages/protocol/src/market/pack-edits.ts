@@ -90,3 +90,17 @@ export type ParsedPackEditRequest = z.output<typeof packEditRequestSchema>;
 
 /** The path parameters of the pack-edit route. */
 export const packEditParamsSchema = z.object({ version: runtimeVersionSchema });
+
+/** A holder's labels on one pack of one runtime, as `POST …/pack-edit` answers them. */
+export const packEditSchema = z
+  .object({
+    version: z.string().describe("The runtime id of the path."),
+    packId: z.string().describe("The pack's onchain id, a decimal string."),
+    owner: z.string().describe("The holding wallet whose labels these are (lowercase)."),
+    name: z.string().nullable().describe("The display name; null when never set or cleared."),
+    note: z.string().nullable().describe("The note; null when never set or cleared."),
+    updatedAt: z.number().int().describe("Unix milliseconds of the last accepted edit."),
+  })
+  .meta({ id: "PackEdit" });
+
+export type PackEdit = z.infer<typeof packEditSchema>;

@@ -104,3 +104,18 @@ export const releaseListQuerySchema = z.object({
 });
 
 export const releaseParamsSchema = z.object({ releaseId: releaseIdSchema });
+
+/** `GET /market/account/releases`: the caller's account's releases of every status, drafts included. */
+export const ownReleaseListSchema = z
+  .object({
+    releases: z
+      .array(releaseSchema)
+      .describe("Complete releases (`cardsOmitted: false`) of every status, last changed first."),
+    next: z
+      .string()
+      .nullable()
+      .describe("Opaque cursor of the next page (pass it as `cursor`); null on the last page."),
+  })
+  .meta({ id: "OwnReleaseList" });
+
+export type OwnReleaseList = z.infer<typeof ownReleaseListSchema>;

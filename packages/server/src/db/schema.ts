@@ -221,6 +221,17 @@ export interface ReleasesTable {
   updated_at: Created;
 }
 
+/** Offchain labels of a pack, per market runtime, pack (drop id) and holding wallet. */
+export interface PackEditsTable {
+  runtime_id: string;
+  /** numeric: a decimal string on insert; pg answers a string. */
+  pack_id: ColumnType<string, string, string>;
+  owner: string;
+  name: string | null;
+  note: string | null;
+  updated_at: Created;
+}
+
 export interface DB {
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
@@ -243,6 +254,7 @@ export interface DB {
   social_connections: SocialConnectionsTable;
   invites: InvitesTable;
   releases: ReleasesTable;
+  pack_edits: PackEditsTable;
 }
 
 /** The database handle or an open transaction: what a store function runs its queries on. */

@@ -26,6 +26,8 @@ export const MARKET_ROUTES = {
   // Keys and discovery
   "GET /api-key": { access: { kind: "market", bucket: "query" }, cache: cache.noStore },
   "GET /runtime": { access: publicRead, cache: cache.shared(60, ["market-runtime"]), proxy: true },
+  // A signed pack edit (no session; the nonce makes each single-use); not served by the proxy
+  "POST /runtime/:version/pack-edit": { access: write, cache: cache.noStore },
 
   // Release catalog: signed actions (no session, the nonce makes each single-use) and shared public reads
   "POST /releases": { access: write, cache: cache.noStore },
@@ -35,6 +37,7 @@ export const MARKET_ROUTES = {
     cache: cache.shared(30, ["market-releases"]),
     proxy: true,
   },
+  "GET /account/releases": { access: read, session: "account", cache: cache.private, proxy: true },
 
   // Accounts and sessions (market-api.md sections 3 and 5)
   "POST /account/session": { access: write, cache: cache.noStore, proxy: true },

@@ -1,4 +1,6 @@
 import {
+  ownReleaseListSchema,
+  pageQuerySchema,
   RELEASE_LIMITS,
   RELEASE_PAGE_SIZE,
   RELEASE_STATES_DOC,
@@ -9,6 +11,8 @@ import {
   releaseSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { actorOf } from "../social/directory.ts";
+import { ACCOUNT_SESSION_RULES, PAGING_RULES, sessionErrors } from "../social/docs.ts";
 import type { ReleaseService } from "./service.ts";
 
 const limits = Object.entries(RELEASE_LIMITS)
@@ -39,7 +43,7 @@ const readErrors = {
   429: { description: "Read budget exhausted." },
 } as const;
 
-/** `POST /market/releases` and the public release reads. */
+/** `POST /market/releases`, the public release reads and the owner's own list. */
 export function releaseRoutes({ releases }: { releases: ReleaseService }): RouteSpec[] {
   return [
     defineRoute({
@@ -104,6 +108,29 @@ Each release is a summary: \`cardsOmitted: true\` and \`design.cardsByRarity\` e
         404: { description: "No public release has this id." },
       },
       handler: async (request) => releases.get(request.params.releaseId),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/account/releases",
+      operationId: "listOwnReleases",
+      summary: "List the caller's own releases, drafts included",
+      description: `Every release of the caller's account, whatever its status (\`draft\`, \`announced\`, \`cancelled\`, \`live\`), complete (\`cardsOmitted: false\`), last changed first: the only read that shows drafts, and only to their owner. Another account's releases never appear, whichever of its wallets signed them.
+
+${PAGING_RULES} A release changed while a client pages moves to the front, so it may be missed by the pages after the cursor; start again from the first page to see it.
+
+${ACCOUNT_SESSION_RULES} Private: never kept by the read cache nor by shared HTTP caches. Also served by the first-party proxy (GET only).`,
+      tags: ["Creators"],
+      request: { query: pageQuerySchema },
+      responses: {
+        200: { description: "One page of the caller's releases.", schema: ownReleaseListSchema },
+        400: {
+          description:
+            "`limit` out of 1 to 100, or a cursor longer than 500 characters or not returned by this list.",
+        },
+        ...sessionErrors,
+        403: { description: "A chat or access session: this list needs the account session." },
+      },
+      handler: async (request) => releases.listOwn(actorOf(request.session).accountId, request.query),
     }),
   ];
 }

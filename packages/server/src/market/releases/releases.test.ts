@@ -293,3 +293,62 @@ describe("release reads", () => {
     expect((await listed()).artworkHash).not.toBe(afterCard.artworkHash);
   });
 });
+
+describe("GET /market/account/releases", () => {
+  const mine = async (index: number, query = "") => {
+    const who = await signIn(test, index, { apiKey, now: clock.now() });
+    return test.app.server.inject({
+      method: "GET",
+      url: `/market/account/releases${query}`,
+      headers: who.headers,
+    });
+  };
+
+  it("shows the owner its drafts, complete, and nobody else's", async () => {
+    const draftId = await create(20, { name: "Secret Owls" });
+    const announcedId = await announced(20, { name: "Public Owls" });
+    const otherId = await create(21, { name: "Not Yours" });
+
+    const response = await mine(20);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers["cache-control"]).toMatch(/^private/);
+    const body = response.json();
+    expect(body.next).toBeNull();
+    expect(body.releases.map((release: { id: string }) => release.id)).toEqual([announcedId, draftId]);
+    expect(body.releases[1]).toMatchObject({
+      status: "draft",
+      name: "Secret Owls",
+      owner: address(20),
+      cardsOmitted: false,
+    });
+    expect(body.releases[1].design.cardsByRarity[0][0].id).toBe("owl-1");
+
+    const other = (await mine(21)).json();
+    expect(other.releases.map((release: { id: string }) => release.id)).toEqual([otherId]);
+  });
+
+  it("needs the account session", async () => {
+    const response = await get("/market/account/releases");
+    expect(response.statusCode).toBe(401);
+  });
+
+  it("pages newest change first with an opaque cursor", async () => {
+    const ids = [await create(22), await create(22), await create(22)];
+    // An edit moves the first draft to the front.
+    expect(
+      (await act(22, { kind: "edit", releaseId: ids[0] as string, revision: 1, draft: draft() })).statusCode,
+    ).toBe(200);
+    const order = [ids[0], ids[2], ids[1]];
+
+    const first = (await mine(22, "?limit=2")).json();
+    expect(first.releases.map((release: { id: string }) => release.id)).toEqual(order.slice(0, 2));
+    expect(first.next).toEqual(expect.any(String));
+    const second = (await mine(22, `?limit=2&cursor=${first.next}`)).json();
+    expect(second.releases.map((release: { id: string }) => release.id)).toEqual(order.slice(2));
+    expect(second.next).toBeNull();
+
+    expect((await mine(22, "?limit=0")).statusCode).toBe(400);
+    expect((await mine(22, "?limit=101")).statusCode).toBe(400);
+    expect((await mine(22, "?cursor=bm90LWEtY3Vyc29y")).statusCode).toBe(400);
+  });
+});

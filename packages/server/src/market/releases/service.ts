@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  type OwnReleaseList,
   type ParsedReleaseActionRequest,
   RELEASE_PAGE_SIZE,
   RELEASE_TRANSITIONS,
@@ -17,6 +18,7 @@ import type { Clock } from "../../quotas/limiter.ts";
 import type { EnvelopeChecks } from "../accounts/envelopes.ts";
 import { newId } from "../accounts/tokens.ts";
 import { accountForSignIn, accountOfWallet } from "../accounts/wallets.ts";
+import { idCursor, type PageRequest, toPage } from "../social/paging.ts";
 
 /** The read-cache revision source of the release reads; every write moves it. */
 export const RELEASES_SOURCE = "market-releases";
@@ -49,6 +51,7 @@ const columns = [
   "releases.version",
   "releases.drop_id",
   "releases.updated_at",
+  "releases.seq",
   "accounts.primary_address",
 ] as const;
 
@@ -62,6 +65,7 @@ interface ReleaseRow {
   drop_id: string | null;
   updated_at: Date;
   primary_address: string;
+  seq: string | number;
 }
 
 function toRelease(row: ReleaseRow, summary: boolean): Release {
@@ -251,6 +255,28 @@ export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }:
         more: rows.length > RELEASE_PAGE_SIZE,
         artworkHash: createHash("sha256").update(artwork).digest("hex"),
       };
+    },
+
+    /**
+     * The account's own releases of every status, drafts included, complete,
+     * last changed first (by `seq`, which every change moves), paged by an
+     * opaque cursor over `seq`.
+     */
+    async listOwn(accountId: string, { cursor, limit }: PageRequest): Promise<OwnReleaseList> {
+      let query = selectRelease(db.kysely).where("releases.owner_id", "=", accountId);
+      if (cursor !== undefined) query = query.where("releases.seq", "<", idCursor.decode(cursor));
+      const rows = (await query
+        .orderBy("releases.seq", "desc")
+        .limit(limit + 1)
+        .execute()) as ReleaseRow[];
+      const { items, next } = toPage(
+        rows,
+        limit,
+        (row) => toRelease(row, false),
+        idCursor,
+        (row) => String(row.seq),
+      );
+      return { releases: items, next };
     },
 
     /** One complete public release; a draft, like a missing id, is a 404. */

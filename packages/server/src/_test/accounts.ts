@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { deletionMessage, type SignedEnvelope, signInMessage } from "@mkt/protocol";
 import { type HDAccount, mnemonicToAccount } from "viem/accounts";
+import type { Database } from "../db/index.ts";
+import { createEnvelopeChecks } from "../market/accounts/envelopes.ts";
+import { createWalletVerifier } from "../market/accounts/wallet-signatures.ts";
+import { type Clock, createSlidingWindowLimiter } from "../quotas/limiter.ts";
 import type { TestApp } from "./app.ts";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
@@ -76,5 +80,16 @@ export async function accountAction(test: TestApp, who: SignedIn, body: Record<s
     url: "/market/account",
     headers: who.headers,
     payload: body,
+  });
+}
+
+/** The signed-envelope checks on a test database: EOA verification only, no first-party origins. */
+export function testEnvelopeChecks(db: Database, clock: Clock) {
+  return createEnvelopeChecks({
+    db,
+    clock,
+    verifier: createWalletVerifier({ clock }),
+    allowedOrigins: [],
+    limiter: createSlidingWindowLimiter({ clock }),
   });
 }

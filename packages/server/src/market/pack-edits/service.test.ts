@@ -2,13 +2,10 @@ import { randomUUID } from "node:crypto";
 import { type PackEditActionInput, packEditMessage, parsePackEditAction } from "@mkt/protocol";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testWallet } from "../../_test/accounts.ts";
+import { testEnvelopeChecks, testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { AppError } from "../../errors.ts";
-import { createSlidingWindowLimiter } from "../../quotas/limiter.ts";
-import { createEnvelopeChecks } from "../accounts/envelopes.ts";
-import { createWalletVerifier } from "../accounts/wallet-signatures.ts";
 import { createPackEditService, type PackEditService } from "./service.ts";
 
 const clock = createManualClock(Date.now());
@@ -19,13 +16,7 @@ beforeAll(async () => {
   packEdits = createPackEditService({
     db: database.db,
     clock,
-    envelopes: createEnvelopeChecks({
-      db: database.db,
-      clock,
-      verifier: createWalletVerifier({ clock }),
-      allowedOrigins: [],
-      limiter: createSlidingWindowLimiter({ clock }),
-    }),
+    envelopes: testEnvelopeChecks(database.db, clock),
     runtimeIds: new Set(["r1", "r2"]),
   });
   // Drop 7 of runtime r1: wallet 1 claimed from it; wallet 2 claimed drop 7 of runtime r2 only.

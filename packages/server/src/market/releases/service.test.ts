@@ -2,12 +2,9 @@ import { randomUUID } from "node:crypto";
 import { parseReleaseAction, type ReleaseActionInput, releaseActionMessage } from "@mkt/protocol";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testWallet } from "../../_test/accounts.ts";
+import { testEnvelopeChecks, testWallet } from "../../_test/accounts.ts";
 import { createManualClock } from "../../_test/app.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
-import { createSlidingWindowLimiter } from "../../quotas/limiter.ts";
-import { createEnvelopeChecks } from "../accounts/envelopes.ts";
-import { createWalletVerifier } from "../accounts/wallet-signatures.ts";
 import { createReleaseService, RELEASES_SOURCE, type ReleaseService } from "./service.ts";
 
 const clock = createManualClock(Date.now());
@@ -19,13 +16,7 @@ beforeAll(async () => {
   releases = createReleaseService({
     db: database.db,
     clock,
-    envelopes: createEnvelopeChecks({
-      db: database.db,
-      clock,
-      verifier: createWalletVerifier({ clock }),
-      allowedOrigins: [],
-      limiter: createSlidingWindowLimiter({ clock }),
-    }),
+    envelopes: testEnvelopeChecks(database.db, clock),
     runtimeIds: new Set(["r1"]),
     bump: async (source) => {
       bumped.push(source);

@@ -55,6 +55,24 @@ export const signedEnvelopeSchema = z
 
 export type SignedEnvelope = z.input<typeof signedEnvelopeSchema>;
 
+/**
+ * The body of a route that takes one signed action (CONTRACT.md):
+ * `{address, nonce, expires, action, signature}`, the envelope's own field
+ * schemas around the route's action schema.
+ */
+export function signedActionRequestSchema<A extends z.ZodType>(action: A, signatureDescription: string) {
+  const envelope = signedEnvelopeSchema.shape;
+  return z
+    .object({
+      address: envelope.address,
+      nonce: envelope.nonce,
+      expires: envelope.expires,
+      action,
+      signature: envelope.signature.describe(signatureDescription),
+    })
+    .strict();
+}
+
 export const sessionCreatedSchema = z
   .object({
     address: z.string().describe("The wallet the session is bound to (lowercase)."),

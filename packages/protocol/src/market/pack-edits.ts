@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { signedEnvelopeSchema } from "../account/schemas.ts";
+import { signedActionRequestSchema } from "../account/schemas.ts";
 import { InvalidActionError } from "./release-actions.ts";
 import { dropIdSchema, lineText, runtimeVersionSchema } from "./releases.ts";
 
@@ -66,24 +66,14 @@ export function packEditActionJson(action: unknown): string {
   return JSON.stringify(parsePackEditAction(action));
 }
 
-const envelope = signedEnvelopeSchema.shape;
-
 /**
  * The body of `POST /market/runtime/{version}/pack-edit` (CONTRACT.md). The
  * runtime `version` comes from the path and is part of the signed message.
  */
-export const packEditRequestSchema = z
-  .object({
-    address: envelope.address,
-    nonce: envelope.nonce,
-    expires: envelope.expires,
-    action: packEditActionSchema,
-    signature: envelope.signature.describe(
-      "EIP-191 signature over `packEditMessage({address, nonce, expires, version, action})`, with `version` the path's runtime id and the action as `parsePackEditAction` returns it.",
-    ),
-  })
-  .strict()
-  .meta({ id: "PackEditRequest" });
+export const packEditRequestSchema = signedActionRequestSchema(
+  packEditActionSchema,
+  "EIP-191 signature over `packEditMessage({address, nonce, expires, version, action})`, with `version` the path's runtime id and the action as `parsePackEditAction` returns it.",
+).meta({ id: "PackEditRequest" });
 
 export type PackEditRequest = z.input<typeof packEditRequestSchema>;
 export type ParsedPackEditRequest = z.output<typeof packEditRequestSchema>;

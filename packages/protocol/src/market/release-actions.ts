@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { signedEnvelopeSchema } from "../account/schemas.ts";
+import { signedActionRequestSchema } from "../account/schemas.ts";
 import { dropIdSchema, releaseDraftSchema, releaseIdSchema, runtimeVersionSchema } from "./releases.ts";
 
 /**
@@ -109,21 +109,11 @@ export function releaseActionJson(action: unknown): string {
   return JSON.stringify(parseReleaseAction(action));
 }
 
-const envelope = signedEnvelopeSchema.shape;
-
 /** The body of `POST /market/releases` (CONTRACT.md): the message's fields, the parsed action and the signature. */
-export const releaseActionRequestSchema = z
-  .object({
-    address: envelope.address,
-    nonce: envelope.nonce,
-    expires: envelope.expires,
-    action: releaseActionSchema,
-    signature: envelope.signature.describe(
-      "EIP-191 signature over `releaseActionMessage({address, nonce, expires, action})`, the action as `parseReleaseAction` returns it.",
-    ),
-  })
-  .strict()
-  .meta({ id: "ReleaseActionRequest" });
+export const releaseActionRequestSchema = signedActionRequestSchema(
+  releaseActionSchema,
+  "EIP-191 signature over `releaseActionMessage({address, nonce, expires, action})`, the action as `parseReleaseAction` returns it.",
+).meta({ id: "ReleaseActionRequest" });
 
 export type ReleaseActionRequest = z.input<typeof releaseActionRequestSchema>;
 export type ParsedReleaseActionRequest = z.output<typeof releaseActionRequestSchema>;

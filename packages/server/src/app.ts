@@ -34,7 +34,7 @@ import { createIndexerService, type IndexerService } from "./indexer/service.ts"
 import { keyRoutes } from "./keys/key-routes.ts";
 import { createKeyService } from "./keys/service.ts";
 import { createActionDispatcher } from "./market/accounts/actions.ts";
-import { createProxyOriginCheck, createSessionAuth } from "./market/accounts/auth.ts";
+import { createProxyOriginCheck, createSessionAuth, sessionPresented } from "./market/accounts/auth.ts";
 import { accountRoutes } from "./market/accounts/session-routes.ts";
 import { createSessionService, type SessionService } from "./market/accounts/sessions.ts";
 import { walletFeature } from "./market/accounts/wallet-feature.ts";
@@ -241,6 +241,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     revisions,
     maxInFlight: config.maxInFlight,
     sessionAuth: createSessionAuth(sessions),
+    sessionPresented,
     proxyOriginCheck: createProxyOriginCheck(config.allowedOrigins),
   });
   inFlight = pipeline.inFlight;

@@ -14,8 +14,11 @@ export const PROFILE_LIMITS = {
   pixelJobStaleMs: 2 * 60_000,
   /** Claims of one job before it is marked failed. */
   pixelJobAttempts: 3,
-  /** Release ids on one wishlist. */
-  wishlist: 500,
+  /**
+   * Release ids on one wishlist (409 beyond). Every signed-in answer of
+   * `GET /market/releases` carries the whole list with a summary of each.
+   */
+  wishlist: 100,
   /** Artwork images one account may hold across its drafts. */
   artworks: 200,
   /** Invites of one account that are neither revoked nor used up. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROFILE_LIMITS } from "../account/profile.ts";
 import { DESIGN_MASKS, DESIGN_PATTERNS, RELEASE_STATUSES, releaseIdSchema } from "./releases.ts";
 
 /**
@@ -74,8 +75,14 @@ export const releaseListSchema = z
     releases: z.array(releaseSchema).describe("Summaries (`cardsOmitted: true`), last changed first."),
     wishlist: z
       .array(z.string())
-      .describe("Release ids the caller wished for; always `[]` on this shared read."),
-    wishedReleases: z.array(releaseSchema).describe("Always `[]` on this shared read."),
+      .describe(
+        `Ids of the releases on the signed-in caller's wishlist, oldest wish first, the same on every page (at most ${PROFILE_LIMITS.wishlist}); \`[]\` for an anonymous caller.`,
+      ),
+    wishedReleases: z
+      .array(releaseSchema)
+      .describe(
+        "A summary (`cardsOmitted: true`) of each release of `wishlist`, in the same order; `[]` for an anonymous caller.",
+      ),
     more: z.boolean().describe("Whether releases follow this page."),
     artworkHash: z
       .string()

@@ -151,6 +151,8 @@ export interface WishlistsTable {
   account_id: string;
   release_id: string;
   created_at: Created;
+  /** Orders wishes made within one millisecond (0015). */
+  seq: ColumnType<string | number, never, never>;
 }
 
 export interface ImagesTable {

@@ -3,6 +3,7 @@ import { ACCOUNT_ACTION_KINDS, type AccountActionKind } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signEnvelope, TEST_ORIGIN, testWallet } from "../_test/accounts.ts";
 import { setupApp, type TestApp } from "../_test/app.ts";
+import { insertRelease } from "../_test/releases.ts";
 import { imageBase64 } from "../market/profile/test-fixtures.ts";
 
 /**
@@ -41,6 +42,12 @@ describe("SDK account actions and DM reads over real HTTP", () => {
       return answer;
     };
 
+    const { account_id: aliceId } = await t.db.kysely
+      .selectFrom("account_wallets")
+      .select("account_id")
+      .where("address", "=", aliceCredentials.address)
+      .executeTakeFirstOrThrow();
+    await insertRelease(t.db, { id: "r1", ownerId: aliceId });
     expect((await alice.action({ kind: "wishlist-add", releaseId: "r1" }).then(done)).result).toEqual({
       releaseId: "r1",
       wishlisted: true,

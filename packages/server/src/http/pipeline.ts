@@ -46,6 +46,8 @@ export interface PipelineDeps {
   maxInFlight: number;
   /** Authenticates a route's session kind (market routes). */
   sessionAuth?: (kind: SessionKind) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Whether a request presents a credential of a session kind (routes whose session is optional). */
+  sessionPresented?: (kind: SessionKind) => (request: FastifyRequest) => boolean;
   /** The first-party proxy's origin check, before anything else on its routes. */
   proxyOriginCheck?: (request: FastifyRequest) => void;
 }
@@ -116,7 +118,9 @@ function normalisedQuery(query: unknown): string {
  * - `onRequest`: request id, CORS headers, `Cache-Control`, admission (a cap
  *   on requests in flight per replica), then the route's checks in order: the
  *   proxy's origin check, the access rule (key and budget), the session, and
- *   the read cache (a hit answers here, after it was charged).
+ *   the read cache (a hit answers here, after it was charged). A route whose
+ *   session is optional compiles both paths and takes, per request, the
+ *   signed-in one (private, no read cache) when a credential is presented.
  * - once the response is finished (or the connection closed under it): the
  *   admission slot back, the request's metrics (a recorder bound to the route)
  *   and its log line.
@@ -247,33 +251,66 @@ export function createPipeline(deps: PipelineDeps) {
   const compileRoute = (surface: Surface, route: RouteDefinition) => {
     const url = `${surface.prefix}${route.path}`;
     const record = metrics.routeRecorder(surface.name, url, route.method);
-    const steps: Step[] = [];
-    if (surface.name === "app" && deps.proxyOriginCheck) steps.push(deps.proxyOriginCheck);
-    const access = guard.compile(surface.name, route.access, { session: route.session !== undefined });
-    if (access.beforeSession) steps.push(access.beforeSession);
-    if (route.session) {
-      if (!deps.sessionAuth)
-        throw new Error(`${url} needs a ${route.session} session but no session authentication is set up`);
-      const authenticate = deps.sessionAuth(route.session);
-      const failed = access.sessionFailed;
-      steps.push(
-        failed === undefined
-          ? authenticate
-          : (request, reply) =>
-              authenticate(request, reply).catch((error: unknown) => {
-                // A refused session token counts against the client; a request that sent none does not.
-                if (error instanceof AppError && error.kind === "unauthorized" && request.headers.cookie)
-                  failed(request);
-                throw error;
-              }),
-      );
-    }
-    if (access.afterSession) steps.push(access.afterSession);
     const cached = route.cache.kind === "shared" ? compileReadCache(surface, route, route.cache) : undefined;
-    if (cached) steps.push(cached.lookup);
-    const check = sequence(steps);
+    const sessionKind = route.session;
+    const authenticate = (kind: SessionKind) => {
+      if (!deps.sessionAuth)
+        throw new Error(`${url} needs a ${kind} session but no session authentication is set up`);
+      return deps.sessionAuth(kind);
+    };
+    /** The route's checks in order, for a request with a session (`kind`) or without one. */
+    const stepsFor = (kind: SessionKind | undefined): Step[] => {
+      const steps: Step[] = [];
+      if (surface.name === "app" && deps.proxyOriginCheck) steps.push(deps.proxyOriginCheck);
+      const access = guard.compile(surface.name, route.access, { session: kind !== undefined });
+      if (access.beforeSession) steps.push(access.beforeSession);
+      if (kind !== undefined) {
+        const check = authenticate(kind);
+        const failed = access.sessionFailed;
+        steps.push(
+          failed === undefined
+            ? check
+            : (request, reply) =>
+                check(request, reply).catch((error: unknown) => {
+                  // A refused session token counts against the client; a request that sent none does not.
+                  if (error instanceof AppError && error.kind === "unauthorized" && request.headers.cookie)
+                    failed(request);
+                  throw error;
+                }),
+        );
+      }
+      if (access.afterSession) steps.push(access.afterSession);
+      // Session answers never come from the read cache (declareRoutes keeps required sessions off it).
+      if (cached && kind === undefined) steps.push(cached.lookup);
+      return steps;
+    };
+    let check: Step | undefined;
+    if (sessionKind !== undefined && route.sessionOptional) {
+      // One route, two paths chosen per request by the credential it presents:
+      // anonymous through the route's cache policy, signed in privately.
+      if (!deps.sessionPresented)
+        throw new Error(`${url} takes an optional ${sessionKind} session but no session check is set up`);
+      const presented = deps.sessionPresented(sessionKind);
+      const anonymous = sequence(stepsFor(undefined));
+      const signedIn = sequence([
+        // Before anything can refuse: a refusal of a credential is as private as the answer.
+        (_request, reply) => {
+          reply.header("Cache-Control", "private, no-store");
+        },
+        ...stepsFor(sessionKind),
+      ]);
+      check = (request, reply) =>
+        presented(request) ? signedIn?.(request, reply) : anonymous?.(request, reply);
+    } else {
+      check = sequence(stepsFor(sessionKind));
+    }
     const cacheControl = cacheControlOf(route.cache);
-    const vary = cached && cached.vary.length > 0 ? cached.vary.join(", ") : undefined;
+    const varyOn = [
+      ...(cached?.vary ?? []),
+      // What the session is read from: an HTTP cache must never hand an anonymous answer to a signed-in caller.
+      ...(route.sessionOptional ? ["Authorization", "Cookie"] : []),
+    ];
+    const vary = varyOn.length > 0 ? varyOn.join(", ") : undefined;
 
     const answered = (request: FastifyRequest, reply: FastifyReply, ms: number) => {
       record(reply.statusCode, ms / 1000);

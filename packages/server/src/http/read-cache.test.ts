@@ -103,4 +103,25 @@ describe("route tables", () => {
       ]),
     ).toThrow(/cannot be shared-cached/);
   });
+
+  it("accept an optional session on a shared-cached route, and refuse an optional session of no kind", () => {
+    const [route] = declareRoutes(
+      "t",
+      {
+        "GET /a": {
+          access: read,
+          session: "account",
+          sessionOptional: true,
+          cache: cache.shared(5, ["s"]),
+        },
+      },
+      [spec("GET", "/a")],
+    );
+    expect(route).toMatchObject({ session: "account", sessionOptional: true, cache: { kind: "shared" } });
+    expect(() =>
+      declareRoutes("t", { "GET /a": { access: read, sessionOptional: true, cache: cache.shared(5, []) } }, [
+        spec("GET", "/a"),
+      ]),
+    ).toThrow(/names no session kind/);
+  });
 });

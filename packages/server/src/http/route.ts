@@ -50,6 +50,16 @@ export interface RouteDeclaration {
   access: Access;
   /** The session kind the route needs (market-api.md section 5), checked after the API key. */
   session?: SessionKind;
+  /**
+   * The route answers anonymous callers too; `session` is then the kind it
+   * accepts. A request that presents that kind's credential (the bearer token
+   * directly, the session cookie through the proxy) is authenticated exactly
+   * like on a session route, a refused credential included (401, never an
+   * anonymous answer), and is answered `Cache-Control: private, no-store`
+   * without the read cache; a request without one is anonymous and keeps the
+   * route's cache policy. Answers vary on `Authorization` and `Cookie`.
+   */
+  sessionOptional?: true;
   cache: CachePolicy;
   /** Also served by the first-party website proxy at `/app/api` (market routes only). */
   proxy?: boolean;
@@ -139,7 +149,11 @@ export function declareRoutes(
     seen.add(key);
     const declaration = table[key];
     if (!declaration) throw new Error(`${surface}: route ${key} is not in the surface's route table`);
-    if ((declaration.cache.kind === "shared" || declaration.cache.kind === "public") && declaration.session) {
+    if (declaration.sessionOptional && !declaration.session) {
+      throw new Error(`${surface}: route ${key} has an optional session but names no session kind`);
+    }
+    const sharedCache = declaration.cache.kind === "shared" || declaration.cache.kind === "public";
+    if (sharedCache && declaration.session && !declaration.sessionOptional) {
       throw new Error(`${surface}: route ${key} needs a session, so its answers cannot be shared-cached`);
     }
     return { ...spec, ...declaration };

@@ -14,7 +14,8 @@ const publicRead = { kind: "market", bucket: "read", publicRead: true } as const
 
 /**
  * The market surface (`/market`), every route and its rules: access (the
- * bucket it charges, whether it is a public read), the session kind it needs,
+ * bucket it charges, whether it is a public read), the session kind it needs
+ * (or accepts, when `sessionOptional`),
  * its cache policy, whether the first-party proxy (`/app/api`) serves it, and
  * whether it takes an Idempotency-Key. Nothing else declares these; the
  * route files define schemas, documentation and handlers only.
@@ -31,7 +32,14 @@ export const MARKET_ROUTES = {
 
   // Release catalog: signed actions (no session, the nonce makes each single-use) and shared public reads
   "POST /releases": { access: write, cache: cache.noStore },
-  "GET /releases": { access: publicRead, cache: cache.shared(30, ["market-releases"]), proxy: true },
+  // Shared for anonymous callers; with an account session, private (the caller's wishlist).
+  "GET /releases": {
+    access: publicRead,
+    session: "account",
+    sessionOptional: true,
+    cache: cache.shared(30, ["market-releases"]),
+    proxy: true,
+  },
   "GET /releases/:releaseId": {
     access: publicRead,
     cache: cache.shared(30, ["market-releases"]),

@@ -129,6 +129,21 @@ export function createSessionAuth(sessions: SessionService) {
 export type SessionAuth = ReturnType<typeof createSessionAuth>;
 
 /**
+ * Whether a request presents a credential of `kind`, on a route whose session
+ * is optional: through the first-party proxy the kind's cookie; directly
+ * `Authorization` (account and chat sessions) or `X-MKT-Session` (access
+ * sessions). A request that presents one is authenticated like on a session
+ * route, so a malformed, expired or signed-out credential is a 401, never an
+ * anonymous answer; one that presents none is anonymous.
+ */
+export function sessionPresented(kind: SessionKind) {
+  return (request: FastifyRequest): boolean => {
+    if (onProxy(request)) return Boolean(readCookie(request, SESSION_COOKIES[kind]));
+    return Boolean(header(request, kind === "access" ? "x-mkt-session" : "authorization"));
+  };
+}
+
+/**
  * The first-party proxy's own origin check, before anything else: a
  * state-changing request needs an allowlisted `Origin`; a read may instead
  * carry `Sec-Fetch-Site: same-origin` (browsers send no Origin on same-origin

@@ -7,9 +7,11 @@ import { IMAGE_LIMITS } from "./images.ts";
  * description. Times are ISO 8601 strings unless named `…At` in Unix ms.
  */
 export const PROFILE_ACTION_RESULTS = {
-  "wishlist-add": `\`{releaseId, wishlisted: true}\`; idempotent; at most ${PROFILE_LIMITS.wishlist} ids (409). Ids are not checked against the catalog.`,
-  "wishlist-remove": "`{releaseId, wishlisted: false, removed}`; `removed` false when it was not listed.",
-  "wishlist-list": "`{wishlist: [releaseId]}`, oldest first.",
+  "wishlist-add": `\`{releaseId, wishlisted: true}\`; idempotent (adding a listed release changes nothing); 404 unless the release is public or the caller's own draft; at most ${PROFILE_LIMITS.wishlist} ids (409 when full). A deleted release leaves every wishlist. The signed-in \`GET /market/releases\` shows the list with a summary of each release.`,
+  "wishlist-remove":
+    "`{releaseId, wishlisted: false, removed}`; idempotent: `removed` is false when it was not listed.",
+  "wishlist-list":
+    "`{wishlist: [releaseId]}`, oldest wish first (the order of the release list's `wishlist`).",
   "artwork-upload": `\`{artworkId, draftId, contentType, width, height, bytes}\`. The bytes must be the declared PNG, JPEG or WebP and decode completely (400 otherwise); at most ${IMAGE_LIMITS.side} pixels per side; at most ${PROFILE_LIMITS.artworks} artwork images per account (409). Private: never served publicly.`,
   "artwork-delete": "`{artworkId, deleted: true}`; 404 unless it is the caller's artwork.",
   "artwork-list":

@@ -2,6 +2,7 @@ import { PROFILE_LIMITS } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { setupApp, type TestApp } from "../../_test/app.ts";
+import { insertRelease } from "../../_test/releases.ts";
 import { imageBase64, solid, uploadAvatar } from "./test-fixtures.ts";
 
 let test: TestApp;
@@ -26,6 +27,14 @@ beforeAll(async () => {
 afterAll(() => test.close());
 
 describe("wishlist", () => {
+  let carolId: string;
+  beforeAll(async () => {
+    const carol = await signIn(test, 3, { apiKey });
+    carolId = await accountIdOf(carol);
+    for (const id of ["rel-a", "rel-b"]) await insertRelease(test.db, { id, ownerId: carolId });
+    await insertRelease(test.db, { id: "rel-carol-draft", ownerId: carolId, status: "draft" });
+  });
+
   it("adds, lists in order, removes, and keeps each account's list private", async () => {
     for (const releaseId of ["rel-b", "rel-a", "rel-b"]) {
       const added = await accountAction(test, alice, { kind: "wishlist-add", releaseId });
@@ -52,26 +61,73 @@ describe("wishlist", () => {
     });
   });
 
+  it("adds only releases the caller may see: 404 for an unknown id and another owner's draft", async () => {
+    const unknown = await accountAction(test, bob, { kind: "wishlist-add", releaseId: "rel-nowhere" });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ error: expect.stringMatching(/rel-nowhere/) });
+    const othersDraft = await accountAction(test, bob, {
+      kind: "wishlist-add",
+      releaseId: "rel-carol-draft",
+    });
+    expect(othersDraft.statusCode).toBe(404);
+    expect(othersDraft.json().error).toBe(unknown.json().error.replace("rel-nowhere", "rel-carol-draft"));
+
+    const bobId = await accountIdOf(bob);
+    await insertRelease(test.db, { id: "rel-bob-draft", ownerId: bobId, status: "draft" });
+    const ownDraft = await accountAction(test, bob, { kind: "wishlist-add", releaseId: "rel-bob-draft" });
+    expect(ownDraft.statusCode).toBe(200);
+    expect((await accountAction(test, bob, { kind: "wishlist-list" })).json().result).toEqual({
+      wishlist: ["rel-bob-draft"],
+    });
+    await test.db.kysely.deleteFrom("wishlists").where("account_id", "=", bobId).execute();
+  });
+
   it("refuses malformed release ids and a full wishlist", async () => {
     const bad = await accountAction(test, bob, { kind: "wishlist-add", releaseId: "no spaces" });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatch(/releaseId/);
 
     const accountId = await accountIdOf(bob);
+    const ids = Array.from({ length: PROFILE_LIMITS.wishlist + 1 }, (_, i) => `rel-cap-${i}`);
+    for (const id of ids) await insertRelease(test.db, { id, ownerId: carolId });
     await test.db.kysely
       .insertInto("wishlists")
-      .values(
-        Array.from({ length: PROFILE_LIMITS.wishlist }, (_, i) => ({
-          account_id: accountId,
-          release_id: `r${i}`,
-        })),
-      )
+      .values(ids.slice(0, PROFILE_LIMITS.wishlist).map((id) => ({ account_id: accountId, release_id: id })))
       .execute();
-    const full = await accountAction(test, bob, { kind: "wishlist-add", releaseId: "one-more" });
+    const full = await accountAction(test, bob, { kind: "wishlist-add", releaseId: ids.at(-1) as string });
     expect(full.statusCode).toBe(409);
+    expect(full.json().error).toMatch(/full/);
     // Adding one already there is not growth.
-    expect((await accountAction(test, bob, { kind: "wishlist-add", releaseId: "r7" })).statusCode).toBe(200);
+    expect(
+      (await accountAction(test, bob, { kind: "wishlist-add", releaseId: "rel-cap-7" })).statusCode,
+    ).toBe(200);
+    // One out, one in.
+    expect(
+      (await accountAction(test, bob, { kind: "wishlist-remove", releaseId: "rel-cap-0" })).json().result
+        .removed,
+    ).toBe(true);
+    expect(
+      (await accountAction(test, bob, { kind: "wishlist-add", releaseId: ids.at(-1) as string })).statusCode,
+    ).toBe(200);
     await test.db.kysely.deleteFrom("wishlists").where("account_id", "=", accountId).execute();
+  });
+
+  it("drops a release from every wishlist when the release is deleted", async () => {
+    await insertRelease(test.db, { id: "rel-gone", ownerId: carolId });
+    for (const who of [alice, bob])
+      expect(
+        (await accountAction(test, who, { kind: "wishlist-add", releaseId: "rel-gone" })).statusCode,
+      ).toBe(200);
+    await test.db.kysely.deleteFrom("releases").where("id", "=", "rel-gone").execute();
+    const left = await test.db.kysely
+      .selectFrom("wishlists")
+      .select("account_id")
+      .where("release_id", "=", "rel-gone")
+      .execute();
+    expect(left).toEqual([]);
+    expect(
+      (await accountAction(test, alice, { kind: "wishlist-list" })).json().result.wishlist,
+    ).not.toContain("rel-gone");
   });
 
   it("needs an account session", async () => {

@@ -1,18 +1,24 @@
 import { PROFILE_LIMITS } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
-import { conflict } from "../../errors.ts";
+import { conflict, notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
+import { visibleTo } from "../releases/index.ts";
 import { lockAccount } from "./account-lock.ts";
 
-/** The release ids on an account's private wishlist, oldest first (the release list's `wishlist`). */
+/**
+ * The release ids on an account's private wishlist that it may see, oldest
+ * wish first (the order of the release list's `wishlist`).
+ */
 export async function readWishlist(db: Database, accountId: string): Promise<string[]> {
   const rows = await db.kysely
     .selectFrom("wishlists")
-    .select("release_id")
-    .where("account_id", "=", accountId)
-    .orderBy("created_at")
-    .orderBy("release_id")
+    .innerJoin("releases", "releases.id", "wishlists.release_id")
+    .select("wishlists.release_id")
+    .where("wishlists.account_id", "=", accountId)
+    .where(visibleTo(accountId))
+    .orderBy("wishlists.created_at")
+    .orderBy("wishlists.seq")
     // Bounded by the cap on wishlists (wishlist-add refuses beyond it).
     .limit(PROFILE_LIMITS.wishlist)
     .execute();
@@ -20,9 +26,11 @@ export async function readWishlist(db: Database, accountId: string): Promise<str
 }
 
 /**
- * An account's private wishlist of release ids. Ids are not checked against
- * the catalog (a release may be announced later or withdrawn); the release
- * list resolves the ones that exist.
+ * An account's private wishlist of releases. Only a release the account may
+ * see can be added (a public one or its own draft; anything else is a 404,
+ * like an unknown id, so another owner's draft stays unknown). A release that
+ * is deleted leaves every wishlist (foreign key, ON DELETE CASCADE), as do
+ * the rows of a deleted account.
  */
 export function createWishlists({ db, clock }: { db: Database; clock: Clock }) {
   return {
@@ -30,6 +38,15 @@ export function createWishlists({ db, clock }: { db: Database; clock: Clock }) {
     async add(accountId: string, releaseId: string) {
       return db.kysely.transaction().execute(async (tx) => {
         await lockAccount(tx, accountId);
+        // FOR SHARE: the release cannot be deleted before this transaction ends.
+        const release = await tx
+          .selectFrom("releases")
+          .select("releases.id")
+          .where("releases.id", "=", releaseId)
+          .where(visibleTo(accountId))
+          .forShare()
+          .executeTakeFirst();
+        if (!release) throw notFound(`release ${releaseId} does not exist`);
         const present = await tx
           .selectFrom("wishlists")
           .select((eb) => [
@@ -51,7 +68,7 @@ export function createWishlists({ db, clock }: { db: Database; clock: Clock }) {
       });
     },
 
-    /** Removes a release; `removed` is false when it was not listed. */
+    /** Removes a release; `removed` is false when it was not listed (an unknown id included). */
     async remove(accountId: string, releaseId: string) {
       const removed = await db.kysely
         .deleteFrom("wishlists")

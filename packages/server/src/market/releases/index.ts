@@ -6,3 +6,4 @@ export {
   type ReleaseService,
   type ReleaseServiceDeps,
 } from "./service.ts";
+export { PUBLIC_STATUSES, visibleTo } from "./visibility.ts";

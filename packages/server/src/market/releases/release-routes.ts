@@ -1,5 +1,6 @@
 import {
   ownReleaseListSchema,
+  PROFILE_LIMITS,
   pageQuerySchema,
   RELEASE_LIMITS,
   RELEASE_PAGE_SIZE,
@@ -86,11 +87,22 @@ export function releaseRoutes({ releases }: { releases: ReleaseService }): Route
 
 Each release is a summary: \`cardsOmitted: true\` and \`design.cardsByRarity\` empty; read \`GET /market/releases/{releaseId}\` for the complete release before an edit. \`artworkHash\` changes exactly when the listed artwork changes (a listed release's image, card image, tier images or any card's image or firstEditionImage, or which releases are listed), so a client may keep its artwork while it stays the same.
 
-\`wishlist\` and \`wishedReleases\` are always empty here: this answer is shared by every caller (read cache, strong ETag) and never depends on a session; a signed-in caller's wishlist is read through \`POST /market/account\`. A public read: no key needed when PUBLIC_READS=open. Also served by the first-party proxy (GET only).`,
+The session is optional. Anonymous (no \`Authorization\` header directly, no \`mkt-session\` cookie through \`/app/api\`): \`wishlist\` and \`wishedReleases\` are \`[]\` and the answer is the one every anonymous caller gets, from the read cache with a strong \`ETag\` (\`If-None-Match\` → 304) and \`Cache-Control: public, max-age=30\`. Signed in with the account session (\`Authorization: Bearer <token>\` with \`Origin\` and \`X-MKT-Wallet\` as on every session route; through \`/app/api\` the \`mkt-session\` cookie and \`X-MKT-Wallet\`): \`wishlist\` holds the ids on the caller's wishlist, oldest wish first, and \`wishedReleases\` a summary (\`cardsOmitted: true\`) of each in the same order, the same on every page, at most ${PROFILE_LIMITS.wishlist}; only releases the caller may see (public ones and its own drafts). Such an answer is \`Cache-Control: private, no-store\`, without \`ETag\`, never from nor into the read cache. Every answer carries \`Vary: Origin, Authorization, Cookie\`. A credential that is presented but refused (malformed, expired, signed out, wrong \`Origin\` or \`X-MKT-Wallet\`) is a 401 like on every session route, never an anonymous answer; a chat session is a 403. The wishlist is edited with the \`wishlist-add\` and \`wishlist-remove\` kinds of \`POST /market/account\`.
+
+A public read: no key needed when PUBLIC_READS=open. Also served by the first-party proxy (GET only); there a signed-in read spends the caller's account budget, an anonymous one the client's anonymous budget.`,
       tags: ["Creators"],
       request: { query: releaseListQuerySchema },
-      responses: { 200: { description: "One page of releases.", schema: releaseListSchema }, ...readErrors },
-      handler: async (request) => releases.list(request.query.offset),
+      responses: {
+        200: { description: "One page of releases.", schema: releaseListSchema },
+        ...readErrors,
+        401: {
+          description:
+            "API key missing, malformed or invalid (PUBLIC_READS=key), or a session credential that is presented but refused.",
+        },
+        403: { description: "A chat or access session: the wishlist needs the account session." },
+      },
+      handler: async (request) =>
+        releases.list(request.query.offset, request.session?.accountId ?? undefined),
     }),
     defineRoute({
       method: "GET",

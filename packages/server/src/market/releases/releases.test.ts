@@ -8,7 +8,15 @@ import {
   signInMessage,
 } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountAction, signEnvelope, signIn, TEST_ORIGIN, testWallet } from "../../_test/accounts.ts";
+import {
+  accountAction,
+  type SignedIn,
+  signDeletion,
+  signEnvelope,
+  signIn,
+  TEST_ORIGIN,
+  testWallet,
+} from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 
 const clock = createManualClock(Date.now());
@@ -350,5 +358,188 @@ describe("GET /market/account/releases", () => {
     expect((await mine(22, "?limit=0")).statusCode).toBe(400);
     expect((await mine(22, "?limit=101")).statusCode).toBe(400);
     expect((await mine(22, "?cursor=bm90LWEtY3Vyc29y")).statusCode).toBe(400);
+  });
+});
+
+describe("the signed-in caller's wishlist in GET /market/releases", () => {
+  type ListBody = {
+    releases: Array<{ id: string }>;
+    wishlist: string[];
+    wishedReleases: Array<{ id: string; cardsOmitted: boolean; design: { cardsByRarity: unknown[] } }>;
+  };
+  const list = (headers: Record<string, string>, url = "/market/releases") =>
+    test.app.server.inject({ method: "GET", url, headers });
+  const wish = async (who: SignedIn, releaseId: string, kind = "wishlist-add") => {
+    const response = await accountAction(test, who, { kind, releaseId });
+    expect(response.statusCode, response.body).toBe(200);
+  };
+  const accountIdOf = async (address: string) =>
+    (
+      await test.db.kysely
+        .selectFrom("account_wallets")
+        .select("account_id")
+        .where("address", "=", address)
+        .executeTakeFirstOrThrow()
+    ).account_id;
+
+  it("fills wishlist and wishedReleases for the signed-in caller, privately, and never in the shared answer", async () => {
+    const first = await announced(30, { name: "First wish" });
+    const second = await announced(31, { name: "Second wish" });
+    const reader = await signIn(test, 32, { apiKey, now: clock.now() });
+    await wish(reader, second);
+    await wish(reader, first);
+    await wish(reader, second); // again: no change
+
+    const cache = () => test.app.services.readCache.stats();
+    const anonymous = await list({ "api-key": apiKey });
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.json()).toMatchObject({ wishlist: [], wishedReleases: [] });
+    expect(anonymous.headers["cache-control"]).toBe("public, max-age=30");
+    expect(anonymous.headers["vary"]).toBe("Origin, Authorization, Cookie");
+    const etag = String(anonymous.headers["etag"]);
+    expect(etag).toMatch(/^"/);
+
+    const before = cache();
+    const signedIn = await list({ ...reader.headers, "if-none-match": etag });
+    // The shared tag does not answer a signed-in caller: its answer is another body, never cached.
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.headers["cache-control"]).toBe("private, no-store");
+    expect(signedIn.headers["vary"]).toBe("Origin, Authorization, Cookie");
+    expect(signedIn.headers["etag"]).toBeUndefined();
+    expect(cache()).toMatchObject({ hits: before.hits, misses: before.misses });
+    const body = signedIn.json() as ListBody;
+    expect(body.wishlist).toEqual([second, first]);
+    expect(body.wishedReleases.map((release) => release.id)).toEqual([second, first]);
+    for (const release of body.wishedReleases) {
+      expect(release.cardsOmitted).toBe(true);
+      expect(release.design.cardsByRarity).toEqual([]);
+    }
+    expect(body.releases.map((release) => release.id)).toEqual(
+      (anonymous.json() as ListBody).releases.map((release) => release.id),
+    );
+    // The same wishlist on every page.
+    const later = (await list(reader.headers, "/market/releases?offset=10000")).json() as ListBody;
+    expect(later).toMatchObject({ releases: [], wishlist: [second, first] });
+
+    // Anonymous callers after the signed-in read: the shared body, from the cache, still 304-able.
+    const afterHits = cache().hits;
+    const again = await list({ "api-key": apiKey });
+    expect(again.body).toBe(anonymous.body);
+    expect(again.headers["etag"]).toBe(etag);
+    expect(cache().hits).toBe(afterHits + 1);
+    const notModified = await list({ "api-key": apiKey, "if-none-match": etag });
+    expect(notModified.statusCode).toBe(304);
+
+    await wish(reader, second, "wishlist-remove");
+    expect(((await list(reader.headers)).json() as ListBody).wishlist).toEqual([first]);
+  });
+
+  it("shows the caller's own drafts and never another owner's", async () => {
+    const owner = await signIn(test, 33, { apiKey, now: clock.now() });
+    const ownDraft = await create(33, { name: "My draft" });
+    const othersDraft = await create(34, { name: "Not mine" });
+    await wish(owner, ownDraft);
+    const refused = await accountAction(test, owner, { kind: "wishlist-add", releaseId: othersDraft });
+    expect(refused.statusCode).toBe(404);
+    // A row that names another owner's draft (written before the check existed) stays hidden.
+    await test.db.kysely
+      .insertInto("wishlists")
+      .values({ account_id: await accountIdOf(owner.address), release_id: othersDraft })
+      .execute();
+    const body = (await list(owner.headers)).json() as ListBody;
+    expect(body.wishlist).toEqual([ownDraft]);
+    expect(body.wishedReleases.map((release) => release.id)).toEqual([ownDraft]);
+    expect(JSON.stringify(body)).not.toContain("Not mine");
+
+    // Deleting the draft removes it from the wishlist.
+    expect((await act(33, { kind: "delete", releaseId: ownDraft, revision: 1 })).statusCode).toBe(204);
+    expect(((await list(owner.headers)).json() as ListBody).wishlist).toEqual([]);
+  });
+
+  it("refuses a presented but bad credential with 401, never an anonymous answer", async () => {
+    const reader = await signIn(test, 35, { apiKey, now: clock.now() });
+    const refusals = [
+      { ...reader.headers, authorization: "Bearer mkts_not-a-real-token" },
+      { ...reader.headers, authorization: "Basic abc" },
+      { ...reader.headers, "x-mkt-wallet": address(36) },
+      { ...reader.headers, origin: "https://elsewhere.example" },
+    ];
+    for (const headers of refusals) {
+      const response = await list(headers);
+      expect(response.statusCode, JSON.stringify(headers)).toBe(401);
+      expect(response.json()).toEqual({ error: expect.any(String) });
+      expect(response.headers["cache-control"]).toBe("private, no-store");
+    }
+    // Signed out: the token no longer works here either.
+    expect(
+      (
+        await test.app.server.inject({
+          method: "DELETE",
+          url: "/market/account/session",
+          headers: reader.headers,
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect((await list(reader.headers)).statusCode).toBe(401);
+  });
+
+  it("works through the first-party proxy with the session cookie", async () => {
+    const releaseId = await announced(37);
+    const envelope = await signEnvelope(testWallet(38), { now: clock.now() });
+    const signedIn = await test.app.server.inject({
+      method: "POST",
+      url: "/app/api/account/session",
+      headers: { origin: TEST_ORIGIN },
+      payload: envelope,
+    });
+    expect(signedIn.statusCode).toBe(200);
+    const setCookie = String(signedIn.headers["set-cookie"]);
+    const cookie = setCookie.slice(0, setCookie.indexOf(";"));
+    const session = { origin: TEST_ORIGIN, cookie, "x-mkt-wallet": envelope.address };
+    const added = await test.app.server.inject({
+      method: "POST",
+      url: "/app/api/account",
+      headers: session,
+      payload: { kind: "wishlist-add", releaseId },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+
+    const mine = await list(session, "/app/api/releases");
+    expect(mine.statusCode).toBe(200);
+    expect(mine.headers["cache-control"]).toBe("private, no-store");
+    expect((mine.json() as ListBody).wishlist).toEqual([releaseId]);
+    expect((mine.json() as ListBody).wishedReleases.map((release) => release.id)).toEqual([releaseId]);
+
+    const anonymous = await list({ origin: TEST_ORIGIN }, "/app/api/releases");
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.headers["cache-control"]).toBe("public, max-age=30");
+    expect(anonymous.json()).toMatchObject({ wishlist: [], wishedReleases: [] });
+
+    const badCookie = await list({ ...session, cookie: "mkt-session=mkts_forged" }, "/app/api/releases");
+    expect(badCookie.statusCode).toBe(401);
+  });
+
+  it("removes an account's wishlist with the account", async () => {
+    const releaseId = await announced(39);
+    const leaving = await signIn(test, 40, { apiKey, now: clock.now() });
+    const accountId = await accountIdOf(leaving.address);
+    await wish(leaving, releaseId);
+    const rows = () =>
+      test.db.kysely
+        .selectFrom("wishlists")
+        .select("release_id")
+        .where("account_id", "=", accountId)
+        .execute();
+    expect(await rows()).toEqual([{ release_id: releaseId }]);
+    const deleted = await test.app.server.inject({
+      method: "POST",
+      url: "/market/account/delete",
+      headers: leaving.headers,
+      payload: await signDeletion(testWallet(40), { now: clock.now() }),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await rows()).toEqual([]);
+    // The release itself stays.
+    expect((await get(`/market/releases/${releaseId}`)).statusCode).toBe(200);
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import {
   type OwnReleaseList,
   type ParsedReleaseActionRequest,
+  PROFILE_LIMITS,
   RELEASE_PAGE_SIZE,
   RELEASE_TRANSITIONS,
   type Release,
@@ -19,12 +20,10 @@ import type { EnvelopeChecks } from "../accounts/envelopes.ts";
 import { newId } from "../accounts/tokens.ts";
 import { accountForSignIn, accountOfWallet } from "../accounts/wallets.ts";
 import { idCursor, type PageRequest, toPage } from "../social/paging.ts";
+import { PUBLIC_STATUSES, visibleTo } from "./visibility.ts";
 
 /** The read-cache revision source of the release reads; every write moves it. */
 export const RELEASES_SOURCE = "market-releases";
-
-/** Statuses anyone may read; a draft is its owner's alone. */
-const PUBLIC_STATUSES = ["announced", "cancelled", "live"] as const;
 
 export interface ReleaseServiceDeps {
   db: Database;
@@ -238,20 +237,39 @@ export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }:
       return outcome;
     },
 
-    /** A public page: announced, cancelled and live releases, last changed first, `offset` skipped. */
-    async list(offset: number): Promise<ReleaseList> {
-      const rows = (await selectRelease(db.kysely)
-        .where("releases.status", "in", PUBLIC_STATUSES)
-        .orderBy("releases.seq", "desc")
-        .limit(RELEASE_PAGE_SIZE + 1)
-        .offset(offset)
-        .execute()) as ReleaseRow[];
+    /**
+     * A public page: announced, cancelled and live releases, last changed
+     * first, `offset` skipped. For a signed-in caller (`accountId`), also its
+     * wishlist, whole on every page: the ids oldest wish first and a summary
+     * of each, limited to the releases it may see (public ones and its own
+     * drafts) and to the wishlist cap. Without `accountId` both are empty, so
+     * the anonymous answer is the same for everyone (the read cache keeps it).
+     */
+    async list(offset: number, accountId?: string): Promise<ReleaseList> {
+      const [rows, wished] = await Promise.all([
+        selectRelease(db.kysely)
+          .where("releases.status", "in", PUBLIC_STATUSES)
+          .orderBy("releases.seq", "desc")
+          .limit(RELEASE_PAGE_SIZE + 1)
+          .offset(offset)
+          .execute() as Promise<ReleaseRow[]>,
+        accountId === undefined
+          ? []
+          : (selectRelease(db.kysely)
+              .innerJoin("wishlists", "wishlists.release_id", "releases.id")
+              .where("wishlists.account_id", "=", accountId)
+              .where(visibleTo(accountId))
+              .orderBy("wishlists.created_at")
+              .orderBy("wishlists.seq")
+              .limit(PROFILE_LIMITS.wishlist)
+              .execute() as Promise<ReleaseRow[]>),
+      ]);
       const page = rows.slice(0, RELEASE_PAGE_SIZE);
       const artwork = JSON.stringify(page.map((row) => [row.id, artworkOf(row)]));
       return {
         releases: page.map((row) => toRelease(row, true)),
-        wishlist: [],
-        wishedReleases: [],
+        wishlist: wished.map((row) => row.id),
+        wishedReleases: wished.map((row) => toRelease(row, true)),
         more: rows.length > RELEASE_PAGE_SIZE,
         artworkHash: createHash("sha256").update(artwork).digest("hex"),
       };

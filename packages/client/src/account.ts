@@ -2,6 +2,7 @@ import {
   type AccountActionInputOf,
   type AccountActionKind,
   type AccountActionResponse,
+  type AccountActionResult,
   accountActionResponseSchemas,
   type DeletionResult,
   type DmMessageList,
@@ -14,6 +15,8 @@ import {
   dmThreadListSchema,
   dmUnreadSchema,
   type PageQuery,
+  type ReleaseList,
+  releaseListSchema,
   type SessionCreated,
   type SessionState,
   sessionCreatedSchema,
@@ -79,6 +82,27 @@ export function accountApi(request: Transport) {
         origin: credentials.origin,
         "x-mkt-wallet": credentials.address,
       };
+      /**
+       * One `POST /market/account` action; retries reuse one Idempotency-Key.
+       * The answer's `result` has the type of the kind given.
+       *
+       * @example
+       * ```ts
+       * const { result } = await session.action({ kind: "dm", to: "0x…", body: "hello" });
+       * console.log(result.threadId);
+       * ```
+       */
+      async function action<K extends AccountActionKind>(
+        input: { kind: K } & AccountActionInputOf<K>,
+      ): Promise<AccountActionResponse<K>> {
+        const { body } = await request<unknown>({
+          method: "POST",
+          path: "/market/account",
+          body: input,
+          headers,
+        });
+        return accountActionResponseSchemas[input.kind].parse(body);
+      }
       return {
         async state(): Promise<SessionState> {
           const { body } = await request<unknown>({
@@ -91,26 +115,48 @@ export function accountApi(request: Transport) {
         async signOut(): Promise<void> {
           await request({ method: "DELETE", path: "/market/account/session", headers });
         },
-        /**
-         * One `POST /market/account` action; retries reuse one Idempotency-Key.
-         * The answer's `result` has the type of the kind given.
-         *
-         * @example
-         * ```ts
-         * const { result } = await session.action({ kind: "dm", to: "0x…", body: "hello" });
-         * console.log(result.threadId);
-         * ```
-         */
-        async action<K extends AccountActionKind>(
-          action: { kind: K } & AccountActionInputOf<K>,
-        ): Promise<AccountActionResponse<K>> {
-          const { body } = await request<unknown>({
-            method: "POST",
-            path: "/market/account",
-            body: action,
-            headers,
-          });
-          return accountActionResponseSchemas[action.kind].parse(body);
+        action,
+        /** The release catalog as this account sees it: its wishlist filled in. */
+        releases: {
+          /**
+           * One page of the public catalog (`GET /market/releases`) read with
+           * the session, so `wishlist` holds the ids on the account's wishlist
+           * (oldest wish first, the same on every page) and `wishedReleases`
+           * a summary of each. The answer is private (never from a shared cache).
+           *
+           * @example
+           * ```ts
+           * const page = await session.releases.list();
+           * console.log(page.wishedReleases.map((release) => release.name));
+           * ```
+           */
+          list: async (query: { offset?: number } = {}): Promise<ReleaseList> =>
+            releaseListSchema.parse(
+              (await request<unknown>({ method: "GET", path: "/market/releases", query, headers })).body,
+            ),
+          /**
+           * Puts a release on the account's wishlist (`wishlist-add`). Adding a
+           * listed release changes nothing; an id the account cannot see (unknown,
+           * or another owner's draft) is an `MktApiError` 404, a full wishlist 409.
+           *
+           * @example
+           * ```ts
+           * await session.releases.wish("rel_abc");
+           * ```
+           */
+          wish: async (releaseId: string): Promise<AccountActionResult<"wishlist-add">> =>
+            (await action({ kind: "wishlist-add", releaseId })).result,
+          /**
+           * Takes a release off the account's wishlist (`wishlist-remove`);
+           * `removed` is false when it was not on it.
+           *
+           * @example
+           * ```ts
+           * const { removed } = await session.releases.unwish("rel_abc");
+           * ```
+           */
+          unwish: async (releaseId: string): Promise<AccountActionResult<"wishlist-remove">> =>
+            (await action({ kind: "wishlist-remove", releaseId })).result,
         },
         dm: {
           /** The caller's conversations, newest first (`GET /market/dm/threads`). */

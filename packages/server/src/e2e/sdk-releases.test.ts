@@ -1,6 +1,6 @@
 import { createMktClient, MktApiError, type Release } from "@mkt/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testWallet } from "../_test/accounts.ts";
+import { TEST_ORIGIN, testWallet } from "../_test/accounts.ts";
 import { setupApp, type TestApp } from "../_test/app.ts";
 
 const DAY = 86_400_000;
@@ -97,5 +97,48 @@ describe("SDK release catalog over real HTTP", () => {
     await releases.delete(owner, draft.id, 1);
     const gone = await releases.delete(owner, draft.id, 1).catch((e: unknown) => e);
     expect((gone as MktApiError).status).toBe(404);
+  });
+
+  it("wishes and unwishes through the account session; the session's list shows the wishlist, the public one never", async () => {
+    const { key } = await t.createKey({ multiplier: 100 });
+    const client = createMktClient({ baseUrl, apiKey: key });
+    const { releases } = client.market;
+    const creator = testWallet(34);
+    const draft = await releases.create(creator, { name: "Wrens", symbol: "WREN" });
+    const wren = await releases.announce(creator, draft.id, 1, Date.now() + DAY);
+
+    const reader = testWallet(35);
+    const session = client.market.session(
+      await client.market.signIn({
+        origin: TEST_ORIGIN,
+        address: reader.address,
+        signMessage: (message) => reader.signMessage({ message }),
+      }),
+    );
+    expect(await session.releases.wish(wren.id)).toEqual({ releaseId: wren.id, wishlisted: true });
+    const unknown = await session.releases.wish("rel_nowhere").catch((e: unknown) => e);
+    expect((unknown as MktApiError).status).toBe(404);
+
+    const mine = await session.releases.list();
+    expect(mine.wishlist).toEqual([wren.id]);
+    expect(mine.wishedReleases).toMatchObject([{ id: wren.id, name: "Wrens", cardsOmitted: true }]);
+    expect(await releases.list()).toMatchObject({ wishlist: [], wishedReleases: [] });
+
+    // Over real HTTP: the private answer and the shared one say so, and both vary on the credentials.
+    const signedIn = await fetch(`${baseUrl}/market/releases`, {
+      headers: { "api-key": key, authorization: "Bearer mkts_forged", origin: TEST_ORIGIN },
+    });
+    expect(signedIn.status).toBe(401);
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+    const shared = await fetch(`${baseUrl}/market/releases`, { headers: { "api-key": key } });
+    expect(shared.headers.get("cache-control")).toBe("public, max-age=30");
+    expect(shared.headers.get("vary")).toBe("Origin, Authorization, Cookie");
+
+    expect(await session.releases.unwish(wren.id)).toEqual({
+      releaseId: wren.id,
+      wishlisted: false,
+      removed: true,
+    });
+    expect((await session.releases.list()).wishlist).toEqual([]);
   });
 });

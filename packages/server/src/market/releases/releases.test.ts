@@ -18,6 +18,7 @@ import {
   testWallet,
 } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import { defaultPolicies } from "../../quotas/policies.ts";
 
 const clock = createManualClock(Date.now());
 let test: TestApp;
@@ -509,9 +510,12 @@ describe("the signed-in caller's wishlist in GET /market/releases", () => {
     expect(mine.headers["cache-control"]).toBe("private, no-store");
     expect((mine.json() as ListBody).wishlist).toEqual([releaseId]);
     expect((mine.json() as ListBody).wishedReleases.map((release) => release.id)).toEqual([releaseId]);
+    // A signed-in read spends the account's budget, an anonymous one the client's small anonymous budget.
+    expect(mine.headers["ratelimit-limit"]).toBe(String(defaultPolicies.market.read.limit));
 
     const anonymous = await list({ origin: TEST_ORIGIN }, "/app/api/releases");
     expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.headers["ratelimit-limit"]).toBe(String(defaultPolicies.proxyAnonymous.read.limit));
     expect(anonymous.headers["cache-control"]).toBe("public, max-age=30");
     expect(anonymous.json()).toMatchObject({ wishlist: [], wishedReleases: [] });
 

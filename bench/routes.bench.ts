@@ -10,6 +10,7 @@ import {
   startApiServer,
   startBareServer,
 } from "./harness.ts";
+import { seedReleases } from "./seed-releases.ts";
 
 const TARGET_RATIO = 0.7;
 /** The same load shape for both servers: these connections, one request in flight on each. */
@@ -21,11 +22,27 @@ const SLICE_SECONDS = 1;
 /** The client address a load balancer in front of the server would report (TEST-NET-3). */
 const FORWARDED_FOR = "203.0.113.7";
 
+interface RouteTarget {
+  id: string;
+  path: string;
+  /** What the server holds before its answer is recorded, for the name. */
+  note?: string;
+  /** Puts that data in through the API, before the answer is recorded. */
+  seed?: (server: { baseUrl: string; apiKey: string }) => Promise<void>;
+}
+
 /** The routes measured, each with a key whose multiplier is raised so every request succeeds. */
-const ROUTES = [
+const ROUTES: RouteTarget[] = [
   { id: "api-key", path: "/market/api-key?bucket=read" },
   { id: "runtime", path: "/market/runtime" },
-] as const;
+  // The first page (50 summaries, `more: true`) of 100 announced releases.
+  {
+    id: "releases",
+    path: "/market/releases",
+    note: "100 releases seeded",
+    seed: (server) => seedReleases(server, 100),
+  },
+];
 
 /**
  * Each route without a proxy in front, and as production runs it behind one
@@ -49,32 +66,38 @@ export interface RouteCase {
   trustProxy: string | undefined;
   /** Headers every request carries besides the API key, to both servers. */
   headers: Record<string, string>;
+  seed: RouteTarget["seed"];
 }
 
 export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
   PROXY_SETUPS.map((setup) => ({
     id: `route:${route.id}${setup.id}`,
-    name: `GET ${route.path} (${setup.label}) vs bare node:http answering the same bytes`,
+    name: `GET ${route.path} (${route.note ? `${route.note}, ` : ""}${setup.label}) vs bare node:http answering the same bytes`,
     path: route.path,
     trustProxy: setup.trustProxy,
     headers: setup.headers,
+    seed: route.seed,
   })),
 );
 
 type Side = "bare" | "api";
 
 /**
- * Both servers, freshly started: the API server first, whose answer to one
- * request is recorded, then a bare server that replays that answer.
+ * Both servers, freshly started: the API server first, seeded through its
+ * API when the route needs data, whose answer to one request is recorded,
+ * then a bare server that replays that answer.
  */
 async function startServers(routeCase: RouteCase) {
   const server = await startApiServer({ logLevel: "info", trustProxy: routeCase.trustProxy });
   let bare: Awaited<ReturnType<typeof startBareServer>>;
+  let answerBytes = 0;
   const headers = { ...routeCase.headers, "api-key": server.apiKey };
   try {
+    await routeCase.seed?.(server);
     const answer = await recordAnswer(`${server.baseUrl}${routeCase.path}`, headers);
     if (answer.status >= 300) throw new Error(`${routeCase.path} answered ${answer.status}: ${answer.body}`);
     bare = await startBareServer(answer, headers);
+    answerBytes = answer.body.length;
   } catch (error) {
     await server.stop();
     throw error;
@@ -90,7 +113,7 @@ async function startServers(routeCase: RouteCase) {
       throw new Error(`${side} answered errors: ${JSON.stringify(result)}`);
     return result;
   };
-  return { measure, stop: () => Promise.all([server.stop(), bare.stop()]) };
+  return { measure, answerBytes, stop: () => Promise.all([server.stop(), bare.stop()]) };
 }
 
 /**
@@ -116,9 +139,11 @@ export async function benchRoute(
 ) {
   const results: { bare: LoadResult; api: LoadResult; ratio: number; p99Ratio: number }[] = [];
   const loads: number[] = [];
+  let answerBytes = 0;
   for (let round = 0; round < rounds; round++) {
     loads.push(loadavg()[0]!);
     const servers = await startServers(routeCase);
+    answerBytes = servers.answerBytes;
     try {
       // Warm both up (JIT, key cache, connection handling) before anything counts.
       await servers.measure("bare", WARMUP_SECONDS);
@@ -155,6 +180,7 @@ export async function benchRoute(
     name: routeCase.name,
     lines: [
       `${rounds} rounds, each on freshly started servers: ${WARMUP_SECONDS} s warm-up each, then ${durationSeconds} s each in ${SLICE_SECONDS} s slices, taking turns; ${CONNECTIONS} connections, pipelining ${PIPELINING}`,
+      `answer body: ${answerBytes} bytes`,
       `1-minute load average before each round: ${loads.map((value) => value.toFixed(2)).join(", ")} (${cpus().length} cores)`,
       ...results.flatMap((r, index) => [
         `round ${index + 1}`,

@@ -1,7 +1,15 @@
-export type { RateLimit, Release, ReleaseDraftInput, ReleaseList } from "@mkt/protocol";
+export type {
+  PackEdit,
+  PackEditActionInput,
+  RateLimit,
+  Release,
+  ReleaseDraftInput,
+  ReleaseList,
+} from "@mkt/protocol";
 export type { MarketSessionCredentials, MessageSigner, SignInOptions } from "./account.ts";
 export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export { MktApiError } from "./errors.ts";
 export type { RetryPolicy } from "./http.ts";
 export type { ReleaseActionOptions, ReleaseSigner } from "./releases.ts";
+export type { ActionOptions, ActionSigner } from "./signed-actions.ts";

@@ -9,23 +9,11 @@ import {
   releaseSchema,
 } from "@mkt/protocol";
 import type { Transport } from "./http.ts";
+import { type ActionOptions, type ActionSigner, signAction } from "./signed-actions.ts";
 
-/**
- * A wallet that signs release actions: a viem `LocalAccount` (from
- * `privateKeyToAccount`, `mnemonicToAccount`…) fits as it is, as does any
- * object with the wallet's address and an EIP-191 `signMessage`.
- */
-export interface ReleaseSigner {
-  /** The wallet that signs (for a contract wallet, its address; the signer is its owner). */
-  address: string;
-  signMessage(args: { message: string }): Promise<string>;
-}
-
-export interface ReleaseActionOptions {
-  /** Seconds the signed action stays valid (at most 300; default 120). */
-  ttlSeconds?: number;
-  now?: () => number;
-}
+/** A wallet that signs release actions (see `ActionSigner`). */
+export type ReleaseSigner = ActionSigner;
+export type ReleaseActionOptions = ActionOptions;
 
 const RELEASES = "/market/releases";
 
@@ -42,16 +30,14 @@ export function releasesApi(request: Transport) {
   async function apply(
     account: ReleaseSigner,
     input: ReleaseActionInput,
-    { ttlSeconds = 120, now = Date.now }: ReleaseActionOptions = {},
+    options?: ReleaseActionOptions,
   ): Promise<Release | undefined> {
-    if (ttlSeconds <= 0 || ttlSeconds > 300) throw new RangeError("ttlSeconds must be in (0, 300]");
     const action = parseReleaseAction(input);
-    const fields = {
-      address: account.address.toLowerCase(),
-      nonce: crypto.randomUUID(),
-      expires: now() + ttlSeconds * 1000,
-    };
-    const signature = await account.signMessage({ message: releaseActionMessage({ ...fields, action }) });
+    const { signature, ...fields } = await signAction(
+      account,
+      (fields) => releaseActionMessage({ ...fields, action }),
+      options,
+    );
     const { status, body } = await request<unknown>({
       method: "POST",
       path: RELEASES,

@@ -91,6 +91,12 @@ describe("npm start entry point", () => {
       chainId: number;
     };
     expect(predict).toMatchObject({ enabled: true, publicEnabled: true, chainId: 4663 });
+    // MKT_DEMO=0: no demo releases either.
+    expect(started.output().stdout).toContain("demo activity   off");
+    const releases = (await (
+      await fetch(`${started.url}/market/releases`, { headers: { "api-key": key } })
+    ).json()) as { releases: unknown[] };
+    expect(releases.releases).toEqual([]);
     await vi.waitFor(
       async () => {
         const indexer = (await (

@@ -1,7 +1,10 @@
-import { createApp } from "./app.ts";
-import { redactUrl, startChains } from "./chains/index.ts";
+import { DEV_ACCOUNT_ROLES, deriveDevAccounts } from "@mkt/chain";
+import type { Logger } from "pino";
+import { type App, createApp } from "./app.ts";
+import { MARKET_CHAIN_ID, redactUrl, startChains } from "./chains/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config/index.ts";
 import { migrate, openDatabase } from "./db/index.ts";
+import { type DemoReleases, startDemoReleases } from "./demo/index.ts";
 import { createLogger } from "./logging/index.ts";
 
 /**
@@ -30,6 +33,7 @@ async function main() {
   const chains = await startChains({ config, logger });
   const app = await createApp({ config, db, logger, deployments: chains.deployments });
   const { publicUrl, adminUrl } = await app.listen();
+  const demoReleases = await startReleaseDemo(config, chains.devChains, app, publicUrl, logger);
 
   // The banner goes to stdout directly, never through the logger, because it
   // may carry the generated operator token.
@@ -49,7 +53,7 @@ async function main() {
         `  chain ${deployment.chainId}      ${chains.devChains.some((chain) => chain.chainId === deployment.chainId) ? `dev chain ${deployment.rpcUrl}` : `RPC ${redactUrl(deployment.rpcUrl)}`}`,
     ),
     ...(chains.configPath ? [`  chain config    ${chains.configPath}`] : []),
-    `  demo activity   ${chains.devChains.length > 0 && config.demo ? "on (MKT_DEMO=0 turns it off)" : "off"}`,
+    `  demo activity   ${chains.devChains.length > 0 && config.demo ? `on${demoReleases ? ", with demo releases" : ""} (MKT_DEMO=0 turns it off)` : "off"}`,
     config.admin.token
       ? "  admin token     (from ADMIN_TOKEN)"
       : `  admin token     ${app.adminToken}   (generated; set ADMIN_TOKEN to keep one across restarts)`,
@@ -68,6 +72,7 @@ async function main() {
     }, 15_000);
     force.unref();
     try {
+      await demoReleases?.stop();
       await app.close();
       await chains.close();
       await db.close();
@@ -81,6 +86,36 @@ async function main() {
   };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/**
+ * The demo release catalog runs with the demo activity when the market chain
+ * is a dev chain: dev wallets sign release actions sent through the SDK to
+ * this process's own listener, as any client would send them.
+ */
+async function startReleaseDemo(
+  config: Config,
+  devChains: ReadonlyArray<{ chainId: number }>,
+  app: App,
+  publicUrl: string,
+  logger: Logger,
+): Promise<DemoReleases | undefined> {
+  if (!config.demo || !devChains.some((chain) => chain.chainId === MARKET_CHAIN_ID)) return undefined;
+  const first = DEV_ACCOUNT_ROLES.firstUser;
+  try {
+    return await startDemoReleases({
+      baseUrl: publicUrl,
+      keys: app.services.keys,
+      wallets: deriveDevAccounts().slice(first, first + 4),
+      logger,
+    });
+  } catch (error) {
+    logger.warn({
+      msg: "demo releases not started",
+      err: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
+  }
 }
 
 main().catch((error) => {

@@ -19,9 +19,9 @@ describe("read cache", () => {
     const readCache = createReadCache({ clock });
     const counters = revisions.counters(["catalog", "indexer:8453:runtime:a"]);
     readCache.set("k", entry("{}", counters));
-    expect(readCache.get("k")?.body).toBe("{}");
+    expect(readCache.get("k")?.body.toString()).toBe("{}");
     revisions.moved("unrelated");
-    expect(readCache.get("k")?.body).toBe("{}");
+    expect(readCache.get("k")?.body.toString()).toBe("{}");
     revisions.moved("indexer:8453:runtime:a");
     expect(readCache.get("k")).toBeUndefined();
   });

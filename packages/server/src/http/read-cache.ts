@@ -49,7 +49,8 @@ export type Revisions = ReturnType<typeof createRevisions>;
 
 interface Entry {
   key: string;
-  body: string;
+  /** UTF-8 bytes, encoded once: a hit writes them without measuring or encoding a string again. */
+  body: Buffer;
   contentType: string;
   etag: string;
   /** The source counters' values when the request that built the body started. */
@@ -126,7 +127,7 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
       if (previous) drop(previous);
       const entry: Entry = {
         key,
-        body: value.body,
+        body: Buffer.from(value.body),
         contentType: value.contentType,
         etag: value.etag,
         counters: value.counters,

@@ -1,0 +1,11 @@
+export {
+  createDemoReleaseActivity,
+  type DemoReleaseActivity,
+  type DemoReleaseActivityOptions,
+  type DemoReleaseReport,
+  type DemoReleases,
+  type DemoReleasesOptions,
+  seededRandom,
+  startDemoReleases,
+} from "./release-activity.ts";
+export { DEMO_DESIGN_COUNT, demoReleaseDraft } from "./release-designs.ts";

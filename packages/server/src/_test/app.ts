@@ -55,6 +55,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
   walletVerifier?: AppOptions["walletVerifier"];
+  /** Chains whose runtimes the market routes serve (the indexer stays off: `indexing` is not set). */
+  deployments?: AppOptions["deployments"];
 }
 
 export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -76,6 +78,7 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     policies: options.policies,
     keyCache: options.keyCache,
     walletVerifier: options.walletVerifier,
+    deployments: options.deployments,
   });
   let keyCount = 0;
   const admin: TestApp["admin"] = (method, url, body) =>

@@ -2,6 +2,7 @@ import type { CreatedKey, CreateKeyRequest, MarketBucket, RateLimit } from "@mkt
 import { createdKeySchema, readRateLimit } from "@mkt/protocol";
 import { accountApi } from "./account.ts";
 import { createTransport, type TransportOptions } from "./http.ts";
+import { marketReadsApi } from "./market-reads.ts";
 import { releasesApi } from "./releases.ts";
 
 export interface MktClientOptions extends TransportOptions {}
@@ -41,6 +42,8 @@ export function createMktClient(options: MktClientOptions) {
     },
     market: {
       ...accountApi(request),
+      /** Public reads: `discovery()`, `board`, `creators`, `artwork` and `community`. */
+      ...marketReadsApi(request),
       /** The release catalog: public reads, and signed actions of a wallet (`/market/releases`). */
       releases: releasesApi(request),
       /** Reserves one request in a budget (`GET /market/api-key`) and returns the budget's state. */

@@ -1,4 +1,19 @@
-export type { RateLimit, Release, ReleaseDraftInput, ReleaseList } from "@mkt/protocol";
+export type {
+  ArtworkHistory,
+  ArtworkRevision,
+  BoardCollectorList,
+  BoardCreatorList,
+  Creator,
+  CreatorDropList,
+  CreatorReleaseList,
+  Discovery,
+  RateLimit,
+  Release,
+  ReleaseArtwork,
+  ReleaseDraftInput,
+  ReleaseList,
+  RoomDetail,
+} from "@mkt/protocol";
 export type { MarketSessionCredentials, MessageSigner, SignInOptions } from "./account.ts";
 export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";

@@ -3,6 +3,7 @@ import { createdKeySchema, readRateLimit } from "@mkt/protocol";
 import { accountApi } from "./account.ts";
 import { createTransport, type TransportOptions } from "./http.ts";
 import { packEditApi } from "./pack-edits.ts";
+import { marketReadsApi } from "./market-reads.ts";
 import { releasesApi } from "./releases.ts";
 
 export interface MktClientOptions extends TransportOptions {}
@@ -42,6 +43,8 @@ export function createMktClient(options: MktClientOptions) {
     },
     market: {
       ...accountApi(request),
+      /** Public reads: `discovery()`, `board`, `creators`, `artwork` and `community`. */
+      ...marketReadsApi(request),
       /** The release catalog: public reads, and signed actions of a wallet (`/market/releases`). */
       releases: releasesApi(request),
       /** Names or annotates a pack the signing wallet holds (`POST /market/runtime/{version}/pack-edit`). */

@@ -1,10 +1,20 @@
 export type {
+  ArtworkHistory,
+  ArtworkRevision,
+  BoardCollectorList,
+  BoardCreatorList,
+  Creator,
+  CreatorDropList,
+  CreatorReleaseList,
+  Discovery,
   PackEdit,
   PackEditActionInput,
   RateLimit,
   Release,
+  ReleaseArtwork,
   ReleaseDraftInput,
   ReleaseList,
+  RoomDetail,
 } from "@mkt/protocol";
 export type { MarketSessionCredentials, MessageSigner, SignInOptions } from "./account.ts";
 export type { MktClient, MktClientOptions } from "./client.ts";

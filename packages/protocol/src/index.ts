@@ -144,6 +144,63 @@ export {
   RELEASE_ACTION_TITLE,
   releaseActionMessage,
 } from "./market/action-messages.ts";
+export type {
+  Artwork,
+  ArtworkChanges,
+  ArtworkHistory,
+  ArtworkHistoryQuery,
+  ArtworkRevision,
+  ArtworkTier,
+  ReleaseArtwork,
+  RevisionAction,
+} from "./market/artwork.ts";
+export {
+  ARTWORK_FIELDS,
+  artworkChangesSchema,
+  artworkHistoryQuerySchema,
+  artworkHistorySchema,
+  artworkRevisionSchema,
+  artworkSchema,
+  artworkTierSchema,
+  REVISION_ACTIONS,
+  releaseArtworkSchema,
+} from "./market/artwork.ts";
+export type {
+  BoardCollector,
+  BoardCollectorList,
+  BoardCreator,
+  BoardCreatorList,
+  BoardWindow,
+  CollectorBoardQuery,
+  CollectorBoardSort,
+  CreatorBoardQuery,
+  CreatorBoardSort,
+} from "./market/board.ts";
+export {
+  BOARD_PAGING,
+  BOARD_WINDOW_MS,
+  BOARD_WINDOWS,
+  boardCollectorListSchema,
+  boardCollectorSchema,
+  boardCreatorListSchema,
+  boardCreatorSchema,
+  COLLECTOR_BOARD_SORTS,
+  CREATOR_BOARD_SORTS,
+  collectorBoardQuerySchema,
+  creatorBoardQuerySchema,
+} from "./market/board.ts";
+export type { RoomDetail } from "./market/community.ts";
+export { roomDetailSchema } from "./market/community.ts";
+export type { Creator, CreatorDrop, CreatorDropList, CreatorReleaseList } from "./market/creators.ts";
+export {
+  creatorDropListSchema,
+  creatorDropSchema,
+  creatorParamsSchema,
+  creatorReleaseListSchema,
+  creatorSchema,
+} from "./market/creators.ts";
+export type { Discovery } from "./market/discovery.ts";
+export { discoverySchema } from "./market/discovery.ts";
 export type { Head } from "./market/head.ts";
 export { headSchema } from "./market/head.ts";
 export type { MarketBucket } from "./market/index.ts";

@@ -40,12 +40,15 @@ import { createSessionService, type SessionService } from "./market/accounts/ses
 import { walletFeature } from "./market/accounts/wallet-feature.ts";
 import { createWalletVerifier, type WalletSignatureVerifier } from "./market/accounts/wallet-signatures.ts";
 import { apiKeyCheckRoute } from "./market/api-key-routes.ts";
+import { boardRoutes, createBoardService } from "./market/board/index.ts";
+import { createCreatorService, creatorRoutes } from "./market/creators/index.ts";
+import { discoveryRoutes } from "./market/discovery/index.ts";
 import type { FeatureDeps, MarketFeature } from "./market/feature.ts";
 import { createPackEditService, packEditRoutes } from "./market/pack-edits/index.ts";
-import { profileFeature, type XAccountProvider } from "./market/profile/index.ts";
-import { createReleaseService, releaseRoutes } from "./market/releases/index.ts";
+import { createProfileReader, profileFeature, type XAccountProvider } from "./market/profile/index.ts";
+import { artworkRoutes, createReleaseService, releaseRoutes } from "./market/releases/index.ts";
 import { marketRoutes, proxyRoutes } from "./market/routes.ts";
-import { marketRuntimeRoute } from "./market/runtime-routes.ts";
+import { marketRuntimeList, marketRuntimeRoute } from "./market/runtime-routes.ts";
 import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
@@ -184,20 +187,42 @@ export async function createApp(options: AppOptions): Promise<App> {
     envelopes: sessions.envelopes,
     runtimeIds: marketRuntimeIds,
   });
-  const market = marketRoutes([
-    apiKeyCheckRoute,
-    ...releaseRoutes({ releases }),
-    ...packEditRoutes({ packEdits }),
-    marketRuntimeRoute(deployments),
-    ...accountRoutes({
-      clock,
-      sessions,
-      dispatch,
-      secureCookies: config.secureCookies,
-      actionResults: Object.assign({}, ...features.map((feature) => feature.actionResults ?? {})),
-    }),
-    ...features.flatMap((feature) => feature.routes ?? []),
-  ]);
+  const runtimeScopes = roles.market?.runtimes.map(({ scope }) => scope) ?? [];
+  const runtimeList = marketRuntimeList(deployments).runtimes;
+  const market = marketRoutes(
+    [
+      apiKeyCheckRoute,
+      ...releaseRoutes({ releases }),
+      ...artworkRoutes({ releases }),
+      ...packEditRoutes({ packEdits }),
+      marketRuntimeRoute(deployments),
+      ...discoveryRoutes({ config, policies, runtimes: runtimeList }),
+      ...boardRoutes({
+        board: createBoardService({
+          db,
+          clock,
+          runtimes: runtimeList.map(({ id, scope }) => ({ id, scope })),
+        }),
+      }),
+      ...creatorRoutes({
+        creators: createCreatorService({
+          db,
+          profiles: createProfileReader({ db, publicUrl: config.publicUrl }),
+          releases,
+          scopes: runtimeScopes,
+        }),
+      }),
+      ...accountRoutes({
+        clock,
+        sessions,
+        dispatch,
+        secureCookies: config.secureCookies,
+        actionResults: Object.assign({}, ...features.map((feature) => feature.actionResults ?? {})),
+      }),
+      ...features.flatMap((feature) => feature.routes ?? []),
+    ],
+    { runtimeScopes },
+  );
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
     app: proxyRoutes(market),

@@ -234,6 +234,20 @@ export interface PackEditsTable {
   updated_at: Created;
 }
 
+/** One row per revision of a release, written with the action that made it (migration 0018). */
+export interface ReleaseRevisionsTable {
+  release_id: string;
+  revision: number;
+  action: "create" | "edit" | "announce" | "reschedule" | "cancel" | "link" | null;
+  status: "draft" | "announced" | "cancelled" | "live";
+  /** `ArtworkChanges`, as JSON text on insert. */
+  changes: ColumnType<unknown, string, never>;
+  /** `{image, design}` of the draft at this revision, as JSON text on insert. */
+  artwork: ColumnType<unknown, string, never>;
+  artwork_changed: boolean;
+  updated_at: ColumnType<Date, Date, never>;
+}
+
 export interface DB {
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
@@ -257,6 +271,7 @@ export interface DB {
   invites: InvitesTable;
   releases: ReleasesTable;
   pack_edits: PackEditsTable;
+  release_revisions: ReleaseRevisionsTable;
 }
 
 /** The database handle or an open transaction: what a store function runs its queries on. */

@@ -203,7 +203,8 @@ export function createPipeline(deps: PipelineDeps) {
     const vary = (policy.vary ?? []).map((name) => name.toLowerCase());
     const prefix = `${surface.name} ${route.method} ${route.path}\u0000`;
     const keyOf = (request: FastifyRequest) => {
-      let key = prefix + normalisedQuery(request.query);
+      // Path parameters first: `/releases/:releaseId` answers one body per id.
+      let key = `${prefix}${normalisedQuery(request.params)}\u0000${normalisedQuery(request.query)}`;
       for (const name of vary) key += `\u0000${request.headers[name] ?? ""}`;
       return key;
     };

@@ -13,6 +13,13 @@ const write = { kind: "market", bucket: "write" } as const;
 const publicRead = { kind: "market", bucket: "read", publicRead: true } as const;
 
 /**
+ * Stands for the sources `indexer:<scope>` of every market runtime's scope:
+ * the scopes come from the deployments, so `marketRoutes` puts them in when
+ * the routes are declared.
+ */
+export const MARKET_INDEXER_SOURCES = "indexer:<market runtimes>";
+
+/**
  * The market surface (`/market`), every route and its rules: access (the
  * bucket it charges, whether it is a public read), the session kind it needs
  * (or accepts, when `sessionOptional`),
@@ -21,12 +28,51 @@ const publicRead = { kind: "market", bucket: "read", publicRead: true } as const
  * route files define schemas, documentation and handlers only.
  *
  * Revision sources of shared-cache routes: `market-runtime` moves when the
- * runtime catalog changes; `market-releases` moves on every accepted release action.
+ * runtime catalog changes; `market-releases` moves on every accepted release action;
+ * `indexer:<scope>` (MARKET_INDEXER_SOURCES: every market runtime's scope) on every commit of the indexer.
  */
 export const MARKET_ROUTES = {
   // Keys and discovery
   "GET /api-key": { access: { kind: "market", bucket: "query" }, cache: cache.noStore },
   "GET /runtime": { access: publicRead, cache: cache.shared(60, ["market-runtime"]), proxy: true },
+  "GET /discovery": { access: publicRead, cache: cache.shared(60, ["market-runtime"]), proxy: true },
+
+  // Board: leaderboards from the indexer's projection of the market runtimes
+  "GET /board/creators": {
+    access: publicRead,
+    cache: cache.shared(30, [MARKET_INDEXER_SOURCES]),
+    proxy: true,
+  },
+  "GET /board/collectors": {
+    access: publicRead,
+    cache: cache.shared(30, [MARKET_INDEXER_SOURCES]),
+    proxy: true,
+  },
+
+  // Creators: profile (not cached: profiles and follows have no revision source), releases, drops
+  "GET /creators/:address": { access: publicRead, cache: cache.noStore, proxy: true },
+  "GET /creators/:address/releases": {
+    access: publicRead,
+    cache: cache.shared(30, ["market-releases"]),
+    proxy: true,
+  },
+  "GET /creators/:address/drops": {
+    access: publicRead,
+    cache: cache.shared(30, [MARKET_INDEXER_SOURCES, "market-releases"]),
+    proxy: true,
+  },
+
+  // Artwork of public releases and its history by revision
+  "GET /releases/:releaseId/artwork": {
+    access: publicRead,
+    cache: cache.shared(30, ["market-releases"]),
+    proxy: true,
+  },
+  "GET /releases/:releaseId/artwork/history": {
+    access: publicRead,
+    cache: cache.shared(30, ["market-releases"]),
+    proxy: true,
+  },
   // A signed pack edit (no session; the nonce makes each single-use); not served by the proxy
   "POST /runtime/:version/pack-edit": { access: write, cache: cache.noStore },
 
@@ -67,6 +113,7 @@ export const MARKET_ROUTES = {
 
   // Rooms and follows: public reads, writes with a chat session
   "GET /rooms": { access: publicRead, cache: cache.noStore, proxy: true },
+  "GET /rooms/:roomId": { access: publicRead, cache: cache.noStore, proxy: true },
   "GET /rooms/:roomId/messages": { access: publicRead, cache: cache.noStore, proxy: true },
   "POST /rooms/:roomId/messages": {
     access: write,
@@ -89,9 +136,27 @@ export const MARKET_ROUTES = {
   "GET /account/social/x/callback": { access: write, session: "account", cache: cache.noStore, proxy: true },
 } satisfies RouteTable;
 
-/** The market's routes, each with its line of `MARKET_ROUTES`. */
-export function marketRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
-  return declareRoutes("market", MARKET_ROUTES, specs);
+/**
+ * The market's routes, each with its line of `MARKET_ROUTES`, with
+ * MARKET_INDEXER_SOURCES replaced by `indexer:<scope>` of each of `runtimeScopes`.
+ */
+export function marketRoutes(
+  specs: readonly RouteSpec[],
+  { runtimeScopes = [] }: { runtimeScopes?: readonly string[] } = {},
+): RouteDefinition[] {
+  return declareRoutes("market", MARKET_ROUTES, specs).map((route) =>
+    route.cache.kind === "shared" && route.cache.sources.includes(MARKET_INDEXER_SOURCES)
+      ? {
+          ...route,
+          cache: {
+            ...route.cache,
+            sources: route.cache.sources.flatMap((source) =>
+              source === MARKET_INDEXER_SOURCES ? runtimeScopes.map((scope) => `indexer:${scope}`) : [source],
+            ),
+          },
+        }
+      : route,
+  );
 }
 
 /** The first-party proxy serves the market routes that opt in. */

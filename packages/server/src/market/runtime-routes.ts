@@ -1,10 +1,10 @@
 import type { ChainDeployment } from "@mkt/chain";
-import { marketRuntimeListSchema } from "@mkt/protocol";
+import { type MarketRuntimeList, marketRuntimeListSchema } from "@mkt/protocol";
 import { chainRoles, scopeIds } from "../chains/index.ts";
 import { defineRoute } from "../http/route.ts";
 
-/** `GET /market/runtime`: the runtimes of the current generation, from the deployment the indexer follows. */
-export function marketRuntimeRoute(deployments: ChainDeployment[]) {
+/** The runtimes of the current generation, newest first, from the deployment the indexer follows. */
+export function marketRuntimeList(deployments: ChainDeployment[]): MarketRuntimeList {
   const market = chainRoles(deployments).market;
   const runtimes = (market ? [market.deployment] : [])
     .flatMap((deployment) => {
@@ -22,7 +22,12 @@ export function marketRuntimeRoute(deployments: ChainDeployment[]) {
       }));
     })
     .sort((a, b) => b.version - a.version);
-  const body = marketRuntimeListSchema.parse({ runtimes });
+  return marketRuntimeListSchema.parse({ runtimes });
+}
+
+/** `GET /market/runtime`: the runtimes of the current generation, from the deployment the indexer follows. */
+export function marketRuntimeRoute(deployments: ChainDeployment[]) {
+  const body = marketRuntimeList(deployments);
   return defineRoute({
     method: "GET",
     path: "/runtime",

@@ -1,3 +1,4 @@
+export { artworkRoutes } from "./artwork-routes.ts";
 export { releaseRoutes } from "./release-routes.ts";
 export {
   createReleaseService,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  type ArtworkHistory,
   type OwnReleaseList,
   type ParsedReleaseActionRequest,
   PROFILE_LIMITS,
@@ -7,23 +8,30 @@ import {
   RELEASE_TRANSITIONS,
   type Release,
   type ReleaseAction,
+  type ReleaseArtwork,
   type ReleaseDraft,
   type ReleaseList,
   type ReleaseStatus,
+  type RevisionAction,
   releaseActionMessage,
 } from "@mkt/protocol";
 import { sql } from "kysely";
+import { z } from "zod";
 import { type Database, type Executor, isUniqueViolation } from "../../db/index.ts";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { EnvelopeChecks } from "../accounts/envelopes.ts";
 import { newId } from "../accounts/tokens.ts";
 import { accountForSignIn, accountOfWallet } from "../accounts/wallets.ts";
-import { idCursor, type PageRequest, toPage } from "../social/paging.ts";
+import { cursorCodec, idCursor, type PageRequest, toPage } from "../social/paging.ts";
+import { type ArtworkSource, artworkChanges, artworkSourceOf, toArtwork } from "./artwork.ts";
 import { PUBLIC_STATUSES, visibleTo } from "./visibility.ts";
 
 /** The read-cache revision source of the release reads; every write moves it. */
 export const RELEASES_SOURCE = "market-releases";
+
+/** Revision numbers: the key of the history's pages. */
+const revisionCursor = cursorCodec(z.string().regex(/^[1-9][0-9]{0,8}$/));
 
 export interface ReleaseServiceDeps {
   db: Database;
@@ -107,6 +115,33 @@ export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }:
   const readOne = async (tx: Executor, id: string) =>
     (await selectRelease(tx).where("releases.id", "=", id).executeTakeFirst()) as ReleaseRow | undefined;
 
+  /**
+   * Writes the revision a release reached, in the transaction of the action
+   * that made it: the history of `GET /market/releases/{id}/artwork/history`.
+   */
+  async function recordRevision(
+    tx: Executor,
+    release: Release,
+    action: RevisionAction,
+    before: ArtworkSource | undefined,
+  ) {
+    const artwork = artworkSourceOf(release);
+    const changes = artworkChanges(before, artwork);
+    await tx
+      .insertInto("release_revisions")
+      .values({
+        release_id: release.id,
+        revision: release.revision,
+        action,
+        status: release.status,
+        changes: JSON.stringify(changes),
+        artwork: JSON.stringify(artwork),
+        artwork_changed: changes.fields.length > 0,
+        updated_at: new Date(release.updatedAt),
+      })
+      .execute();
+  }
+
   /** The checks and the change of an action on an existing release, in the caller's transaction. */
   async function change(
     tx: Executor,
@@ -115,7 +150,7 @@ export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }:
   ): Promise<ReleaseOutcome> {
     const row = await tx
       .selectFrom("releases")
-      .select(["owner_id", "status", "revision"])
+      .select(["owner_id", "status", "revision", "draft"])
       .where("id", "=", action.releaseId)
       .forUpdate()
       .executeTakeFirst();
@@ -194,9 +229,11 @@ export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }:
         throw conflict(`drop ${set.drop_id} is already linked to another release`);
       throw error;
     }
-    const release = await readOne(tx, action.releaseId);
-    if (!release) throw new AppError("internal", "the release vanished in its own transaction");
-    return { kind: "changed", release: toRelease(release, false) };
+    const changed = await readOne(tx, action.releaseId);
+    if (!changed) throw new AppError("internal", "the release vanished in its own transaction");
+    const release = toRelease(changed, false);
+    await recordRevision(tx, release, action.kind, artworkSourceOf(row.draft as ReleaseDraft));
+    return { kind: "changed", release };
   }
 
   return {
@@ -231,7 +268,9 @@ export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }:
           .execute();
         const row = await readOne(tx, id);
         if (!row) throw new AppError("internal", "the release vanished in its own transaction");
-        return { kind: "created" as const, release: toRelease(row, false) };
+        const release = toRelease(row, false);
+        await recordRevision(tx, release, "create", undefined);
+        return { kind: "created" as const, release };
       });
       await bump(RELEASES_SOURCE);
       return outcome;
@@ -295,6 +334,98 @@ export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }:
         (row) => String(row.seq),
       );
       return { releases: items, next };
+    },
+
+    /** The artwork of one public release at its current revision; a draft, like a missing id, is a 404. */
+    async artwork(id: string): Promise<ReleaseArtwork> {
+      const row = await readOne(db.kysely, id);
+      if (!row || row.status === "draft") throw notFound(`release ${id} does not exist or is not public`);
+      return {
+        releaseId: row.id,
+        revision: row.revision,
+        updatedAt: row.updated_at.getTime(),
+        artwork: toArtwork(artworkSourceOf(row.draft as ReleaseDraft)),
+      };
+    },
+
+    /**
+     * The revisions of one public release, newest first, paged by an opaque
+     * cursor over the revision number; `artworkOnly` keeps the revisions
+     * that changed an artwork field. A draft, like a missing id, is a 404.
+     */
+    async history(
+      id: string,
+      { cursor, limit, artworkOnly }: PageRequest & { artworkOnly: boolean },
+    ): Promise<ArtworkHistory> {
+      const release = await db.kysely
+        .selectFrom("releases")
+        .select("status")
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!release || release.status === "draft")
+        throw notFound(`release ${id} does not exist or is not public`);
+      let query = db.kysely
+        .selectFrom("release_revisions")
+        .select(["revision", "action", "status", "changes", "artwork", "updated_at"])
+        .where("release_id", "=", id);
+      if (artworkOnly) query = query.where("artwork_changed", "=", true);
+      if (cursor !== undefined) query = query.where("revision", "<", Number(revisionCursor.decode(cursor)));
+      const rows = await query
+        .orderBy("revision", "desc")
+        .limit(limit + 1)
+        .execute();
+      const { items, next } = toPage(
+        rows,
+        limit,
+        (row) => ({
+          revision: row.revision,
+          updatedAt: row.updated_at.getTime(),
+          action: row.action,
+          status: row.status,
+          changes: row.changes as ArtworkHistory["revisions"][number]["changes"],
+          artwork: toArtwork(row.artwork as ArtworkSource),
+        }),
+        revisionCursor,
+        (row) => String(row.revision),
+      );
+      return { releaseId: id, revisions: items, next };
+    },
+
+    /**
+     * The public releases (no drafts) of one account as summaries, last
+     * changed first, paged by an opaque cursor over `seq`.
+     */
+    async listPublicOf(
+      accountId: string,
+      { cursor, limit }: PageRequest,
+    ): Promise<{ releases: Release[]; next: string | null }> {
+      let query = selectRelease(db.kysely)
+        .where("releases.owner_id", "=", accountId)
+        .where("releases.status", "in", PUBLIC_STATUSES);
+      if (cursor !== undefined) query = query.where("releases.seq", "<", idCursor.decode(cursor));
+      const rows = (await query
+        .orderBy("releases.seq", "desc")
+        .limit(limit + 1)
+        .execute()) as ReleaseRow[];
+      const { items, next } = toPage(
+        rows,
+        limit,
+        (row) => toRelease(row, true),
+        idCursor,
+        (row) => String(row.seq),
+      );
+      return { releases: items, next };
+    },
+
+    /** How many public releases (no drafts) an account has. */
+    async countPublicOf(accountId: string): Promise<number> {
+      const row = await db.kysely
+        .selectFrom("releases")
+        .select((eb) => eb.fn.countAll<string | number>().as("n"))
+        .where("owner_id", "=", accountId)
+        .where("status", "in", PUBLIC_STATUSES)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     /** One complete public release; a draft, like a missing id, is a 404. */

@@ -1,6 +1,7 @@
 import {
   ACCOUNT_LIMITS,
   pageQuerySchema,
+  roomDetailSchema,
   roomListSchema,
   roomMessageListSchema,
   roomMessagePostSchema,
@@ -43,6 +44,26 @@ ${PUBLIC_READ_RULES}`,
         ...publicReadErrors,
       },
       handler: async (request) => rooms.list(request.query),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/rooms/:roomId",
+      operationId: "getRoom",
+      summary: "Read one chat room",
+      description: `One room with how many messages it holds and when the newest was written; read them with \`GET /market/rooms/{roomId}/messages\`.
+
+${rules}
+
+${PUBLIC_READ_RULES}`,
+      tags: ["Community"],
+      request: { params: roomParamsSchema },
+      responses: {
+        200: { description: "The room.", schema: roomDetailSchema },
+        400: { description: "A malformed room id." },
+        404: { description: "No such room." },
+        ...publicReadErrors,
+      },
+      handler: async (request) => rooms.get(request.params.roomId),
     }),
     defineRoute({
       method: "GET",

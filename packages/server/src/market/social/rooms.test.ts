@@ -234,3 +234,36 @@ describe("rooms: refused", () => {
     expect((await post(room.id, leavingChat, { body: "still here?" })).statusCode).toBe(401);
   });
 });
+
+describe("rooms: one room's read", () => {
+  it("answers the room with its message count and newest message time, without a key when PUBLIC_READS=open", async () => {
+    const quiet = await createRoom(bob, "quiet-corner", "Quiet corner", "shh");
+    const empty = await test.app.server.inject({ method: "GET", url: `/market/rooms/${quiet.id}` });
+    expect(empty.statusCode, empty.body).toBe(200);
+    expect(empty.json()).toEqual({ room: quiet, messages: 0, lastMessageAt: null });
+    await chatSend(alice, quiet.id, "first");
+    const second = await chatSend(bob, quiet.id, "second");
+    expect(second.statusCode).toBe(200);
+    const read = await test.app.server.inject({ method: "GET", url: `/market/rooms/${quiet.id}` });
+    expect(read.json()).toEqual({
+      room: quiet,
+      messages: 2,
+      lastMessageAt: roomMessageSchema.parse(second.json().result).createdAt,
+    });
+    const proxied = await test.app.server.inject({
+      method: "GET",
+      url: `/app/api/rooms/${quiet.id}`,
+      headers: { "sec-fetch-site": "same-origin" },
+    });
+    expect(proxied.json().messages).toBe(2);
+  });
+
+  it("refuses a malformed id with 400 and an unknown room with 404, in {error}", async () => {
+    const malformed = await get(test, "/market/rooms/not%20a%20room", { "api-key": apiKey });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ error: expect.any(String) });
+    const unknown = await get(test, "/market/rooms/room_doesnotexist", { "api-key": apiKey });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ error: expect.any(String) });
+  });
+});

@@ -1,4 +1,11 @@
-import type { Room, RoomList, RoomMessage, RoomMessageList, SocialActionResult } from "@mkt/protocol";
+import type {
+  Room,
+  RoomDetail,
+  RoomList,
+  RoomMessage,
+  RoomMessageList,
+  SocialActionResult,
+} from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
@@ -158,6 +165,26 @@ export function createRoomService({ db, clock }: { db: Database; clock: Clock })
       if (cursor !== undefined) query = query.where("r.slug", ">", textCursor.decode(cursor));
       const page = toPage(await query.execute(), limit, toRoom, textCursor, (row) => row.slug);
       return { rooms: page.items, next: page.next };
+    },
+
+    /** `GET /rooms/{roomId}`: the room, how many messages it holds and when the newest was written. */
+    async get(roomId: string): Promise<RoomDetail> {
+      const row = await roomQuery(k).where("r.id", "=", roomId).executeTakeFirst();
+      if (!row) throw notFound(`no room ${roomId}`);
+      const activity = await k
+        .selectFrom("room_messages")
+        .select((eb) => [
+          eb.fn.countAll<string | number>().as("messages"),
+          eb.fn.max("created_at").as("last_message_at"),
+        ])
+        .where("room_id", "=", roomId)
+        .executeTakeFirstOrThrow();
+      const last = activity.last_message_at as Date | string | null;
+      return {
+        room: toRoom(row),
+        messages: Number(activity.messages),
+        lastMessageAt: last === null ? null : new Date(last).getTime(),
+      };
     },
 
     /** `GET /rooms/{roomId}/messages`: newest first. */

@@ -1,0 +1,180 @@
+import {
+  BOARD_PAGING,
+  BOARD_WINDOW_MS,
+  type BoardCollectorList,
+  type BoardCreatorList,
+  type BoardWindow,
+  type CollectorBoardSort,
+  type CreatorBoardSort,
+} from "@mkt/protocol";
+import { type RawBuilder, sql } from "kysely";
+import type { Database } from "../../db/index.ts";
+import { notFound } from "../../errors.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+
+/** A market runtime as the board counts it: its id (`{version}`) and its indexer scope. */
+export interface BoardRuntime {
+  id: string;
+  scope: string;
+}
+
+export interface BoardRequest<S> {
+  window: BoardWindow;
+  version?: string | undefined;
+  sort: S;
+  limit: number;
+  offset: number;
+}
+
+interface Row {
+  address: string;
+  claims: number;
+  packs: string;
+  volume: string;
+  third: number;
+  fourth: number;
+  last_claim_at: Date | string;
+}
+
+/**
+ * Leaderboards of the market's creators and collectors, aggregated from the
+ * indexer's projection of claims (`market_claims`, joined with
+ * `market_drops` for the creator) over a window of block times ending at the
+ * time of the read. Amounts are summed in `numeric` and answered as decimal
+ * strings; the order is total (the ranking, then packs, volume, address), so
+ * offset paging over an unchanged projection shows every entry once.
+ */
+export function createBoardService({
+  db,
+  clock,
+  runtimes,
+}: {
+  db: Database;
+  clock: Clock;
+  /** The market runtimes, newest first (`GET /market/runtime`'s order). */
+  runtimes: readonly BoardRuntime[];
+}) {
+  const scopeOf = (version: string | undefined): BoardRuntime[] => {
+    if (version === undefined) return [...runtimes];
+    const runtime = runtimes.find((candidate) => candidate.id === version);
+    if (!runtime)
+      throw notFound(`runtime ${version} is not a runtime of the market (see GET /market/runtime)`);
+    return [runtime];
+  };
+
+  async function board<S extends string>(
+    request: BoardRequest<S>,
+    query: (scopes: string[], from: Date | null) => RawBuilder<Row>,
+  ) {
+    const counted = scopeOf(request.version);
+    const to = clock.now();
+    const windowMs = BOARD_WINDOW_MS[request.window];
+    const from = windowMs === null ? null : to - windowMs;
+    const rows =
+      counted.length === 0
+        ? []
+        : (
+            await sql<Row>`${query(
+              counted.map((runtime) => runtime.scope),
+              from === null ? null : new Date(from),
+            )} LIMIT ${request.limit + 1} OFFSET ${request.offset}`.execute(db.kysely)
+          ).rows;
+    const nextOffset = request.offset + request.limit;
+    return {
+      page: {
+        window: request.window,
+        sort: request.sort,
+        from,
+        to,
+        versions: counted.map((runtime) => runtime.id),
+        next: rows.length > request.limit && nextOffset <= BOARD_PAGING.maxOffset ? nextOffset : null,
+      },
+      rows: rows.slice(0, request.limit),
+    };
+  }
+
+  const common = (row: Row, index: number, offset: number) => ({
+    rank: offset + index + 1,
+    address: row.address,
+    claims: Number(row.claims),
+    packs: String(row.packs),
+    volume: String(row.volume),
+    lastClaimAt: new Date(row.last_claim_at).getTime(),
+  });
+
+  const windowed = (from: Date | null) => (from === null ? sql`TRUE` : sql`c.block_time >= ${from}`);
+  const inScopes = (scopes: string[]) => sql`c.scope IN (${sql.join(scopes.map((scope) => sql`${scope}`))})`;
+
+  const CREATOR_ORDER: Record<CreatorBoardSort, RawBuilder<unknown>> = {
+    claims: sql`sum(c.quantity)`,
+    volume: sql`sum(c.paid)`,
+    holders: sql`count(DISTINCT c.owner)`,
+  };
+  const COLLECTOR_ORDER: Record<CollectorBoardSort, RawBuilder<unknown>> = {
+    claims: sql`sum(c.quantity)`,
+    volume: sql`sum(c.paid)`,
+    drops: sql`count(DISTINCT c.scope || ':' || c.drop_id::text)`,
+  };
+
+  return {
+    /** Creators ranked by the claims of their drops in the window. */
+    async creators(request: BoardRequest<CreatorBoardSort>): Promise<BoardCreatorList> {
+      const { page, rows } = await board(
+        request,
+        (scopes, from) => sql<Row>`
+          SELECT d.creator AS address,
+                 count(*)::int AS claims,
+                 sum(c.quantity)::text AS packs,
+                 sum(c.paid)::text AS volume,
+                 count(DISTINCT c.owner)::int AS third,
+                 count(DISTINCT c.scope || ':' || c.drop_id::text)::int AS fourth,
+                 max(c.block_time) AS last_claim_at
+          FROM market_claims c
+          JOIN market_drops d ON d.scope = c.scope AND d.drop_id = c.drop_id
+          WHERE ${inScopes(scopes)} AND ${windowed(from)}
+          GROUP BY d.creator
+          ORDER BY ${CREATOR_ORDER[request.sort]} DESC, sum(c.quantity) DESC, sum(c.paid) DESC, d.creator ASC`,
+      );
+      return {
+        ...page,
+        sort: request.sort,
+        entries: rows.map((row, index) => ({
+          ...common(row, index, request.offset),
+          holders: Number(row.third),
+          drops: Number(row.fourth),
+        })),
+      };
+    },
+
+    /** Collectors (claiming wallets) ranked by their claims in the window. */
+    async collectors(request: BoardRequest<CollectorBoardSort>): Promise<BoardCollectorList> {
+      const { page, rows } = await board(
+        request,
+        (scopes, from) => sql<Row>`
+          SELECT c.owner AS address,
+                 count(*)::int AS claims,
+                 sum(c.quantity)::text AS packs,
+                 sum(c.paid)::text AS volume,
+                 count(DISTINCT c.scope || ':' || c.drop_id::text)::int AS third,
+                 count(DISTINCT d.creator)::int AS fourth,
+                 max(c.block_time) AS last_claim_at
+          FROM market_claims c
+          LEFT JOIN market_drops d ON d.scope = c.scope AND d.drop_id = c.drop_id
+          WHERE ${inScopes(scopes)} AND ${windowed(from)}
+          GROUP BY c.owner
+          ORDER BY ${COLLECTOR_ORDER[request.sort]} DESC, sum(c.quantity) DESC, sum(c.paid) DESC, c.owner ASC`,
+      );
+      return {
+        ...page,
+        sort: request.sort,
+        entries: rows.map((row, index) => ({
+          ...common(row, index, request.offset),
+          drops: Number(row.third),
+          creators: Number(row.fourth),
+        })),
+      };
+    },
+  };
+}
+
+export type BoardService = ReturnType<typeof createBoardService>;

@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import type { ChainDeployment } from "@mkt/chain";
+import { type ReleaseActionInput, releaseActionMessage } from "@mkt/protocol";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountAction, signIn, testWallet } from "../../_test/accounts.ts";
+import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+
+const clock = createManualClock(Date.now());
+const DAY = 86_400_000;
+const address = (index: number) => testWallet(index).address.toLowerCase();
+
+/** A market deployment with runtimes r1 and r2; the test writes their projection itself (no chain). */
+const deployment: ChainDeployment = {
+  chainId: 8453,
+  rpcUrl: "http://127.0.0.1:1",
+  finalityDepth: 3,
+  genesisHash: `0x${"0".repeat(64)}`,
+  contracts: {},
+  runtimes: [
+    { id: "r1", version: 1, contracts: { ClaimDrops: `0x${"1".repeat(40)}` }, startBlock: 1 },
+    { id: "r2", version: 2, contracts: { ClaimDrops: `0x${"2".repeat(40)}` }, startBlock: 1 },
+  ],
+};
+
+let test: TestApp;
+let apiKey: string;
+const get = (url: string) => test.app.server.inject({ method: "GET", url, headers: { "api-key": apiKey } });
+
+async function act(index: number, action: ReleaseActionInput) {
+  const fields = { address: address(index), nonce: randomUUID(), expires: clock.now() + 60_000 };
+  const signature = await testWallet(index).signMessage({
+    message: releaseActionMessage({ ...fields, action }),
+  });
+  const response = await test.app.server.inject({
+    method: "POST",
+    url: "/market/releases",
+    headers: { "api-key": apiKey },
+    payload: { ...fields, action, signature },
+  });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return response.json();
+}
+
+const create = async (index: number, name: string) =>
+  (await act(index, { kind: "create", draft: { name, symbol: "OWL" } })).id as string;
+
+let announcedIds: string[];
+let draftId: string;
+
+beforeAll(async () => {
+  test = await setupApp({ clock, deployments: [deployment] });
+  apiKey = (await test.createKey({ multiplier: 1000 })).key;
+  // Drops: wallet 1 created 3 (r1 #3 at block 5; r2 #7 and #8 at block 9); wallet 5 created one; wallet 2 none.
+  await sql`INSERT INTO market_drops (scope, runtime_id, drop_id, creator, price, max_supply, claimed, created_block, updated_block)
+    VALUES ('8453:runtime:r1', 'r1', 3, ${address(1)}, 0, 100, 4, 5, 6),
+           ('8453:runtime:r2', 'r2', 7, ${address(1)}, 1000000000000000000000, 0, 12, 9, 9),
+           ('8453:runtime:r2', 'r2', 8, ${address(1)}, 5, 10, 0, 9, 9),
+           ('8453:runtime:r2', 'r2', 9, ${address(5)}, 0, 0, 0, 10, 10),
+           ('8453:runtime:r9', 'r9', 1, ${address(1)}, 0, 0, 0, 11, 11)`.execute(test.db.kysely);
+
+  // Wallet 1's account: a username, two announced releases (one linked to drop r2 #7), one draft.
+  const owner = await signIn(test, 1, { apiKey, now: clock.now() });
+  const named = await accountAction(test, owner, { kind: "profile-update", username: "owlmaker" });
+  expect(named.statusCode, named.body).toBe(200);
+  const first = await create(1, "First");
+  await act(1, { kind: "announce", releaseId: first, revision: 1, launchAt: clock.now() + DAY });
+  await act(1, { kind: "link", releaseId: first, revision: 2, version: "r2", dropId: "7" });
+  clock.advance(1_000);
+  const second = await create(1, "Second");
+  await act(1, { kind: "announce", releaseId: second, revision: 1, launchAt: clock.now() + DAY });
+  draftId = await create(1, "Secret draft");
+  announcedIds = [second, first];
+  // Wallets 2 and 3 follow wallet 1; wallet 1 follows wallet 2.
+  for (const index of [2, 3]) {
+    const follower = await signIn(test, index, { apiKey, now: clock.now() });
+    expect((await accountAction(test, follower, { kind: "follow", address: address(1) })).statusCode).toBe(
+      200,
+    );
+  }
+  expect((await accountAction(test, owner, { kind: "follow", address: address(2) })).statusCode).toBe(200);
+});
+afterAll(() => test.close());
+
+describe("creators", () => {
+  it("answers the public profile, follow counts, public releases and drops of the account", async () => {
+    const response = await get(`/market/creators/${address(1).toUpperCase().replace("0X", "0x")}`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers["cache-control"]).toBe("no-store");
+    expect(response.json()).toMatchObject({
+      address: address(1),
+      profile: { address: address(1), username: "owlmaker" },
+      followers: 2,
+      following: 1,
+      releases: 2,
+      drops: 3,
+    });
+  });
+
+  it("lists a wallet with drops and no account, and 404s a wallet with neither", async () => {
+    expect((await get(`/market/creators/${address(5)}`)).json()).toEqual({
+      address: address(5),
+      profile: null,
+      followers: 0,
+      following: 0,
+      releases: 0,
+      drops: 1,
+    });
+    expect((await get(`/market/creators/${address(5)}/releases`)).json()).toEqual({
+      address: address(5),
+      releases: [],
+      next: null,
+    });
+    for (const path of ["", "/releases", "/drops"]) {
+      const response = await get(`/market/creators/${address(6)}${path}`);
+      expect(response.statusCode, path).toBe(404);
+      expect(response.json()).toEqual({ error: expect.any(String) });
+    }
+    const bad = await get("/market/creators/0x1234");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: expect.any(String) });
+  });
+
+  it("lists the creator's public releases as summaries, never the draft", async () => {
+    const response = await get(`/market/creators/${address(1)}/releases`);
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.releases.map((release: { id: string }) => release.id)).toEqual(announcedIds);
+    expect(body.releases.map((release: { id: string }) => release.id)).not.toContain(draftId);
+    expect(body.releases[1]).toMatchObject({
+      status: "live",
+      version: "r2",
+      dropId: "7",
+      cardsOmitted: true,
+    });
+    const paged = await get(`/market/creators/${address(1)}/releases?limit=1`);
+    const next = paged.json().next;
+    expect(paged.json().releases.map((release: { id: string }) => release.id)).toEqual([announcedIds[0]]);
+    const rest = await get(`/market/creators/${address(1)}/releases?limit=1&cursor=${next}`);
+    expect(rest.json()).toMatchObject({ releases: [{ id: announcedIds[1] }], next: null });
+  });
+
+  it("pages the wallet's drops newest first, in the market runtimes only, with amounts as strings", async () => {
+    const first = await get(`/market/creators/${address(1)}/drops?limit=2`);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().drops).toEqual([
+      {
+        version: "r2",
+        dropId: "8",
+        creator: address(1),
+        price: "5",
+        maxSupply: "10",
+        claimed: "0",
+        createdBlock: 9,
+        releaseId: null,
+      },
+      {
+        version: "r2",
+        dropId: "7",
+        creator: address(1),
+        price: "1000000000000000000000",
+        maxSupply: "0",
+        claimed: "12",
+        createdBlock: 9,
+        releaseId: announcedIds[1],
+      },
+    ]);
+    const rest = await get(`/market/creators/${address(1)}/drops?limit=2&cursor=${first.json().next}`);
+    expect(rest.json()).toMatchObject({
+      drops: [{ version: "r1", dropId: "3", createdBlock: 5 }],
+      next: null,
+    });
+    const forged = await get(
+      `/market/creators/${address(1)}/drops?cursor=${Buffer.from('["x"]').toString("base64url")}`,
+    );
+    expect(forged.statusCode).toBe(400);
+  });
+});

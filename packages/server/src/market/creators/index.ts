@@ -1,0 +1,2 @@
+export { creatorRoutes } from "./creator-routes.ts";
+export { type CreatorService, createCreatorService } from "./service.ts";

@@ -1,0 +1,1 @@
+export { discoveryOf, discoveryRoutes, LIVE_STREAM_PATH } from "./discovery-routes.ts";

@@ -1,4 +1,5 @@
 import { cpus, loadavg } from "node:os";
+import { BENCH_CLAIMS_OWNER } from "./claims-seed.ts";
 import {
   formatRow,
   type LoadOptions,
@@ -22,10 +23,16 @@ const SLICE_SECONDS = 1;
 const FORWARDED_FOR = "203.0.113.7";
 
 /** The routes measured, each with a key whose multiplier is raised so every request succeeds. */
-const ROUTES = [
+const ROUTES: readonly { id: string; path: string; env?: Record<string, string> }[] = [
   { id: "api-key", path: "/market/api-key?bucket=read" },
   { id: "runtime", path: "/market/runtime" },
-] as const;
+  // A full page (100) of one owner's claims among 20,000 others', seeded (claims-seed.ts).
+  {
+    id: "claims",
+    path: `/market/runtime/r1/claims?owner=${BENCH_CLAIMS_OWNER}&limit=100`,
+    env: { BENCH_SEED_CLAIMS: "1" },
+  },
+];
 
 /**
  * Each route without a proxy in front, and as production runs it behind one
@@ -49,6 +56,8 @@ export interface RouteCase {
   trustProxy: string | undefined;
   /** Headers every request carries besides the API key, to both servers. */
   headers: Record<string, string>;
+  /** More environment of the API server process. */
+  env: Record<string, string>;
 }
 
 export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
@@ -58,6 +67,7 @@ export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
     path: route.path,
     trustProxy: setup.trustProxy,
     headers: setup.headers,
+    env: route.env ?? {},
   })),
 );
 
@@ -68,7 +78,11 @@ type Side = "bare" | "api";
  * request is recorded, then a bare server that replays that answer.
  */
 async function startServers(routeCase: RouteCase) {
-  const server = await startApiServer({ logLevel: "info", trustProxy: routeCase.trustProxy });
+  const server = await startApiServer({
+    logLevel: "info",
+    trustProxy: routeCase.trustProxy,
+    env: routeCase.env,
+  });
   let bare: Awaited<ReturnType<typeof startBareServer>>;
   const headers = { ...routeCase.headers, "api-key": server.apiKey };
   try {

@@ -55,6 +55,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
   walletVerifier?: AppOptions["walletVerifier"];
+  /** Chains to index; the test drives the indexers (`services.indexer.indexers[i].syncOnce()`). */
+  deployments?: AppOptions["deployments"];
 }
 
 export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -76,6 +78,8 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     policies: options.policies,
     keyCache: options.keyCache,
     walletVerifier: options.walletVerifier,
+    deployments: options.deployments,
+    indexing: false,
   });
   let keyCount = 0;
   const admin: TestApp["admin"] = (method, url, body) =>

@@ -199,7 +199,8 @@ export function createPipeline(deps: PipelineDeps) {
     const vary = (policy.vary ?? []).map((name) => name.toLowerCase());
     const prefix = `${surface.name} ${route.method} ${route.path}\u0000`;
     const keyOf = (request: FastifyRequest) => {
-      let key = prefix + normalisedQuery(request.query);
+      // Path parameters are part of the resource (`/runtime/r1` and `/runtime/r2` are two bodies).
+      let key = `${prefix}${normalisedQuery(request.params)}\u0000${normalisedQuery(request.query)}`;
       for (const name of vary) key += `\u0000${request.headers[name] ?? ""}`;
       return key;
     };

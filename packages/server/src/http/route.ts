@@ -33,7 +33,7 @@ export type Access =
  *   `private, max-age=…` when given); never in the read cache.
  * - `public`: content-addressed answers HTTP caches may keep (`public, max-age=…[, immutable]`);
  *   not kept in the read cache (images).
- * - `shared`: the body depends only on the route, its normalised query and the `vary` request
+ * - `shared`: the body depends only on the route, its path parameters, its normalised query and the `vary` request
  *   headers. Bodies are kept in the per-replica read cache, keyed by those, with a strong
  *   `ETag` (`If-None-Match` → 304), until one of the `sources` moves to a new revision (announced
  *   to every replica through the database's notifications) or `maxAgeSeconds` passes

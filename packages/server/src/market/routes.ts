@@ -7,6 +7,12 @@ import {
 } from "../http/route.ts";
 import { IMAGE_ROUTE } from "./profile/profile-reader.ts";
 
+/**
+ * The read-cache source that moves with every commit of the market's indexer
+ * scope (app.ts moves it beside `indexer:<scope>` for the registry's scope).
+ */
+export const MARKET_INDEXER_SOURCE = "indexer:market";
+
 const read = { kind: "market", bucket: "read" } as const;
 const write = { kind: "market", bucket: "write" } as const;
 /** Listed as public in the authentication guide: keyless when PUBLIC_READS=open, budgeted per client IP. */
@@ -19,13 +25,22 @@ const publicRead = { kind: "market", bucket: "read", publicRead: true } as const
  * whether it takes an Idempotency-Key. Nothing else declares these; the
  * route files define schemas, documentation and handlers only.
  *
- * Revision sources of shared-cache routes: `market-runtime` moves when the
- * runtime catalog changes; `market-releases` moves on every accepted release action.
+ * Revision sources of shared-cache routes: `indexer:market` moves with every
+ * commit of the market registry's indexer scope (the runtime catalog, its
+ * drops and head); `market-releases` moves on every accepted release action.
  */
 export const MARKET_ROUTES = {
   // Keys and discovery
   "GET /api-key": { access: { kind: "market", bucket: "query" }, cache: cache.noStore },
-  "GET /runtime": { access: publicRead, cache: cache.shared(60, ["market-runtime"]), proxy: true },
+  "GET /runtime": { access: publicRead, cache: cache.shared(60, [MARKET_INDEXER_SOURCE]), proxy: true },
+
+  // Indexed market: the runtime catalog (shared), an owner's claims (owner-scoped, never shared)
+  "GET /runtime/:version": {
+    access: publicRead,
+    cache: cache.shared(5, [MARKET_INDEXER_SOURCE]),
+    proxy: true,
+  },
+  "GET /runtime/:version/claims": { access: publicRead, cache: cache.private, proxy: true },
   // A signed pack edit (no session; the nonce makes each single-use); not served by the proxy
   "POST /runtime/:version/pack-edit": { access: write, cache: cache.noStore },
 

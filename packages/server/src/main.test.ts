@@ -123,7 +123,7 @@ describe("npm start entry point", () => {
       expect(line).not.toContain(token!);
       expect(line).not.toContain(key.slice(4));
     }
-  });
+  }, 90_000);
 
   it("refuses a bad configuration with a clear message and exit code 2", async () => {
     const bad = spawn(process.execPath, ["--import", "tsx", main], {

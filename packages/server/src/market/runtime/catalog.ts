@@ -216,30 +216,46 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
       const binding = ["claims", version, request.owner, request.dropId ?? ""];
       const after =
         request.cursor === undefined ? undefined : await cursors.decode(binding, request.cursor, 2);
-      const read = await snapshot(async (connection) => {
-        await runtimeOf(connection, version);
-        const params: unknown[] = [chainId, version, request.owner, request.limit + 1];
-        let where = "";
-        if (request.dropId !== undefined) {
-          params.push(request.dropId);
-          where += ` AND drop_id = $${params.length}::numeric`;
-        }
-        if (after) {
-          params.push(after[0], after[1]);
-          where += ` AND (block_number, log_index) > ($${params.length - 1}::bigint, $${params.length}::int)`;
-        }
-        // ORDER BY names the table's columns (`c.block_number`): a bare name would sort by the
-        // selected text alias, putting block 10 before block 9.
-        const { rows } = await connection.query<ClaimRow>(
-          `SELECT drop_id::text AS drop_id, contract, owner, quantity::text AS quantity, paid::text AS paid,
-             total_claimed::text AS total_claimed, transaction_hash, block_number::text AS block_number,
-             log_index, block_time
-           FROM market_claims c WHERE chain_id = $1 AND runtime_id = $2 AND owner = $3${where}
-           ORDER BY c.block_number, c.log_index LIMIT $4`,
+      const params: unknown[] = [chainId, version, request.owner, request.limit + 1, scope];
+      let where = "";
+      if (request.dropId !== undefined) {
+        params.push(request.dropId);
+        where += ` AND c.drop_id = $${params.length}::numeric`;
+      }
+      if (after) {
+        params.push(after[0], after[1]);
+        where += ` AND (c.block_number, c.log_index) > ($${params.length - 1}::bigint, $${params.length}::int)`;
+      }
+      // One statement, so one snapshot: the head row, whether the runtime is known and the page
+      // (one row per claim, or one row without a claim). ORDER BY names the table's columns: a
+      // bare name would sort by a selected text alias, putting block 10 before block 9.
+      const { rows } = await db.withConnection((connection) =>
+        connection.query<HeadRow & ClaimRow & { known: boolean }>(
+          `WITH page AS (
+             SELECT c.drop_id::text AS drop_id, c.contract, c.owner, c.quantity::text AS quantity,
+               c.paid::text AS paid, c.total_claimed::text AS total_claimed, c.transaction_hash,
+               c.block_number AS position, c.log_index, c.block_time
+             FROM market_claims c
+             WHERE c.chain_id = $1 AND c.runtime_id = $2 AND c.owner = $3${where}
+             ORDER BY c.block_number, c.log_index LIMIT $4)
+           SELECT h.scope, h.chain_id, h.genesis_hash, h.next_block, h.block_hash, h.revision, h.updated_at,
+             h.failure, h.observed_head, h.observed_at, h.webhook_audit,
+             EXISTS (SELECT 1 FROM market_runtimes r WHERE r.scope = h.scope AND r.runtime_id = $2) AS known,
+             p.drop_id, p.contract, p.owner, p.quantity, p.paid, p.total_claimed, p.transaction_hash,
+             p.position::text AS block_number, p.log_index, p.block_time
+           FROM indexer_heads h LEFT JOIN page p ON true
+           WHERE h.scope = $5
+           ORDER BY p.position, p.log_index`,
           params,
+        ),
+      );
+      // A runtime is only known from an indexed log, so its scope has a head row.
+      if (scope === undefined || !rows[0]?.known) {
+        throw notFound(
+          `runtime ${version} is not a runtime of the market's registry (see GET /market/runtime)`,
         );
-        return { rows, head: await headOf(connection) };
-      });
+      }
+      const read = { rows: rows.filter((row) => row.transaction_hash !== null), head: toHead(rows[0]) };
       const page = await pageOf(read.rows, request.limit, binding, (row) => [
         row.block_number,
         String(row.log_index),

@@ -53,8 +53,35 @@ interface ClaimRow {
   transaction_hash: string;
   block_number: string;
   log_index: number;
-  block_time: Date;
+  block_time: number;
 }
+
+/** A claim as the page's JSON array holds it: ClaimRow's fields, in order. */
+type ClaimTuple = [string, string, string, string, string, string, string, string, number, number];
+
+const claimRow = ([
+  drop_id,
+  contract,
+  owner,
+  quantity,
+  paid,
+  total_claimed,
+  transaction_hash,
+  block_number,
+  log_index,
+  block_time,
+]: ClaimTuple): ClaimRow => ({
+  drop_id,
+  contract,
+  owner,
+  quantity,
+  paid,
+  total_claimed,
+  transaction_hash,
+  block_number,
+  log_index,
+  block_time,
+});
 
 const RUNTIME_COLUMNS = `runtime_id, version::text AS version, claim_drops, registry,
   registered_block::text AS registered_block, registered_tx, registered_at,
@@ -226,36 +253,33 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
         params.push(after[0], after[1]);
         where += ` AND (c.block_number, c.log_index) > ($${params.length - 1}::bigint, $${params.length}::int)`;
       }
-      // One statement, so one snapshot: the head row, whether the runtime is known and the page
-      // (one row per claim, or one row without a claim). ORDER BY names the table's columns: a
-      // bare name would sort by a selected text alias, putting block 10 before block 9.
+      // One statement, so one snapshot: the head row, whether the runtime is known, and the page
+      // as one JSON array of claims (a ClaimTuple each), which both drivers parse far
+      // faster than rows of typed columns. ORDER BY names the table's columns.
       const { rows } = await db.withConnection((connection) =>
-        connection.query<HeadRow & ClaimRow & { known: boolean }>(
-          `WITH page AS (
-             SELECT c.drop_id::text AS drop_id, c.contract, c.owner, c.quantity::text AS quantity,
-               c.paid::text AS paid, c.total_claimed::text AS total_claimed, c.transaction_hash,
-               c.block_number AS position, c.log_index, c.block_time
-             FROM market_claims c
-             WHERE c.chain_id = $1 AND c.runtime_id = $2 AND c.owner = $3${where}
-             ORDER BY c.block_number, c.log_index LIMIT $4)
-           SELECT h.scope, h.chain_id, h.genesis_hash, h.next_block, h.block_hash, h.revision, h.updated_at,
+        connection.query<HeadRow & { known: boolean; page: ClaimTuple[] }>(
+          `SELECT h.scope, h.chain_id, h.genesis_hash, h.next_block, h.block_hash, h.revision, h.updated_at,
              h.failure, h.observed_head, h.observed_at, h.webhook_audit,
              EXISTS (SELECT 1 FROM market_runtimes r WHERE r.scope = h.scope AND r.runtime_id = $2) AS known,
-             p.drop_id, p.contract, p.owner, p.quantity, p.paid, p.total_claimed, p.transaction_hash,
-             p.position::text AS block_number, p.log_index, p.block_time
-           FROM indexer_heads h LEFT JOIN page p ON true
-           WHERE h.scope = $5
-           ORDER BY p.position, p.log_index`,
+             (SELECT coalesce(json_agg(json_build_array(c.drop_id::text, c.contract, c.owner, c.quantity::text,
+                  c.paid::text, c.total_claimed::text, c.transaction_hash, c.block_number::text, c.log_index,
+                  floor(extract(epoch FROM c.block_time) * 1000)::bigint) ORDER BY c.block_number, c.log_index),
+                '[]'::json)
+              FROM (SELECT * FROM market_claims c
+                    WHERE c.chain_id = $1 AND c.runtime_id = $2 AND c.owner = $3${where}
+                    ORDER BY c.block_number, c.log_index LIMIT $4) c) AS page
+           FROM indexer_heads h WHERE h.scope = $5`,
           params,
         ),
       );
+      const [row] = rows;
       // A runtime is only known from an indexed log, so its scope has a head row.
-      if (scope === undefined || !rows[0]?.known) {
+      if (scope === undefined || !row?.known) {
         throw notFound(
           `runtime ${version} is not a runtime of the market's registry (see GET /market/runtime)`,
         );
       }
-      const read = { rows: rows.filter((row) => row.transaction_hash !== null), head: toHead(rows[0]) };
+      const read = { rows: row.page.map(claimRow), head: toHead(row) };
       const page = await pageOf(read.rows, request.limit, binding, (row) => [
         row.block_number,
         String(row.log_index),
@@ -271,7 +295,7 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
           transactionHash: row.transaction_hash,
           blockNumber: Number(row.block_number),
           logIndex: Number(row.log_index),
-          blockTime: row.block_time.getTime(),
+          blockTime: Number(row.block_time),
         })),
         ...(page.next === undefined ? {} : { next: page.next }),
         head: read.head,

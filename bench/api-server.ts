@@ -1,15 +1,24 @@
 // The API server alone (no dev chains, no indexer), as the benchmarks load it: the production
 // composition root, logging to stdout at LOG_LEVEL, on a PostgreSQL database when DATABASE_URL
-// names one (migrated here, as `npm start` does), else on in-memory PGlite.
+// names one (migrated here, as `npm start` does), else on in-memory PGlite. BENCH_SEED_CLAIMS=1
+// seeds a market runtime and its claims (claims-seed.ts), served without indexing.
 import { createApp } from "../packages/server/src/app.ts";
 import { loadConfig } from "../packages/server/src/config/index.ts";
 import { migrate, openDatabase } from "../packages/server/src/db/index.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
+import { seedClaims } from "./claims-seed.ts";
 
 const config = loadConfig(process.env);
 const db = await openDatabase(config.database.kind === "postgres" ? config.database : { kind: "pglite" });
 await migrate(db);
-const app = await createApp({ config, db, logger: createLogger({ level: config.logLevel }) });
+const deployments = process.env["BENCH_SEED_CLAIMS"] === "1" ? [await seedClaims(db)] : undefined;
+const app = await createApp({
+  config,
+  db,
+  logger: createLogger({ level: config.logLevel }),
+  deployments,
+  indexing: false,
+});
 const { publicUrl, adminUrl } = await app.listen();
 process.stdout.write(`listening on ${publicUrl}\noperator ${adminUrl}\n`);
 process.on("SIGTERM", () => {

@@ -1,4 +1,5 @@
 import { cpus, loadavg } from "node:os";
+import { BENCH_CLAIMS_OWNER } from "./claims-seed.ts";
 import {
   formatRow,
   type LoadOptions,
@@ -29,6 +30,8 @@ interface RouteTarget {
   note?: string;
   /** Puts that data in through the API, before the answer is recorded. */
   seed?: (server: { baseUrl: string; apiKey: string }) => Promise<void>;
+  /** More environment of the API server process. */
+  env?: Record<string, string>;
 }
 
 /** The routes measured, each with a key whose multiplier is raised so every request succeeds. */
@@ -41,6 +44,12 @@ const ROUTES: RouteTarget[] = [
     path: "/market/releases",
     note: "100 releases seeded",
     seed: (server) => seedReleases(server, 100),
+  },
+  // A full page (100) of one owner's claims among 20,000 others', seeded (claims-seed.ts).
+  {
+    id: "claims",
+    path: `/market/runtime/r1/claims?owner=${BENCH_CLAIMS_OWNER}&limit=100`,
+    env: { BENCH_SEED_CLAIMS: "1" },
   },
 ];
 
@@ -67,6 +76,8 @@ export interface RouteCase {
   /** Headers every request carries besides the API key, to both servers. */
   headers: Record<string, string>;
   seed: RouteTarget["seed"];
+  /** More environment of the API server process. */
+  env: Record<string, string>;
 }
 
 export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
@@ -77,6 +88,7 @@ export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
     trustProxy: setup.trustProxy,
     headers: setup.headers,
     seed: route.seed,
+    env: route.env ?? {},
   })),
 );
 
@@ -88,7 +100,11 @@ type Side = "bare" | "api";
  * then a bare server that replays that answer.
  */
 async function startServers(routeCase: RouteCase) {
-  const server = await startApiServer({ logLevel: "info", trustProxy: routeCase.trustProxy });
+  const server = await startApiServer({
+    logLevel: "info",
+    trustProxy: routeCase.trustProxy,
+    env: routeCase.env,
+  });
   let bare: Awaited<ReturnType<typeof startBareServer>>;
   let answerBytes = 0;
   const headers = { ...routeCase.headers, "api-key": server.apiKey };

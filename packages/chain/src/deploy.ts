@@ -112,6 +112,34 @@ export async function deployReferenceContracts(options: DeployOptions): Promise<
 
 type Deployed = Pick<ChainDeployment, "contracts" | "runtimes">;
 
+/**
+ * Deploys a ClaimDrops for runtime `id` at `version` and registers it in the
+ * RuntimeRegistry at `registry` (sent by the deployer, the registry's owner;
+ * `version` must exceed every registered one). Indexers learn the runtime
+ * from the `RuntimeRegistered` event; drops are created after it.
+ */
+export async function deployRuntime({
+  clients,
+  registry,
+  id,
+  version,
+}: {
+  clients: ChainClients;
+  registry: Address;
+  id: string;
+  version: number;
+}): Promise<RuntimeDeployment> {
+  const claimDrops = await deployContract(clients, claimDropsAbi, claimDropsBytecode, [id, BigInt(version)]);
+  const hash = await clients.wallet(DEV_ACCOUNT_ROLES.deployer).writeContract({
+    address: registry,
+    abi: runtimeRegistryAbi,
+    functionName: "register",
+    args: [id, BigInt(version), claimDrops.address],
+  });
+  await waitForSuccess(clients.publicClient, hash);
+  return { id, version, contracts: { ClaimDrops: claimDrops.address }, startBlock: claimDrops.startBlock };
+}
+
 async function deployContract(
   clients: ChainClients,
   abi: Abi,
@@ -137,24 +165,7 @@ async function deployClassic(clients: ChainClients): Promise<Deployed> {
 
   const runtimes: RuntimeDeployment[] = [];
   for (const { id, version } of DEV_RUNTIMES) {
-    const claimDrops = await deployContract(clients, claimDropsAbi, claimDropsBytecode, [
-      id,
-      BigInt(version),
-    ]);
-    await send(
-      deployer.writeContract({
-        address: registry.address,
-        abi: runtimeRegistryAbi,
-        functionName: "register",
-        args: [id, BigInt(version), claimDrops.address],
-      }),
-    );
-    runtimes.push({
-      id,
-      version,
-      contracts: { ClaimDrops: claimDrops.address },
-      startBlock: claimDrops.startBlock,
-    });
+    runtimes.push(await deployRuntime({ clients, registry: registry.address, id, version }));
   }
 
   const [oldRuntime, currentRuntime] = runtimes.map((runtime) => runtime.contracts["ClaimDrops"] as Address);

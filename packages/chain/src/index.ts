@@ -40,6 +40,7 @@ export {
   DEV_ALLOWLIST_ACCOUNT_INDICES,
   DEV_RUNTIMES,
   deployReferenceContracts,
+  deployRuntime,
   devAllowlist,
   PREDICT_CHAIN_ID,
   PREDICT_RUNTIME,

@@ -5,6 +5,7 @@ import { createTransport, type TransportOptions } from "./http.ts";
 import { packEditApi } from "./pack-edits.ts";
 import { marketReadsApi } from "./market-reads.ts";
 import { releasesApi } from "./releases.ts";
+import { runtimeApi } from "./runtime.ts";
 
 export interface MktClientOptions extends TransportOptions {}
 
@@ -49,6 +50,8 @@ export function createMktClient(options: MktClientOptions) {
       releases: releasesApi(request),
       /** Names or annotates a pack the signing wallet holds (`POST /market/runtime/{version}/pack-edit`). */
       packEdit: packEditApi(request),
+      /** The runtime catalog and an owner's indexed claims (`/market/runtime`). */
+      runtime: runtimeApi(request),
       /** Reserves one request in a budget (`GET /market/api-key`) and returns the budget's state. */
       async reserve(bucket: MarketBucket): Promise<RateLimit> {
         const { headers } = await request({ method: "GET", path: "/market/api-key", query: { bucket } });

@@ -3,10 +3,16 @@ export type {
   ArtworkRevision,
   BoardCollectorList,
   BoardCreatorList,
+  ClaimList,
   Creator,
   CreatorDropList,
   CreatorReleaseList,
   Discovery,
+  Head,
+  MarketClaim,
+  MarketDrop,
+  MarketRuntime,
+  MarketRuntimeCatalog,
   PackEdit,
   PackEditActionInput,
   RateLimit,
@@ -23,3 +29,4 @@ export { MktApiError } from "./errors.ts";
 export type { RetryPolicy } from "./http.ts";
 export type { ReleaseActionOptions, ReleaseSigner } from "./releases.ts";
 export type { ActionOptions, ActionSigner } from "./signed-actions.ts";
+export type { ClaimsOptions } from "./runtime.ts";

@@ -282,8 +282,28 @@ export {
   releaseStatusSchema,
   runtimeVersionSchema,
 } from "./market/releases.ts";
-export type { MarketRuntime, MarketRuntimeList } from "./market/runtime.ts";
-export { marketRuntimeListSchema, marketRuntimeSchema } from "./market/runtime.ts";
+export type {
+  ClaimList,
+  ClaimsQuery,
+  MarketClaim,
+  MarketDrop,
+  MarketRuntime,
+  MarketRuntimeCatalog,
+  MarketRuntimeList,
+} from "./market/runtime.ts";
+export {
+  CLAIM_PAGING,
+  claimListSchema,
+  claimsQuerySchema,
+  DROP_PAGING,
+  marketClaimSchema,
+  marketDropSchema,
+  marketRuntimeCatalogSchema,
+  marketRuntimeListSchema,
+  marketRuntimeSchema,
+  runtimeCatalogQuerySchema,
+  runtimeParamsSchema,
+} from "./market/runtime.ts";
 export { healthSchema, readinessSchema } from "./platform/index.ts";
 export { PREDICT_API_VERSION } from "./predict/index.ts";
 export type { PredictRuntime } from "./predict/runtime.ts";

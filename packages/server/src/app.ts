@@ -47,8 +47,8 @@ import type { FeatureDeps, MarketFeature } from "./market/feature.ts";
 import { createPackEditService, packEditRoutes } from "./market/pack-edits/index.ts";
 import { createProfileReader, profileFeature, type XAccountProvider } from "./market/profile/index.ts";
 import { artworkRoutes, createReleaseService, releaseRoutes } from "./market/releases/index.ts";
-import { marketRoutes, proxyRoutes } from "./market/routes.ts";
-import { marketRuntimeList, marketRuntimeRoute } from "./market/runtime-routes.ts";
+import { MARKET_INDEXER_SOURCE, marketRoutes, proxyRoutes } from "./market/routes.ts";
+import { createCursorCodec, createRuntimeCatalog, runtimeCatalogRoutes } from "./market/runtime/index.ts";
 import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
@@ -57,6 +57,7 @@ import { predictRoutes } from "./predict/routes.ts";
 import { predictRuntimeRoutes } from "./predict/runtime-routes.ts";
 import { type Clock, createSlidingWindowLimiter, systemClock } from "./quotas/limiter.ts";
 import { defaultPolicies, type QuotaPolicies } from "./quotas/policies.ts";
+import { createServerSecrets } from "./secrets/index.ts";
 
 export interface AppOptions {
   config: Config;
@@ -173,56 +174,50 @@ export async function createApp(options: AppOptions): Promise<App> {
     app: appProxySurface(),
   };
   const revisions = createRevisions({ announce: (source) => db.notify(REVISIONS_CHANNEL, source) });
-  const marketRuntimeIds = new Set(roles.market?.runtimes.map(({ runtime }) => runtime.id) ?? []);
+  const secrets = createServerSecrets({ db });
+  const runtimeCatalog = createRuntimeCatalog({
+    db,
+    market: roles.market,
+    cursors: createCursorCodec({ key: () => secrets.key("cursors", "market-runtime-cursors") }),
+  });
   const releases = createReleaseService({
     db,
     clock,
     envelopes: sessions.envelopes,
-    runtimeIds: marketRuntimeIds,
+    runtimes: runtimeCatalog,
     bump: (source) => revisions.bump(source),
   });
   const packEdits = createPackEditService({
     db,
     clock,
     envelopes: sessions.envelopes,
-    runtimeIds: marketRuntimeIds,
+    runtimes: runtimeCatalog,
   });
-  const runtimeScopes = roles.market?.runtimes.map(({ scope }) => scope) ?? [];
-  const runtimeList = marketRuntimeList(deployments).runtimes;
-  const market = marketRoutes(
-    [
-      apiKeyCheckRoute,
-      ...releaseRoutes({ releases }),
-      ...artworkRoutes({ releases }),
-      ...packEditRoutes({ packEdits }),
-      marketRuntimeRoute(deployments),
-      ...discoveryRoutes({ config, policies, runtimes: runtimeList }),
-      ...boardRoutes({
-        board: createBoardService({
-          db,
-          clock,
-          runtimes: runtimeList.map(({ id, scope }) => ({ id, scope })),
-        }),
+  const market = marketRoutes([
+    apiKeyCheckRoute,
+    ...releaseRoutes({ releases }),
+    ...artworkRoutes({ releases }),
+    ...packEditRoutes({ packEdits }),
+    ...runtimeCatalogRoutes({ catalog: runtimeCatalog }),
+    ...discoveryRoutes({ config, policies, runtimes: runtimeCatalog }),
+    ...boardRoutes({ board: createBoardService({ db, clock, runtimes: runtimeCatalog }) }),
+    ...creatorRoutes({
+      creators: createCreatorService({
+        db,
+        profiles: createProfileReader({ db, publicUrl: config.publicUrl }),
+        releases,
+        scope: roles.market?.scope,
       }),
-      ...creatorRoutes({
-        creators: createCreatorService({
-          db,
-          profiles: createProfileReader({ db, publicUrl: config.publicUrl }),
-          releases,
-          scopes: runtimeScopes,
-        }),
-      }),
-      ...accountRoutes({
-        clock,
-        sessions,
-        dispatch,
-        secureCookies: config.secureCookies,
-        actionResults: Object.assign({}, ...features.map((feature) => feature.actionResults ?? {})),
-      }),
-      ...features.flatMap((feature) => feature.routes ?? []),
-    ],
-    { runtimeScopes },
-  );
+    }),
+    ...accountRoutes({
+      clock,
+      sessions,
+      dispatch,
+      secureCookies: config.secureCookies,
+      actionResults: Object.assign({}, ...features.map((feature) => feature.actionResults ?? {})),
+    }),
+    ...features.flatMap((feature) => feature.routes ?? []),
+  ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
     app: proxyRoutes(market),
@@ -319,7 +314,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const unlisten = [
     await db.listen(REVISIONS_CHANNEL, { onNotify: (source) => revisions.moved(source), onReconnect }),
     await db.listen(INDEXER_CHANNEL, {
-      onNotify: (scope) => revisions.moved(`indexer:${scope}`),
+      onNotify: (scope) => {
+        revisions.moved(`indexer:${scope}`);
+        if (scope === roles.market?.scope) revisions.moved(MARKET_INDEXER_SOURCE);
+      },
       onReconnect,
     }),
   ];

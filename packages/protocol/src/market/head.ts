@@ -11,7 +11,7 @@ export const headSchema = z
     scope: z
       .string()
       .describe(
-        "The indexer scope: chain, contract set and runtime (`8453:runtime:<id>`, `8453:classic:<factory>`, `4663:predict:<factory>`).",
+        "The indexer scope: chain, contract set and runtime (`8453:registry:<registry>` for every runtime a RuntimeRegistry registered, `8453:classic:<factory>`, `4663:predict:<factory>`).",
       ),
     nextBlock: z
       .number()
@@ -29,7 +29,7 @@ export const headSchema = z
     observedHead: z
       .number()
       .int()
-      .describe("The chain's latest block when the indexer last looked; 0 before."),
+      .describe("The chain's latest block as the RPC reported it when the indexer last looked; 0 before."),
     observedAt: z
       .number()
       .int()
@@ -37,7 +37,7 @@ export const headSchema = z
     webhookAudit: z
       .record(z.string(), z.unknown())
       .describe(
-        "Audit of provider webhook deliveries into this scope; `{}` while it takes none (this server indexes by polling).",
+        "Audit of provider webhook deliveries into this scope. Always `{}` for now: no provider webhooks exist (this server indexes by polling the RPC).",
       ),
   })
   .meta({ id: "Head" });

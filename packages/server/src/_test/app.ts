@@ -55,8 +55,13 @@ export interface TestAppOptions {
   database?: TestDatabase;
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
   walletVerifier?: AppOptions["walletVerifier"];
-  /** Chains to index (the indexer runs once the app listens). */
+  /** Chains whose runtimes the market serves and the indexer follows. */
   deployments?: AppOptions["deployments"];
+  /**
+   * Whether the app's indexer runs on its own once the app listens. Off by
+   * default: tests drive it (`services.indexer.indexers[i].syncOnce()`).
+   */
+  indexing?: boolean;
 }
 
 export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -79,6 +84,7 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     keyCache: options.keyCache,
     walletVerifier: options.walletVerifier,
     deployments: options.deployments,
+    indexing: options.indexing ?? false,
   });
   let keyCount = 0;
   const admin: TestApp["admin"] = (method, url, body) =>

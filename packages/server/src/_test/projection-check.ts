@@ -1,4 +1,4 @@
-import { boosterDropAbi, boosterTokenAbi, claimDropsAbi, marketAbi } from "@mkt/chain";
+import { boosterDropAbi, boosterTokenAbi, claimDropsAbi, marketAbi, runtimeRegistryAbi } from "@mkt/chain";
 import { type Address, decodeEventLog, type Hex } from "viem";
 import { expect } from "vitest";
 import type { Database } from "../db/index.ts";
@@ -56,10 +56,11 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
       [scope.id],
     );
     expect(BigInt(head!.next_block), `${scope.id} is caught up`).toBe(latest + 1n);
-    const created = await query<{ address: string; kind: string }>(
-      "SELECT address, kind FROM indexer_contracts WHERE scope = $1",
+    const created = await query<{ address: string; kind: string; label: string | null }>(
+      "SELECT address, kind, label FROM indexer_contracts WHERE scope = $1",
       [scope.id],
     );
+    const labelOf = new Map(created.map((contract) => [contract.address, contract.label]));
     const kindOf = new Map(
       [...scope.contracts, ...created].map((contract) => [contract.address, contract.kind]),
     );
@@ -93,7 +94,9 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
       if (decoded.eventName === "Claimed") {
         expect({ table, ...row }, where).toMatchObject({
           table: "market_claims",
-          runtime_id: scope.runtimeId,
+          runtime_id: labelOf.get(log.address.toLowerCase()),
+          chain_id: chain.deployment.chainId,
+          contract: log.address.toLowerCase(),
           owner: args["owner"],
           drop_id: args["dropId"],
           quantity: args["quantity"],
@@ -157,7 +160,8 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
 /** Every state row holds what its contract reports now. */
 async function expectStateMatchesContracts(db: Database, chain: TestChain): Promise<void> {
   const { publicClient } = chain.clients;
-  const query = async <T extends Row>(sql: string) => (await db.withConnection((c) => c.query<T>(sql))).rows;
+  const query = async <T extends Row>(sql: string, params: unknown[] = []) =>
+    (await db.withConnection((c) => c.query<T>(sql, params))).rows;
   const read = publicClient.readContract as (args: {
     address: Address;
     abi: unknown;
@@ -165,10 +169,42 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain): Prom
     args?: unknown[];
   }) => Promise<unknown>;
 
-  for (const runtime of chain.deployment.runtimes) {
-    const claims = runtime.contracts["ClaimDrops"];
-    if (!claims) continue;
-    for (const drop of await query(`SELECT * FROM market_drops WHERE runtime_id = '${runtime.id}'`)) {
+  // The catalog is what the registry lists, in order, one row per id.
+  const registry = chain.deployment.contracts["RuntimeRegistry"];
+  if (registry && chain.deployment.chainId === 8453) {
+    const count = (await read({
+      address: registry.address,
+      abi: runtimeRegistryAbi,
+      functionName: "runtimeCount",
+    })) as bigint;
+    const listed: Row[] = [];
+    for (let i = 0n; i < count; i++) {
+      const runtime = (await read({
+        address: registry.address,
+        abi: runtimeRegistryAbi,
+        functionName: "runtimeAt",
+        args: [i],
+      })) as { id: string; version: bigint; claimDrops: string; registeredAtBlock: bigint };
+      listed.push({
+        runtime_id: runtime.id,
+        version: runtime.version.toString(),
+        claim_drops: runtime.claimDrops.toLowerCase(),
+        registered_block: runtime.registeredAtBlock.toString(),
+      });
+    }
+    const catalog = await query(
+      "SELECT runtime_id, version::text AS version, claim_drops, registered_block::text AS registered_block FROM market_runtimes ORDER BY version",
+    );
+    expect(catalog).toEqual(listed);
+  }
+
+  for (const runtime of await query<{ runtime_id: string; claim_drops: Address }>(
+    "SELECT runtime_id, claim_drops FROM market_runtimes",
+  )) {
+    const claims = runtime.claim_drops;
+    for (const drop of await query("SELECT * FROM market_drops WHERE runtime_id = $1", [
+      runtime.runtime_id,
+    ])) {
       const [creator, price, maxSupply, claimed] = (await read({
         address: claims,
         abi: claimDropsAbi,

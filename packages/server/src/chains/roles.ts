@@ -1,4 +1,5 @@
-import type { ChainDeployment, ContractDeployment, RuntimeDeployment } from "@mkt/chain";
+import type { ChainDeployment, ContractDeployment } from "@mkt/chain";
+import type { Address } from "viem";
 
 /** The chain of the classic and current marketplaces. */
 export const MARKET_CHAIN_ID = 8453;
@@ -8,7 +9,10 @@ export const MARKET_CHAIN_ID = 8453;
  * indexer's scopes, the runtime routes and the wallet verifier all read it.
  *
  * - market: the current marketplace, chain 8453's deployment without a
- *   MarketFactory; its runtimes (each with a ClaimDrops) are the market runtimes.
+ *   MarketFactory that names a RuntimeRegistry. The configuration only says
+ *   where the registry is; the runtimes are what it registered onchain
+ *   (`RuntimeRegistered`, indexed into the runtime catalog), never the
+ *   deployment's `runtimes` list.
  * - classic: the deployment with a DropFactory (booster drops and tokens).
  * - predict: the deployment with a MarketFactory (the prediction feed).
  *
@@ -22,8 +26,10 @@ export interface ChainRoles {
 
 export interface MarketRole {
   deployment: ChainDeployment;
-  /** The runtimes the indexer follows (those with a ClaimDrops), with their scope ids. */
-  runtimes: Array<{ runtime: RuntimeDeployment; claimDrops: string; scope: string }>;
+  /** The RuntimeRegistry whose registrations are the market runtimes (address lowercase). */
+  registry: ContractDeployment;
+  /** The scope that indexes the registry and every ClaimDrops it registers. */
+  scope: string;
 }
 
 export interface FactoryRole {
@@ -34,13 +40,13 @@ export interface FactoryRole {
 }
 
 /**
- * Scope ids: one per contract set and runtime. They are `head.scope` on the
+ * Scope ids: one per contract set (the registry's scope holds every runtime it registered). They are `head.scope` on the
  * wire and the key of every projected row, so they never change form.
  * Addresses are lowercase.
  */
 export const scopeIds = {
   classic: (chainId: number, dropFactory: string) => `${chainId}:classic:${dropFactory.toLowerCase()}`,
-  runtime: (chainId: number, runtimeId: string) => `${chainId}:runtime:${runtimeId}`,
+  registry: (chainId: number, registry: string) => `${chainId}:registry:${registry.toLowerCase()}`,
   predict: (chainId: number, marketFactory: string) => `${chainId}:predict:${marketFactory.toLowerCase()}`,
 } as const;
 
@@ -49,6 +55,7 @@ export function chainRoles(deployments: readonly ChainDeployment[]): ChainRoles 
   const marketDeployment = deployments.find(
     (deployment) => deployment.chainId === MARKET_CHAIN_ID && !deployment.contracts["MarketFactory"],
   );
+  const registry = marketDeployment?.contracts["RuntimeRegistry"];
   const factoryRole = (name: string, scope: (chainId: number, address: string) => string) => {
     const deployment = deployments.find((candidate) => candidate.contracts[name] !== undefined);
     const factory = deployment?.contracts[name];
@@ -57,21 +64,14 @@ export function chainRoles(deployments: readonly ChainDeployment[]): ChainRoles 
       : undefined;
   };
   return {
-    market: marketDeployment && {
-      deployment: marketDeployment,
-      runtimes: marketDeployment.runtimes.flatMap((runtime) => {
-        const claimDrops = runtime.contracts["ClaimDrops"];
-        return claimDrops
-          ? [
-              {
-                runtime,
-                claimDrops: claimDrops.toLowerCase(),
-                scope: scopeIds.runtime(marketDeployment.chainId, runtime.id),
-              },
-            ]
-          : [];
-      }),
-    },
+    market:
+      marketDeployment && registry
+        ? {
+            deployment: marketDeployment,
+            registry: { address: registry.address.toLowerCase() as Address, startBlock: registry.startBlock },
+            scope: scopeIds.registry(marketDeployment.chainId, registry.address),
+          }
+        : undefined,
     classic: factoryRole("DropFactory", scopeIds.classic),
     predict: factoryRole("MarketFactory", scopeIds.predict),
   };

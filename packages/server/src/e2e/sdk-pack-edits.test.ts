@@ -51,7 +51,7 @@ describe("SDK pack edits against the dev chain", () => {
     });
     await waitForSuccess(publicClient, claim);
 
-    t = await setupApp({ deployments: [chain.deployment] });
+    t = await setupApp({ deployments: [chain.deployment], indexing: true });
     ({ publicUrl: baseUrl } = await t.app.listen());
     // The app's indexer projects the claim; ownership is checked against that projection.
     await vi.waitFor(

@@ -1,6 +1,7 @@
 import { Agent, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setupApp, setupReplicas, type TestApp } from "../_test/app.ts";
+import { MARKET_INDEXER_SOURCE } from "../market/routes.ts";
 
 // The pipeline over real HTTP, on one keep-alive connection: what a
 // connection memoises (the presented key's hash) must never leak between
@@ -210,8 +211,8 @@ describe("the read cache", () => {
     const misses = b.app.services.readCache.stats().misses;
     await runtime(b, key.key);
     expect(b.app.services.readCache.stats()).toMatchObject({ hits: hits + 1, misses });
-    // Replica a announces a new revision of the runtime catalog; replica b drops its copy.
-    await a.app.services.revisions.bump("market-runtime");
+    // Replica a announces a new revision of the runtime catalog (the market indexer scope); replica b drops its copy.
+    await a.app.services.revisions.bump(MARKET_INDEXER_SOURCE);
     await vi.waitFor(async () => {
       await runtime(b, key.key);
       expect(b.app.services.readCache.stats().misses).toBeGreaterThan(misses);

@@ -151,16 +151,18 @@ export function createHeadStore({
     ): Promise<void> {
       if (created.length > 0) {
         await connection.query(
-          `INSERT INTO indexer_contracts (scope, address, kind, parent, block_number)
-           SELECT $1, c->>'address', c->>'kind', c->>'parent', (c->>'block')::bigint FROM json_array_elements($2::json) c
+          `INSERT INTO indexer_contracts (scope, address, kind, parent, label, block_number)
+           SELECT $1, c->>'address', c->>'kind', c->>'parent', c->>'label', (c->>'block')::bigint
+           FROM json_array_elements($2::json) c
            ON CONFLICT DO NOTHING`,
           [
             scope.id,
             JSON.stringify(
-              created.map(({ address, kind, parent, block }) => ({
+              created.map(({ address, kind, parent, label, block }) => ({
                 address,
                 kind,
                 parent,
+                label,
                 block: block.toString(),
               })),
             ),
@@ -246,8 +248,8 @@ export function createHeadStore({
     /** The contracts written ranges created. */
     async createdContracts(): Promise<Discovered[]> {
       const { rows } = await db.withConnection((connection) =>
-        connection.query<{ address: string; kind: string; parent: string | null }>(
-          "SELECT address, kind, parent FROM indexer_contracts WHERE scope = $1",
+        connection.query<{ address: string; kind: string; parent: string | null; label: string | null }>(
+          "SELECT address, kind, parent, label FROM indexer_contracts WHERE scope = $1",
           [scope.id],
         ),
       );

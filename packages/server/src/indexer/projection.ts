@@ -18,6 +18,8 @@ export interface Discovered {
   kind: string;
   /** The contract this one belongs to (a booster token's drop). */
   parent?: string | null;
+  /** What the creating log named it (a registered ClaimDrops: its runtime id). */
+  label?: string | null;
 }
 
 /** A state row a handler reads, loaded in bulk before its batch is applied. */
@@ -51,7 +53,6 @@ export interface Projection {
   chainId: number;
   startBlock: bigint;
   finalityDepth: number;
-  runtimeId?: string;
   /** Contracts known from the deployment. */
   contracts: Discovered[];
   /** The ABI of each contract kind: the logs that are decoded and recorded. */

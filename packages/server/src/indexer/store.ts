@@ -11,7 +11,8 @@ export interface StateTableSpec {
 export const STATE_TABLES = {
   classic_games: { name: "classic_games", key: ["chain_id", "drop_address"] },
   classic_packs: { name: "classic_packs", key: ["chain_id", "contract_address", "token_id"] },
-  market_drops: { name: "market_drops", key: ["runtime_id", "drop_id"] },
+  market_runtimes: { name: "market_runtimes", key: ["chain_id", "runtime_id"] },
+  market_drops: { name: "market_drops", key: ["chain_id", "runtime_id", "drop_id"] },
   predict_markets: { name: "predict_markets", key: ["chain_id", "address"] },
   predict_positions: { name: "predict_positions", key: ["chain_id", "market", "owner"] },
 } as const satisfies Record<string, StateTableSpec>;
@@ -26,7 +27,7 @@ export type StateTableName = keyof typeof STATE_TABLES;
  */
 export const APPEND_TABLES = {
   chain_events: { name: "chain_events", key: ["scope", "block_number", "log_index"] },
-  market_claims: { name: "market_claims", key: ["runtime_id", "block_number", "log_index"] },
+  market_claims: { name: "market_claims", key: ["chain_id", "block_number", "log_index"] },
   predict_trades: { name: "predict_trades", key: ["chain_id", "block_number", "log_index"] },
 } as const satisfies Record<string, StateTableSpec>;
 export type AppendTableName = keyof typeof APPEND_TABLES;

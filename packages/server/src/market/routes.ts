@@ -7,17 +7,16 @@ import {
 } from "../http/route.ts";
 import { IMAGE_ROUTE } from "./profile/profile-reader.ts";
 
+/**
+ * The read-cache source that moves with every commit of the market's indexer
+ * scope (app.ts moves it beside `indexer:<scope>` for the registry's scope).
+ */
+export const MARKET_INDEXER_SOURCE = "indexer:market";
+
 const read = { kind: "market", bucket: "read" } as const;
 const write = { kind: "market", bucket: "write" } as const;
 /** Listed as public in the authentication guide: keyless when PUBLIC_READS=open, budgeted per client IP. */
 const publicRead = { kind: "market", bucket: "read", publicRead: true } as const;
-
-/**
- * Stands for the sources `indexer:<scope>` of every market runtime's scope:
- * the scopes come from the deployments, so `marketRoutes` puts them in when
- * the routes are declared.
- */
-export const MARKET_INDEXER_SOURCES = "indexer:<market runtimes>";
 
 /**
  * The market surface (`/market`), every route and its rules: access (the
@@ -27,25 +26,33 @@ export const MARKET_INDEXER_SOURCES = "indexer:<market runtimes>";
  * whether it takes an Idempotency-Key. Nothing else declares these; the
  * route files define schemas, documentation and handlers only.
  *
- * Revision sources of shared-cache routes: `market-runtime` moves when the
- * runtime catalog changes; `market-releases` moves on every accepted release action;
- * `indexer:<scope>` (MARKET_INDEXER_SOURCES: every market runtime's scope) on every commit of the indexer.
+ * Revision sources of shared-cache routes: `indexer:market` moves with every
+ * commit of the market registry's indexer scope (the runtime catalog, its
+ * drops and head); `market-releases` moves on every accepted release action.
  */
 export const MARKET_ROUTES = {
   // Keys and discovery
   "GET /api-key": { access: { kind: "market", bucket: "query" }, cache: cache.noStore },
-  "GET /runtime": { access: publicRead, cache: cache.shared(60, ["market-runtime"]), proxy: true },
-  "GET /discovery": { access: publicRead, cache: cache.shared(60, ["market-runtime"]), proxy: true },
+  "GET /runtime": { access: publicRead, cache: cache.shared(60, [MARKET_INDEXER_SOURCE]), proxy: true },
+
+  // Indexed market: the runtime catalog (shared), an owner's claims (owner-scoped, never shared)
+  "GET /runtime/:version": {
+    access: publicRead,
+    cache: cache.shared(5, [MARKET_INDEXER_SOURCE]),
+    proxy: true,
+  },
+  "GET /runtime/:version/claims": { access: publicRead, cache: cache.private, proxy: true },
+  "GET /discovery": { access: publicRead, cache: cache.shared(60, [MARKET_INDEXER_SOURCE]), proxy: true },
 
   // Board: leaderboards from the indexer's projection of the market runtimes
   "GET /board/creators": {
     access: publicRead,
-    cache: cache.shared(30, [MARKET_INDEXER_SOURCES]),
+    cache: cache.shared(30, [MARKET_INDEXER_SOURCE]),
     proxy: true,
   },
   "GET /board/collectors": {
     access: publicRead,
-    cache: cache.shared(30, [MARKET_INDEXER_SOURCES]),
+    cache: cache.shared(30, [MARKET_INDEXER_SOURCE]),
     proxy: true,
   },
 
@@ -58,7 +65,7 @@ export const MARKET_ROUTES = {
   },
   "GET /creators/:address/drops": {
     access: publicRead,
-    cache: cache.shared(30, [MARKET_INDEXER_SOURCES, "market-releases"]),
+    cache: cache.shared(30, [MARKET_INDEXER_SOURCE, "market-releases"]),
     proxy: true,
   },
 
@@ -140,23 +147,8 @@ export const MARKET_ROUTES = {
  * The market's routes, each with its line of `MARKET_ROUTES`, with
  * MARKET_INDEXER_SOURCES replaced by `indexer:<scope>` of each of `runtimeScopes`.
  */
-export function marketRoutes(
-  specs: readonly RouteSpec[],
-  { runtimeScopes = [] }: { runtimeScopes?: readonly string[] } = {},
-): RouteDefinition[] {
-  return declareRoutes("market", MARKET_ROUTES, specs).map((route) =>
-    route.cache.kind === "shared" && route.cache.sources.includes(MARKET_INDEXER_SOURCES)
-      ? {
-          ...route,
-          cache: {
-            ...route.cache,
-            sources: route.cache.sources.flatMap((source) =>
-              source === MARKET_INDEXER_SOURCES ? runtimeScopes.map((scope) => `indexer:${scope}`) : [source],
-            ),
-          },
-        }
-      : route,
-  );
+export function marketRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
+  return declareRoutes("market", MARKET_ROUTES, specs);
 }
 
 /** The first-party proxy serves the market routes that opt in. */

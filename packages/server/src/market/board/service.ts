@@ -12,10 +12,10 @@ import type { Database } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 
-/** A market runtime as the board counts it: its id (`{version}`) and its indexer scope. */
+/** A market runtime as the board counts it: its id (`{version}`) and its chain. */
 export interface BoardRuntime {
   id: string;
-  scope: string;
+  chainId: number;
 }
 
 export interface BoardRequest<S> {
@@ -51,12 +51,13 @@ export function createBoardService({
 }: {
   db: Database;
   clock: Clock;
-  /** The market runtimes, newest first (`GET /market/runtime`'s order). */
-  runtimes: readonly BoardRuntime[];
+  /** The runtime catalog: the market runtimes, newest first (`GET /market/runtime`'s order). */
+  runtimes: { list(): Promise<readonly BoardRuntime[]> };
 }) {
-  const scopeOf = (version: string | undefined): BoardRuntime[] => {
-    if (version === undefined) return [...runtimes];
-    const runtime = runtimes.find((candidate) => candidate.id === version);
+  const scopeOf = async (version: string | undefined): Promise<BoardRuntime[]> => {
+    const listed = await runtimes.list();
+    if (version === undefined) return [...listed];
+    const runtime = listed.find((candidate) => candidate.id === version);
     if (!runtime)
       throw notFound(`runtime ${version} is not a runtime of the market (see GET /market/runtime)`);
     return [runtime];
@@ -64,9 +65,9 @@ export function createBoardService({
 
   async function board<S extends string>(
     request: BoardRequest<S>,
-    query: (scopes: string[], from: Date | null) => RawBuilder<Row>,
+    query: (counted: BoardRuntime[], from: Date | null) => RawBuilder<Row>,
   ) {
-    const counted = scopeOf(request.version);
+    const counted = await scopeOf(request.version);
     const to = clock.now();
     const windowMs = BOARD_WINDOW_MS[request.window];
     const from = windowMs === null ? null : to - windowMs;
@@ -74,10 +75,7 @@ export function createBoardService({
       counted.length === 0
         ? []
         : (
-            await sql<Row>`${query(
-              counted.map((runtime) => runtime.scope),
-              from === null ? null : new Date(from),
-            )} LIMIT ${request.limit + 1} OFFSET ${request.offset}`.execute(db.kysely)
+            await sql<Row>`${query(counted, from === null ? null : new Date(from))} LIMIT ${request.limit + 1} OFFSET ${request.offset}`.execute(db.kysely)
           ).rows;
     const nextOffset = request.offset + request.limit;
     return {
@@ -103,7 +101,11 @@ export function createBoardService({
   });
 
   const windowed = (from: Date | null) => (from === null ? sql`TRUE` : sql`c.block_time >= ${from}`);
-  const inScopes = (scopes: string[]) => sql`c.scope IN (${sql.join(scopes.map((scope) => sql`${scope}`))})`;
+  /** The claims of the counted runtimes: (chain id, runtime id) is a runtime's key. */
+  const inRuntimes = (counted: BoardRuntime[]) =>
+    sql`(${sql.join(counted.map((runtime) => sql`(c.chain_id = ${runtime.chainId} AND c.runtime_id = ${runtime.id})`), sql` OR `)})`;
+  /** A drop's key within the counted runtimes. */
+  const dropKey = sql`c.chain_id::text || ':' || c.runtime_id || ':' || c.drop_id::text`;
 
   const CREATOR_ORDER: Record<CreatorBoardSort, RawBuilder<unknown>> = {
     claims: sql`sum(c.quantity)`,
@@ -113,7 +115,7 @@ export function createBoardService({
   const COLLECTOR_ORDER: Record<CollectorBoardSort, RawBuilder<unknown>> = {
     claims: sql`sum(c.quantity)`,
     volume: sql`sum(c.paid)`,
-    drops: sql`count(DISTINCT c.scope || ':' || c.drop_id::text)`,
+    drops: sql`count(DISTINCT ${dropKey})`,
   };
 
   return {
@@ -121,17 +123,17 @@ export function createBoardService({
     async creators(request: BoardRequest<CreatorBoardSort>): Promise<BoardCreatorList> {
       const { page, rows } = await board(
         request,
-        (scopes, from) => sql<Row>`
+        (counted, from) => sql<Row>`
           SELECT d.creator AS address,
                  count(*)::int AS claims,
                  sum(c.quantity)::text AS packs,
                  sum(c.paid)::text AS volume,
                  count(DISTINCT c.owner)::int AS third,
-                 count(DISTINCT c.scope || ':' || c.drop_id::text)::int AS fourth,
+                 count(DISTINCT ${dropKey})::int AS fourth,
                  max(c.block_time) AS last_claim_at
           FROM market_claims c
-          JOIN market_drops d ON d.scope = c.scope AND d.drop_id = c.drop_id
-          WHERE ${inScopes(scopes)} AND ${windowed(from)}
+          JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
+          WHERE ${inRuntimes(counted)} AND ${windowed(from)}
           GROUP BY d.creator
           ORDER BY ${CREATOR_ORDER[request.sort]} DESC, sum(c.quantity) DESC, sum(c.paid) DESC, d.creator ASC`,
       );
@@ -150,17 +152,17 @@ export function createBoardService({
     async collectors(request: BoardRequest<CollectorBoardSort>): Promise<BoardCollectorList> {
       const { page, rows } = await board(
         request,
-        (scopes, from) => sql<Row>`
+        (counted, from) => sql<Row>`
           SELECT c.owner AS address,
                  count(*)::int AS claims,
                  sum(c.quantity)::text AS packs,
                  sum(c.paid)::text AS volume,
-                 count(DISTINCT c.scope || ':' || c.drop_id::text)::int AS third,
+                 count(DISTINCT ${dropKey})::int AS third,
                  count(DISTINCT d.creator)::int AS fourth,
                  max(c.block_time) AS last_claim_at
           FROM market_claims c
-          LEFT JOIN market_drops d ON d.scope = c.scope AND d.drop_id = c.drop_id
-          WHERE ${inScopes(scopes)} AND ${windowed(from)}
+          LEFT JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
+          WHERE ${inRuntimes(counted)} AND ${windowed(from)}
           GROUP BY c.owner
           ORDER BY ${COLLECTOR_ORDER[request.sort]} DESC, sum(c.quantity) DESC, sum(c.paid) DESC, c.owner ASC`,
       );

@@ -8,7 +8,7 @@ import type { ProfileReader } from "../profile/index.ts";
 import type { ReleaseService } from "../releases/index.ts";
 import { cursorCodec, type PageRequest, toPage } from "../social/paging.ts";
 
-/** Drops newest first: creation block, then scope, then drop id, all three in the cursor. */
+/** Drops newest first: creation block, then runtime id, then drop id, all three in the cursor. */
 const dropCursor = cursorCodec(
   z.tuple([
     z.string().regex(/^(0|[1-9][0-9]{0,18})$/),
@@ -18,7 +18,6 @@ const dropCursor = cursorCodec(
 );
 
 interface DropRow {
-  scope: string;
   runtime_id: string;
   drop_id: string;
   creator: string;
@@ -39,17 +38,16 @@ export function createCreatorService({
   db,
   profiles,
   releases,
-  scopes,
+  scope,
 }: {
   db: Database;
   profiles: ProfileReader;
   releases: ReleaseService;
-  /** The indexer scopes of the market runtimes. */
-  scopes: readonly string[];
+  /** The indexer scope of the market's runtime registry (every market runtime's drops); none without a market chain. */
+  scope: string | undefined;
 }) {
   const k = db.kysely;
-  const inScopes = () =>
-    scopes.length === 0 ? sql`FALSE` : sql`d.scope IN (${sql.join(scopes.map((scope) => sql`${scope}`))})`;
+  const inScopes = () => (scope === undefined ? sql`FALSE` : sql`d.scope = ${scope}`);
 
   const countDrops = async (address: string) => {
     const { rows } = await sql<{ n: number }>`
@@ -107,15 +105,15 @@ export function createCreatorService({
         after === undefined
           ? sql`TRUE`
           : sql`(d.created_block < ${after[0]}::bigint
-              OR (d.created_block = ${after[0]}::bigint AND (d.scope > ${after[1]}
-                OR (d.scope = ${after[1]} AND d.drop_id < ${after[2]}::numeric))))`;
+              OR (d.created_block = ${after[0]}::bigint AND (d.runtime_id > ${after[1]}
+                OR (d.runtime_id = ${after[1]} AND d.drop_id < ${after[2]}::numeric))))`;
       const { rows } = await sql<DropRow>`
-        SELECT d.scope, d.runtime_id, d.drop_id::text AS drop_id, d.creator, d.price::text AS price,
+        SELECT d.runtime_id, d.drop_id::text AS drop_id, d.creator, d.price::text AS price,
                d.max_supply::text AS max_supply, d.claimed::text AS claimed, d.created_block, r.id AS release_id
         FROM market_drops d
         LEFT JOIN releases r ON r.version = d.runtime_id AND r.drop_id = d.drop_id::text AND r.status <> 'draft'
         WHERE d.creator = ${address} AND ${inScopes()} AND ${keyset}
-        ORDER BY d.created_block DESC, d.scope ASC, d.drop_id DESC
+        ORDER BY d.created_block DESC, d.runtime_id ASC, d.drop_id DESC
         LIMIT ${limit + 1}`.execute(k);
       const { items, next } = toPage(
         rows,
@@ -131,7 +129,7 @@ export function createCreatorService({
           releaseId: row.release_id,
         }),
         dropCursor,
-        (row): [string, string, string] => [String(row.created_block), row.scope, row.drop_id],
+        (row): [string, string, string] => [String(row.created_block), row.runtime_id, row.drop_id],
       );
       return { address, drops: items, next };
     },

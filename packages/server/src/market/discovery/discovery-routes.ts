@@ -52,8 +52,13 @@ export function discoveryOf({
 }
 
 /** `GET /market/discovery`: what a client reads first. */
-export function discoveryRoutes(deps: Parameters<typeof discoveryOf>[0]): RouteSpec[] {
-  const body = discoveryOf(deps);
+export function discoveryRoutes({
+  runtimes,
+  ...deps
+}: Omit<Parameters<typeof discoveryOf>[0], "runtimes"> & {
+  /** The runtime catalog (`GET /market/runtime`'s listing). */
+  runtimes: { list(): Promise<MarketRuntime[]> };
+}): RouteSpec[] {
   return [
     defineRoute({
       method: "GET",
@@ -71,7 +76,7 @@ Served from the shared read cache, invalidated with the runtime listing. Also se
         },
         429: { description: "Read budget exhausted; honour Retry-After." },
       },
-      handler: () => body,
+      handler: async () => discoveryOf({ ...deps, runtimes: await runtimes.list() }),
     }),
   ];
 }

@@ -17,16 +17,18 @@ beforeAll(async () => {
     db: database.db,
     clock,
     envelopes: testEnvelopeChecks(database.db, clock),
-    runtimeIds: new Set(["r1", "r2"]),
+    runtimes: { exists: async (version) => ["r1", "r2"].includes(version) },
   });
   // Drop 7 of runtime r1: wallet 1 claimed from it; wallet 2 claimed drop 7 of runtime r2 only.
   const k = database.db.kysely;
-  await sql`INSERT INTO market_drops (scope, runtime_id, drop_id, creator, price, max_supply, created_block, updated_block)
-    VALUES ('8453:runtime:r1', 'r1', 7, ${address(3)}, 0, 10, 1, 2),
-           ('8453:runtime:r2', 'r2', 7, ${address(3)}, 0, 10, 1, 2)`.execute(k);
-  await sql`INSERT INTO market_claims (scope, runtime_id, block_number, log_index, transaction_hash, block_time, owner, drop_id, quantity, paid, total_claimed)
-    VALUES ('8453:runtime:r1', 'r1', 2, 0, '0xaa', now(), ${address(1)}, 7, 1, 0, 1),
-           ('8453:runtime:r2', 'r2', 2, 0, '0xbb', now(), ${address(2)}, 7, 1, 0, 1)`.execute(k);
+  await sql`INSERT INTO market_drops (scope, chain_id, runtime_id, drop_id, contract, creator, price, max_supply, created_block, created_tx, updated_block)
+    VALUES ('8453:registry:0xr', 8453, 'r1', 7, '0xc1', ${address(3)}, 0, 10, 1, '0xa0', 2),
+           ('8453:registry:0xr', 8453, 'r2', 7, '0xc2', ${address(3)}, 0, 10, 1, '0xa0', 2)`.execute(k);
+  await sql`INSERT INTO market_claims (scope, chain_id, runtime_id, block_number, log_index, transaction_hash, block_time, contract, owner, drop_id, quantity, paid, total_claimed)
+    VALUES ('8453:registry:0xr', 8453, 'r1', 2, 0, '0xaa', now(), '0xc1', ${address(1)}, 7, 1, 0, 1),
+           ('8453:registry:0xr', 8453, 'r2', 2, 1, '0xbb', now(), '0xc2', ${address(2)}, 7, 1, 0, 1)`.execute(
+    k,
+  );
 });
 afterAll(() => database.close());
 

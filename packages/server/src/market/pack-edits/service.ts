@@ -4,13 +4,14 @@ import type { Database } from "../../db/index.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { EnvelopeChecks } from "../accounts/envelopes.ts";
+import type { RuntimeCatalog } from "../runtime/index.ts";
 
 export interface PackEditServiceDeps {
   db: Database;
   clock: Clock;
   envelopes: EnvelopeChecks;
-  /** The runtime ids of the market role (`chainRoles(deployments).market`); other versions are 404. */
-  runtimeIds: ReadonlySet<string>;
+  /** The runtime catalog (market/runtime): versions it does not know are 404. */
+  runtimes: Pick<RuntimeCatalog, "exists">;
 }
 
 /**
@@ -21,7 +22,7 @@ export interface PackEditServiceDeps {
  * not transferable in the reference runtime, and a reorged-out claim is rolled
  * back by the indexer, so the check follows the head.
  */
-export function createPackEditService({ db, clock, envelopes, runtimeIds }: PackEditServiceDeps) {
+export function createPackEditService({ db, clock, envelopes, runtimes }: PackEditServiceDeps) {
   return {
     /**
      * Applies one signed edit. The signature is checked over
@@ -30,7 +31,7 @@ export function createPackEditService({ db, clock, envelopes, runtimeIds }: Pack
      * that stores the edit, so a refused edit leaves it unused.
      */
     async apply(version: string, request: ParsedPackEditRequest, from: { ip: string }): Promise<PackEdit> {
-      if (!runtimeIds.has(version)) {
+      if (!(await runtimes.exists(version))) {
         throw notFound(`runtime ${version} is not a runtime of the market (see GET /market/runtime)`);
       }
       const { address, nonce, expires, action } = request;

@@ -17,7 +17,7 @@ beforeAll(async () => {
     db: database.db,
     clock,
     envelopes: testEnvelopeChecks(database.db, clock),
-    runtimeIds: new Set(["r1"]),
+    runtimes: { exists: async (version) => version === "r1" },
     bump: async (source) => {
       bumped.push(source);
     },
@@ -38,8 +38,8 @@ async function apply(index: number, input: ReleaseActionInput) {
 
 /** A drop the indexer saw in runtime r1, created by wallet `index`. */
 const seeDrop = (dropId: string, index: number) =>
-  sql`INSERT INTO market_drops (scope, runtime_id, drop_id, creator, price, max_supply, created_block, updated_block)
-      VALUES ('8453:runtime:r1', 'r1', ${dropId}::numeric, ${address(index)}, 0, 10, 1, 1)`.execute(
+  sql`INSERT INTO market_drops (scope, chain_id, runtime_id, drop_id, contract, creator, price, max_supply, created_block, created_tx, updated_block)
+      VALUES ('8453:registry:0xr', 8453, 'r1', ${dropId}::numeric, '0xc1', ${address(index)}, 0, 10, 1, '0xa0', 1)`.execute(
     database.db.kysely,
   );
 

@@ -23,6 +23,7 @@ import type { Clock } from "../../quotas/limiter.ts";
 import type { EnvelopeChecks } from "../accounts/envelopes.ts";
 import { newId } from "../accounts/tokens.ts";
 import { accountForSignIn, accountOfWallet } from "../accounts/wallets.ts";
+import type { RuntimeCatalog } from "../runtime/index.ts";
 import { cursorCodec, idCursor, type PageRequest, toPage } from "../social/paging.ts";
 import { type ArtworkSource, artworkChanges, artworkSourceOf, toArtwork } from "./artwork.ts";
 import { PUBLIC_STATUSES, visibleTo } from "./visibility.ts";
@@ -37,8 +38,8 @@ export interface ReleaseServiceDeps {
   db: Database;
   clock: Clock;
   envelopes: EnvelopeChecks;
-  /** The runtime ids of the market role (`chainRoles(deployments).market`); `link` accepts only these. */
-  runtimeIds: ReadonlySet<string>;
+  /** The runtime catalog (market/runtime); `link` accepts only the versions it knows. */
+  runtimes: Pick<RuntimeCatalog, "exists">;
   /** Moves a read-cache revision source (`revisions.bump`). */
   bump: (source: string) => Promise<void>;
 }
@@ -108,7 +109,7 @@ function artworkOf(row: ReleaseRow): string[] {
  * "Release action signature message") and the public reads. Every accepted
  * action bumps `market-releases`, the read cache's source of the reads.
  */
-export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }: ReleaseServiceDeps) {
+export function createReleaseService({ db, clock, envelopes, runtimes, bump }: ReleaseServiceDeps) {
   const selectRelease = (tx: Executor) =>
     tx.selectFrom("releases").innerJoin("accounts", "accounts.id", "releases.owner_id").select(columns);
 
@@ -187,7 +188,7 @@ export function createReleaseService({ db, clock, envelopes, runtimeIds, bump }:
       set.launch_at = action.launchAt;
     }
     if (action.kind === "link") {
-      if (!runtimeIds.has(action.version)) {
+      if (!(await runtimes.exists(action.version, tx))) {
         throw notFound(`runtime ${action.version} is not a runtime of the market (see GET /market/runtime)`);
       }
       const drop = await sql<{ creator: string }>`

@@ -1,0 +1,1 @@
+export { createServerSecrets, hmac, type ServerSecrets } from "./server-secrets.ts";

@@ -2,8 +2,8 @@ import type { CreatedKey, CreateKeyRequest, MarketBucket, RateLimit } from "@mkt
 import { createdKeySchema, readRateLimit } from "@mkt/protocol";
 import { accountApi } from "./account.ts";
 import { createTransport, type TransportOptions } from "./http.ts";
-import { packEditApi } from "./pack-edits.ts";
 import { marketReadsApi } from "./market-reads.ts";
+import { packEditApi } from "./pack-edits.ts";
 import { releasesApi } from "./releases.ts";
 import { runtimeApi } from "./runtime.ts";
 

@@ -28,5 +28,5 @@ export { createMktClient } from "./client.ts";
 export { MktApiError } from "./errors.ts";
 export type { RetryPolicy } from "./http.ts";
 export type { ReleaseActionOptions, ReleaseSigner } from "./releases.ts";
-export type { ActionOptions, ActionSigner } from "./signed-actions.ts";
 export type { ClaimsOptions } from "./runtime.ts";
+export type { ActionOptions, ActionSigner } from "./signed-actions.ts";

@@ -75,7 +75,9 @@ export function createBoardService({
       counted.length === 0
         ? []
         : (
-            await sql<Row>`${query(counted, from === null ? null : new Date(from))} LIMIT ${request.limit + 1} OFFSET ${request.offset}`.execute(db.kysely)
+            await sql<Row>`${query(counted, from === null ? null : new Date(from))} LIMIT ${request.limit + 1} OFFSET ${request.offset}`.execute(
+              db.kysely,
+            )
           ).rows;
     const nextOffset = request.offset + request.limit;
     return {
@@ -103,7 +105,10 @@ export function createBoardService({
   const windowed = (from: Date | null) => (from === null ? sql`TRUE` : sql`c.block_time >= ${from}`);
   /** The claims of the counted runtimes: (chain id, runtime id) is a runtime's key. */
   const inRuntimes = (counted: BoardRuntime[]) =>
-    sql`(${sql.join(counted.map((runtime) => sql`(c.chain_id = ${runtime.chainId} AND c.runtime_id = ${runtime.id})`), sql` OR `)})`;
+    sql`(${sql.join(
+      counted.map((runtime) => sql`(c.chain_id = ${runtime.chainId} AND c.runtime_id = ${runtime.id})`),
+      sql` OR `,
+    )})`;
   /** A drop's key within the counted runtimes. */
   const dropKey = sql`c.chain_id::text || ':' || c.runtime_id || ':' || c.drop_id::text`;
 

@@ -41,11 +41,19 @@ import { walletFeature } from "./market/accounts/wallet-feature.ts";
 import { createWalletVerifier, type WalletSignatureVerifier } from "./market/accounts/wallet-signatures.ts";
 import { apiKeyCheckRoute } from "./market/api-key-routes.ts";
 import type { FeatureDeps, MarketFeature } from "./market/feature.ts";
+import {
+  createLiveHub,
+  createLiveStore,
+  type LiveHub,
+  type LiveLimits,
+  liveRoutes,
+} from "./market/live/index.ts";
 import { createPackEditService, packEditRoutes } from "./market/pack-edits/index.ts";
 import { profileFeature, type XAccountProvider } from "./market/profile/index.ts";
 import { createReleaseService, releaseRoutes } from "./market/releases/index.ts";
 import { marketRoutes, proxyRoutes } from "./market/routes.ts";
 import { marketRuntimeRoute } from "./market/runtime-routes.ts";
+import { createDmService } from "./market/social/dms.ts";
 import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
@@ -73,6 +81,8 @@ export interface AppOptions {
   walletVerifier?: WalletSignatureVerifier;
   /** The X account provider (tests); default: X OAuth when configured, else operator verification only. */
   xProvider?: XAccountProvider;
+  /** Live-update limits other than the documented ones (tests). */
+  live?: Partial<LiveLimits>;
 }
 
 export interface App {
@@ -89,6 +99,7 @@ export interface App {
     sessions: SessionService;
     readCache: ReadCache;
     revisions: Revisions;
+    live: LiveHub;
     /** Runs every periodic job once (tests drive them with a manual clock). */
     runJobs(): Promise<void>;
   };
@@ -184,10 +195,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     envelopes: sessions.envelopes,
     runtimeIds: marketRuntimeIds,
   });
+  const live = createLiveHub({
+    db,
+    store: createLiveStore(db),
+    logger,
+    runtimes: new Map(roles.market?.runtimes.map(({ runtime, scope }) => [scope, runtime.id]) ?? []),
+    unread: createDmService({ db, clock }).unread,
+    limits: { maxStreams: config.maxStreams, ...options.live },
+  });
   const market = marketRoutes([
     apiKeyCheckRoute,
     ...releaseRoutes({ releases }),
     ...packEditRoutes({ packEdits }),
+    ...liveRoutes({ hub: live }),
     marketRuntimeRoute(deployments),
     ...accountRoutes({
       clock,
@@ -297,8 +317,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       onReconnect,
     }),
   ];
+  await live.start();
+  const pruneLive = () =>
+    live.prune().catch((error) => logger.warn({ msg: "live event log prune failed", err: error }));
   const maintenance = setInterval(() => {
     limiter.sweep();
+    void pruneLive();
     idempotency.sweep().catch((error) => logger.warn({ msg: "idempotency sweep failed", err: error }));
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
@@ -326,8 +350,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       sessions,
       readCache,
       revisions,
+      live,
       async runJobs() {
         for (const job of jobs) await job.run();
+        await pruneLive();
       },
     },
     async listen() {
@@ -340,6 +366,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     async close() {
       clearInterval(maintenance);
       for (const timer of jobTimers) clearInterval(timer);
+      // Streams end first: the listener would otherwise wait for them.
+      await live.close();
       await server.close();
       await admin.close();
       await indexer?.stop();

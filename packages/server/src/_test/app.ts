@@ -55,6 +55,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
   walletVerifier?: AppOptions["walletVerifier"];
+  live?: AppOptions["live"];
+  deployments?: AppOptions["deployments"];
 }
 
 export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -76,6 +78,9 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     policies: options.policies,
     keyCache: options.keyCache,
     walletVerifier: options.walletVerifier,
+    live: options.live,
+    deployments: options.deployments,
+    indexing: false,
   });
   let keyCount = 0;
   const admin: TestApp["admin"] = (method, url, body) =>

@@ -2,6 +2,7 @@ import type { CreatedKey, CreateKeyRequest, MarketBucket, RateLimit } from "@mkt
 import { createdKeySchema, readRateLimit } from "@mkt/protocol";
 import { accountApi } from "./account.ts";
 import { createTransport, type TransportOptions } from "./http.ts";
+import { liveApi } from "./live.ts";
 import { releasesApi } from "./releases.ts";
 
 export interface MktClientOptions extends TransportOptions {}
@@ -43,6 +44,8 @@ export function createMktClient(options: MktClientOptions) {
       ...accountApi(request),
       /** The release catalog: public reads, and signed actions of a wallet (`/market/releases`). */
       releases: releasesApi(request),
+      /** Live updates (`GET /market/live`): refresh signals over server-sent events. */
+      live: liveApi(options),
       /** Reserves one request in a budget (`GET /market/api-key`) and returns the budget's state. */
       async reserve(bucket: MarketBucket): Promise<RateLimit> {
         const { headers } = await request({ method: "GET", path: "/market/api-key", query: { bucket } });

@@ -247,10 +247,13 @@ export async function startApiServer({
   logLevel,
   databaseUrl,
   trustProxy,
+  env = {},
 }: {
   logLevel: string;
   databaseUrl?: string | undefined;
   trustProxy?: string | undefined;
+  /** More environment of the server (its configuration variables). */
+  env?: Record<string, string>;
 }) {
   // BENCH_SERVER_NODE_ARGS adds Node flags to the server process (`--cpu-prof --cpu-prof-dir=…` to profile it).
   const nodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
@@ -264,6 +267,7 @@ export async function startApiServer({
       MKT_MAX_IN_FLIGHT: "100000",
       DATABASE_URL: databaseUrl ?? "memory://",
       TRUST_PROXY: trustProxy ?? "",
+      ...env,
     },
     /listening on\s+(\S+)[\s\S]*operator\s+(\S+)/,
   );

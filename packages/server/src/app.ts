@@ -201,7 +201,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     runtimes: new Map(roles.market?.runtimes.map(({ runtime, scope }) => [scope, runtime.id]) ?? []),
     unread: createDmService({ db, clock }).unread,
-    limits: { maxStreams: config.maxStreams, ...options.live },
+    limits: { maxStreams: config.maxStreams, maxStreamsPerKey: config.maxStreamsPerKey, ...options.live },
   });
   const market = marketRoutes([
     apiKeyCheckRoute,

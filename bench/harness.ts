@@ -252,7 +252,7 @@ export async function startApiServer({
   logLevel: string;
   databaseUrl?: string | undefined;
   trustProxy?: string | undefined;
-  /** More environment of the server process (`BENCH_SEED_CLAIMS`). */
+  /** More environment of the server process (configuration variables, `BENCH_SEED_CLAIMS`). */
   env?: Record<string, string>;
 }) {
   // BENCH_SERVER_NODE_ARGS adds Node flags to the server process (`--cpu-prof --cpu-prof-dir=…` to profile it).

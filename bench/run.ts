@@ -1,11 +1,12 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 // `npm run bench -- <filter> …` runs only the suites whose id contains one of the filters:
 // `route` (all eight route suites), `api-key`, `runtime`, `releases`, `claims`, `trust-proxy`, `indexer`, `accounts`,
-// `postgres`, `signatures`, or a whole id such as `route:runtime:trust-proxy`.
+// `postgres`, `signatures`, `sse`, or a whole id such as `route:runtime:trust-proxy`.
 import { accountCases, benchAccounts } from "./account.bench.ts";
 import { benchIndexerBackfill } from "./indexer.bench.ts";
 import { benchRoute, routeCases } from "./routes.bench.ts";
 import { benchSignatures } from "./signatures.bench.ts";
+import { benchSse } from "./sse.bench.ts";
 
 // BENCH_SECONDS: the measured seconds of each load; BENCH_ROUNDS: the rounds of the route and accounts suites.
 const seconds = process.env["BENCH_SECONDS"];
@@ -30,6 +31,11 @@ const suites: { id: string; run(): Promise<SuiteResult> }[] = [
     id,
     run: () => benchAccounts({ ...accountsBench, database }),
   })),
+  // BENCH_SSE_CLIENTS: the clients held (default the 10,000 of the target).
+  {
+    id: "sse",
+    run: () => benchSse({ clients: Number(process.env["BENCH_SSE_CLIENTS"] ?? 10_000) }),
+  },
 ];
 
 const filters = process.argv.slice(2);

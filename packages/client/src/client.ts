@@ -2,6 +2,7 @@ import type { CreatedKey, CreateKeyRequest, MarketBucket, RateLimit } from "@mkt
 import { createdKeySchema, readRateLimit } from "@mkt/protocol";
 import { accountApi } from "./account.ts";
 import { createTransport, type TransportOptions } from "./http.ts";
+import { liveApi } from "./live.ts";
 import { marketReadsApi } from "./market-reads.ts";
 import { packEditApi } from "./pack-edits.ts";
 import { releasesApi } from "./releases.ts";
@@ -52,6 +53,8 @@ export function createMktClient(options: MktClientOptions) {
       packEdit: packEditApi(request),
       /** The runtime catalog and an owner's indexed claims (`/market/runtime`). */
       runtime: runtimeApi(request),
+      /** Live updates (`GET /market/live`): refresh signals over server-sent events. */
+      live: liveApi(options),
       /** Reserves one request in a budget (`GET /market/api-key`) and returns the budget's state. */
       async reserve(bucket: MarketBucket): Promise<RateLimit> {
         const { headers } = await request({ method: "GET", path: "/market/api-key", query: { bucket } });

@@ -9,6 +9,7 @@ export type {
   CreatorReleaseList,
   Discovery,
   Head,
+  LiveEvent,
   MarketClaim,
   MarketDrop,
   MarketRuntime,
@@ -27,6 +28,7 @@ export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export { MktApiError } from "./errors.ts";
 export type { RetryPolicy } from "./http.ts";
+export type { LiveOptions, LiveSubscription } from "./live.ts";
 export type { ReleaseActionOptions, ReleaseSigner } from "./releases.ts";
 export type { ClaimsOptions } from "./runtime.ts";
 export type { ActionOptions, ActionSigner } from "./signed-actions.ts";

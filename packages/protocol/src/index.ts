@@ -210,6 +210,23 @@ export {
   MARKET_BUCKETS,
   marketBucketSchema,
 } from "./market/index.ts";
+export type { LiveEvent, LiveEventData, LiveEventName } from "./market/live.ts";
+export {
+  LIVE_EVENT_NAMES,
+  LIVE_STREAM,
+  liveClaimsSchema,
+  liveDmSchema,
+  liveDmSeenSchema,
+  liveEventSchemas,
+  liveHeadersSchema,
+  liveHeadSchema,
+  liveQuerySchema,
+  liveReadySchema,
+  liveReleaseSchema,
+  liveResyncSchema,
+  liveStreamEventSchema,
+  parseLiveEvent,
+} from "./market/live.ts";
 export type {
   PackEdit,
   PackEditAction,

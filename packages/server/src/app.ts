@@ -44,11 +44,19 @@ import { boardRoutes, createBoardService } from "./market/board/index.ts";
 import { createCreatorService, creatorRoutes } from "./market/creators/index.ts";
 import { discoveryRoutes } from "./market/discovery/index.ts";
 import type { FeatureDeps, MarketFeature } from "./market/feature.ts";
+import {
+  createLiveHub,
+  createLiveStore,
+  type LiveHub,
+  type LiveLimits,
+  liveRoutes,
+} from "./market/live/index.ts";
 import { createPackEditService, packEditRoutes } from "./market/pack-edits/index.ts";
 import { createProfileReader, profileFeature, type XAccountProvider } from "./market/profile/index.ts";
 import { artworkRoutes, createReleaseService, releaseRoutes } from "./market/releases/index.ts";
 import { MARKET_INDEXER_SOURCE, marketRoutes, proxyRoutes } from "./market/routes.ts";
 import { createCursorCodec, createRuntimeCatalog, runtimeCatalogRoutes } from "./market/runtime/index.ts";
+import { createDmService } from "./market/social/dms.ts";
 import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
@@ -77,6 +85,8 @@ export interface AppOptions {
   walletVerifier?: WalletSignatureVerifier;
   /** The X account provider (tests); default: X OAuth when configured, else operator verification only. */
   xProvider?: XAccountProvider;
+  /** Live-update limits other than the documented ones (tests). */
+  live?: Partial<LiveLimits>;
 }
 
 export interface App {
@@ -93,6 +103,7 @@ export interface App {
     sessions: SessionService;
     readCache: ReadCache;
     revisions: Revisions;
+    live: LiveHub;
     /** Runs every periodic job once (tests drive them with a manual clock). */
     runJobs(): Promise<void>;
   };
@@ -193,6 +204,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     envelopes: sessions.envelopes,
     runtimes: runtimeCatalog,
   });
+  const live = createLiveHub({
+    db,
+    store: createLiveStore(db),
+    logger,
+    marketScope: roles.market?.scope,
+    unread: createDmService({ db, clock }).unread,
+    limits: { maxStreams: config.maxStreams, maxStreamsPerKey: config.maxStreamsPerKey, ...options.live },
+  });
   const market = marketRoutes([
     apiKeyCheckRoute,
     ...releaseRoutes({ releases }),
@@ -209,6 +228,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         scope: roles.market?.scope,
       }),
     }),
+    ...liveRoutes({ hub: live }),
     ...accountRoutes({
       clock,
       sessions,
@@ -321,8 +341,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       onReconnect,
     }),
   ];
+  await live.start();
+  const pruneLive = () =>
+    live.prune().catch((error) => logger.warn({ msg: "live event log prune failed", err: error }));
   const maintenance = setInterval(() => {
     limiter.sweep();
+    void pruneLive();
     idempotency.sweep().catch((error) => logger.warn({ msg: "idempotency sweep failed", err: error }));
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
@@ -350,8 +374,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       sessions,
       readCache,
       revisions,
+      live,
       async runJobs() {
         for (const job of jobs) await job.run();
+        await pruneLive();
       },
     },
     async listen() {
@@ -364,6 +390,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     async close() {
       clearInterval(maintenance);
       for (const timer of jobTimers) clearInterval(timer);
+      // Streams end first: the listener would otherwise wait for them.
+      await live.close();
       await server.close();
       await admin.close();
       await indexer?.stop();

@@ -41,7 +41,14 @@ export const forbidden = (message: string) => new AppError("forbidden", message)
 export const conflict = (message: string) => new AppError("conflict", message);
 
 /** Why a request was refused with 429; surfaces that must not reveal it ignore it. */
-export type RateLimitReason = "quota" | "failed_attempts" | "admission" | "missing_key" | "invalid_key";
+export type RateLimitReason =
+  | "quota"
+  | "failed_attempts"
+  | "admission"
+  | "missing_key"
+  | "invalid_key"
+  /** The key's cap of open live-update streams. */
+  | "streams";
 
 export class RateLimitedError extends AppError {
   override readonly name = "RateLimitedError";

@@ -55,6 +55,7 @@ export interface TestAppOptions {
   database?: TestDatabase;
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
   walletVerifier?: AppOptions["walletVerifier"];
+  live?: AppOptions["live"];
   /** Chains whose runtimes the market serves and the indexer follows. */
   deployments?: AppOptions["deployments"];
   /**
@@ -83,6 +84,7 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     policies: options.policies,
     keyCache: options.keyCache,
     walletVerifier: options.walletVerifier,
+    live: options.live,
     deployments: options.deployments,
     indexing: options.indexing ?? false,
   });

@@ -87,6 +87,8 @@ const rawSchema = z.object({
   MKT_CONFIG: z.string().min(1).optional(),
   MKT_DATA_DIR: z.string().min(1).default(".mkt"),
   MKT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
+  MKT_MAX_STREAMS: z.coerce.number().int().min(1).default(10_000),
+  MKT_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(1).default(5),
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_REDIRECT_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -131,6 +133,10 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
     configFile: raw.MKT_CONFIG,
     dataDir: raw.MKT_DATA_DIR,
     maxInFlight: raw.MKT_MAX_IN_FLIGHT,
+    /** Live-update streams one replica holds open (they do not count against `maxInFlight`). */
+    maxStreams: raw.MKT_MAX_STREAMS,
+    /** Live-update streams one API key holds open on one replica. */
+    maxStreamsPerKey: raw.MKT_MAX_STREAMS_PER_KEY,
     /** X account connection through OAuth 2.0 (PKCE); without it only the operator verifies X accounts. */
     x:
       raw.X_CLIENT_ID !== undefined && raw.X_REDIRECT_URL !== undefined

@@ -248,6 +248,14 @@ export function createPipeline(deps: PipelineDeps) {
     return { lookup, store, vary: policy.vary ?? [] };
   };
 
+  /** A stream route's handler: the request leaves the in-flight count once its checks have passed. */
+  const streamHandler =
+    (handler: RouteDefinition["handler"]): RouteDefinition["handler"] =>
+    (request, reply) => {
+      release(request);
+      return handler(request, reply);
+    };
+
   /** The route's own hooks and Fastify options, compiled once. */
   const compileRoute = (surface: Surface, route: RouteDefinition) => {
     const url = `${surface.prefix}${route.path}`;
@@ -369,7 +377,7 @@ export function createPipeline(deps: PipelineDeps) {
       onRequest: onRequest as onRequestHookHandler,
       ...(route.idempotent ? { preHandler: idempotency.preHandler } : {}),
       ...(onSend.length > 0 ? { onSend } : {}),
-      handler: route.handler,
+      handler: route.stream ? streamHandler(route.handler) : route.handler,
     };
   };
 

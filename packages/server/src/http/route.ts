@@ -68,6 +68,13 @@ export interface RouteDeclaration {
    * top-level body fields a replay leaves out: they are never stored (a secret shown once).
    */
   idempotent?: true | { withheld: readonly string[] };
+  /**
+   * A long-lived stream (server-sent events): once its checks pass, the
+   * handler takes the raw response over (`reply.hijack()`) and the request
+   * gives its admission slot back, so open streams never count against the
+   * in-flight cap (the handler enforces its own stream caps).
+   */
+  stream?: true;
 }
 
 export interface ResponseSpec {

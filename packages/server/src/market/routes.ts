@@ -15,6 +15,7 @@ export const MARKET_INDEXER_SOURCE = "indexer:market";
 
 const read = { kind: "market", bucket: "read" } as const;
 const write = { kind: "market", bucket: "write" } as const;
+const stream = { kind: "market", bucket: "stream" } as const;
 /** Listed as public in the authentication guide: keyless when PUBLIC_READS=open, budgeted per client IP. */
 const publicRead = { kind: "market", bucket: "read", publicRead: true } as const;
 
@@ -99,6 +100,11 @@ export const MARKET_ROUTES = {
     proxy: true,
   },
   "GET /account/releases": { access: read, session: "account", cache: cache.private, proxy: true },
+
+  // Live updates (server-sent events): long-lived, outside the in-flight cap, never cached.
+  // Not served by the first-party proxy yet (its streams would be budgeted per client group).
+  "GET /live": { access: stream, cache: cache.noStore, stream: true },
+  "GET /account/live": { access: stream, session: "account", cache: cache.noStore, stream: true },
 
   // Accounts and sessions (market-api.md sections 3 and 5)
   "POST /account/session": { access: write, cache: cache.noStore, proxy: true },

@@ -1,0 +1,162 @@
+import { LIVE_STREAM, type LiveEvent, parseLiveEvent } from "@mkt/protocol";
+import { createParser } from "eventsource-parser";
+import type { MarketSessionCredentials } from "./account.ts";
+import { MktApiError } from "./errors.ts";
+import type { TransportOptions } from "./http.ts";
+
+export interface LiveOptions {
+  /** Also receive `claims` events of this wallet. */
+  owner?: string;
+  /** An account session: the account stream, with its DMs, unread count and own drafts. */
+  session?: MarketSessionCredentials;
+  /** Resume after this id (one a previous subscription reported). */
+  lastEventId?: string;
+  /** Every event, in order (`ready`, `release`, `head`, `claims`, `dm`, `unread`, …). */
+  onEvent: (event: LiveEvent) => void;
+  /**
+   * Events were missed (the server's log no longer holds them): re-read the
+   * REST resources the app shows. Awaited before later events are delivered.
+   */
+  onResync: () => void | Promise<void>;
+  /** A failed connection attempt or a dropped stream; the subscription reconnects unless the error is final. */
+  onError?: (error: unknown) => void;
+  /** Reconnection backoff: full jitter, doubling from `baseDelayMs` up to `maxDelayMs`. */
+  backoff?: { baseDelayMs?: number; maxDelayMs?: number };
+}
+
+export interface LiveSubscription {
+  /** The id to resume after: the last event id received. */
+  lastEventId(): string | undefined;
+  /** Stops the subscription; `done` resolves. */
+  close(): void;
+  /** Resolves when closed; rejects with the `MktApiError` of a final refusal (401, 403, 400). */
+  done: Promise<void>;
+}
+
+/** Statuses after which reconnecting can help. */
+const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+/**
+ * The live-update stream (`GET /market/live`, or `GET /market/account/live`
+ * with a session), over fetch so the API key goes in a header. Reconnects
+ * with backoff and `Last-Event-ID`, so no event is missed while the server
+ * still holds it; when it no longer does, `onResync` runs first.
+ */
+export function liveApi(options: TransportOptions) {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+
+  return {
+    /**
+     * Opens a subscription; it runs until `close()` or a final refusal.
+     *
+     * @example
+     * ```ts
+     * const live = client.market.live.subscribe({
+     *   owner: "0x…",
+     *   onEvent: (event) => {
+     *     if (event.event === "claims") void reloadClaims(event.data.version);
+     *     if (event.event === "release") void reloadRelease(event.data.releaseId);
+     *   },
+     *   onResync: () => reloadEverything(),
+     * });
+     * // later
+     * live.close();
+     * ```
+     */
+    subscribe(live: LiveOptions): LiveSubscription {
+      const abort = new AbortController();
+      let lastEventId = live.lastEventId;
+      let retryMs: number = LIVE_STREAM.retryMs;
+      const base = live.backoff?.baseDelayMs ?? 500;
+      const max = live.backoff?.maxDelayMs ?? 30_000;
+      const url = new URL(`${baseUrl}${live.session ? LIVE_STREAM.accountPath : LIVE_STREAM.path}`);
+      if (live.owner) url.searchParams.set("owner", live.owner);
+
+      /** One connection: resolves when the stream ends; throws on a refusal. */
+      const connect = async (): Promise<void> => {
+        const headers: Record<string, string> = { accept: "text/event-stream" };
+        if (options.apiKey) headers["API-KEY"] = options.apiKey;
+        if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
+        if (live.session) {
+          headers["authorization"] = `Bearer ${live.session.token}`;
+          headers["origin"] = live.session.origin;
+          headers["x-mkt-wallet"] = live.session.address;
+        }
+        const response = await fetchImpl(url, { headers, signal: abort.signal });
+        if (!response.ok || !response.body) {
+          const text = await response.text();
+          const retryAfter = Number(response.headers.get("retry-after"));
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {}
+          throw new MktApiError(
+            response.status,
+            body,
+            Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+            response.headers.get("x-request-id") ?? undefined,
+          );
+        }
+        // Events are handed over in order, a resync awaited before anything after it.
+        let delivering: Promise<void> = Promise.resolve();
+        const parser = createParser({
+          onRetry: (ms) => {
+            retryMs = ms;
+          },
+          onEvent: (raw) => {
+            if (raw.id !== undefined) lastEventId = raw.id;
+            if (raw.data === "") return;
+            const event = parseLiveEvent(raw);
+            if (event === undefined) return;
+            delivering = delivering.then(async () => {
+              if (event.event === "resync") await live.onResync();
+              live.onEvent(event);
+            });
+          },
+        });
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            parser.feed(value);
+          }
+        } finally {
+          await delivering;
+        }
+      };
+
+      const aborted = new Promise<void>((resolve) => abort.signal.addEventListener("abort", () => resolve()));
+      const run = async () => {
+        let failures = 0;
+        while (!abort.signal.aborted) {
+          let wait = 0;
+          try {
+            await connect();
+            failures = 0;
+            wait = retryMs;
+          } catch (error) {
+            if (abort.signal.aborted) break;
+            if (error instanceof MktApiError && !RETRYABLE.has(error.status)) throw error;
+            live.onError?.(error);
+            failures += 1;
+            const backoff = Math.min(max, base * 2 ** (failures - 1)) * random();
+            const asked = error instanceof MktApiError ? (error.retryAfterSeconds ?? 0) * 1000 : 0;
+            wait = Math.max(retryMs, backoff, asked);
+          }
+          if (!abort.signal.aborted) await Promise.race([sleep(wait), aborted]);
+        }
+      };
+
+      const done = run();
+      return {
+        lastEventId: () => lastEventId,
+        close: () => abort.abort(),
+        done,
+      };
+    },
+  };
+}

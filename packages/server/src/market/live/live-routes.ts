@@ -1,0 +1,91 @@
+import type { OutgoingHttpHeaders } from "node:http";
+import { LIVE_STREAM, liveHeadersSchema, liveQuerySchema, liveStreamEventSchema } from "@mkt/protocol";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import type { LiveHub } from "./hub.ts";
+
+function streamRules(hub: LiveHub) {
+  const { limits } = hub;
+  return `A server-sent event stream (\`text/event-stream\`) of refresh signals: each event names what changed, and the client re-reads that REST resource. Open it with \`fetch\` and the \`API-KEY\` header (the SDK's \`client.market.live\` does), not with a browser \`EventSource\`, which cannot send headers.
+
+Events (\`event:\` name, \`data:\` JSON; schemas \`LiveStreamEvent\`):
+- \`ready\` first on every stream: the heartbeat interval and the log's window; with an \`id\` on a fresh stream.
+- \`release\` {releaseId, revision, status}: an accepted release action. Every stream gets those of public releases (announced, cancelled, live); \`/market/account/live\` also gets its own account's drafts (and \`deleted\`).
+- \`head\` {scope, version, nextBlock, revision}: the indexer committed blocks of a market runtime (or undid them in a reorg: \`nextBlock\` moves back).
+- \`claims\` {scope, version, owner, claims, fromBlock, toBlock}: with \`?owner=\`, sent just before the \`head\` event of a commit that recorded claims of that wallet; re-read \`GET /market/runtime/{version}/claims?owner=\`.
+- \`dm\` {messageId, threadId, from, createdAt} and \`dm-seen\` {threadId, seenUpTo}, each followed by \`unread\` {messages, threads}: only on \`/market/account/live\`, only the signed-in account's own conversations.
+- \`resync\` {reason}: the events after \`Last-Event-ID\` are no longer all in the log (\`expired\`), or the id is not one this server issued (\`unknown\`): re-read every REST resource the client shows, then carry on.
+- \`position\` {}: moves the resume point past events that were not for this stream (sent with a heartbeat when needed).
+
+Ids are decimal, increasing across every replica, one sequence in the database. The event a client may resume after carries \`id:\`; send it back as \`Last-Event-ID\` on reconnect and every later event is replayed, in order, none missed, while it is in the log's window: the last ${Math.round(limits.windowMs / 60_000)} minutes and at most ${limits.windowEvents.toLocaleString("en-US")} events. Older than that, the stream starts with \`resync\`. A comment line (\`: heartbeat\`) comes every ${Math.round(limits.heartbeatMs / 1000)} seconds; a client that hears nothing for three intervals should reconnect. \`retry: ${LIVE_STREAM.retryMs}\` suggests the reconnection delay; back off with jitter beyond it.
+
+Budget: opening a stream charges the stream bucket (10 per minute per key per replica, times the multiplier). At most ${limits.maxStreamsPerKey} streams per key are open at once on a replica (429 beyond). An open stream does not hold one of the replica's in-flight request slots; each replica holds at most ${limits.maxStreams.toLocaleString("en-US")} streams (503 with Retry-After beyond). A client that leaves more than ${Math.round(limits.maxBufferedBytes / 1024)} KiB unread is disconnected; it resumes with \`Last-Event-ID\`. On shutdown the server ends every stream; clients reconnect to another replica.`;
+}
+
+/** `GET /market/live` and `GET /market/account/live`: the live-update streams. */
+export function liveRoutes({ hub }: { hub: LiveHub }): RouteSpec[] {
+  const rules = streamRules(hub);
+  const responses = {
+    200: {
+      description: "The event stream; it stays open until either side closes it.",
+      contentType: "text/event-stream",
+      schema: liveStreamEventSchema,
+    },
+    400: { description: "`owner` is not a 0x address." },
+    401: { description: "API key missing, malformed or invalid." },
+    429: {
+      description: `Stream budget spent, or ${hub.limits.maxStreamsPerKey} streams of this key already open on this replica.`,
+    },
+    503: {
+      description: "The replica holds its maximum of streams, or is shutting down; retry after Retry-After.",
+    },
+  };
+  const stream = (account: boolean) =>
+    defineRoute({
+      method: "GET",
+      path: account ? "/account/live" : "/live",
+      operationId: account ? "streamAccountLiveUpdates" : "streamLiveUpdates",
+      summary: account
+        ? "Live updates with the signed-in account's private events"
+        : "Live updates (server-sent events)",
+      description: account
+        ? `Everything \`GET /market/live\` sends, plus the signed-in account's direct messages, read marks, unread count and its own release drafts. Needs the account session (\`Authorization: Bearer\`, \`Origin\`, \`X-MKT-Wallet\`) besides the key.\n\n${rules}`
+        : rules,
+      tags: ["Live updates"],
+      request: { query: liveQuerySchema, headers: liveHeadersSchema },
+      responses: account
+        ? {
+            ...responses,
+            401: { description: "API key or account session missing, invalid or expired." },
+            403: { description: "A chat or access session: this stream needs the account session." },
+          }
+        : responses,
+      handler: (request, reply) => {
+        const key = request.apiKey;
+        if (key === undefined) throw new Error("a live stream route must require an API key");
+        hub.admit(key.id);
+        // From here on the handler writes the response itself, for as long as the stream lasts.
+        reply.hijack();
+        const headers: OutgoingHttpHeaders = {};
+        for (const [name, value] of Object.entries(reply.getHeaders())) {
+          if (value !== undefined) headers[name] = value;
+        }
+        reply.raw.writeHead(200, {
+          ...headers,
+          "content-type": "text/event-stream; charset=utf-8",
+          // Reverse proxies (nginx) must pass events through as they come.
+          "x-accel-buffering": "no",
+        });
+        reply.raw.socket?.setNoDelay(true);
+        hub.attach(
+          {
+            keyId: key.id,
+            accountId: account ? (request.session?.accountId ?? undefined) : undefined,
+            owner: request.query.owner,
+            lastEventId: request.headers["last-event-id"],
+          },
+          reply.raw,
+        );
+      },
+    });
+  return [stream(false), stream(true)];
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SOCIAL_PAGING } from "../account/social.ts";
+import { releaseCardSchema } from "./release-resource.ts";
 import { DESIGN_MASKS, DESIGN_PATTERNS, RELEASE_STATUSES } from "./releases.ts";
 
 /** The release actions that leave a revision behind (`delete` removes the release and its history). */
@@ -11,16 +12,6 @@ export type RevisionAction = (typeof REVISION_ACTIONS)[number];
  * from its design, and the history of that artwork by release revision.
  */
 
-const cardOut = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  image: z.string(),
-  attributes: z.array(z.object({ trait_type: z.string(), value: z.string() })),
-  mask: z.enum(DESIGN_MASKS),
-  firstEditionImage: z.string(),
-});
-
 export const artworkTierSchema = z
   .object({
     tier: z.number().int().min(0).describe("0-based rarity tier: the index in `design.cardsByRarity`."),
@@ -29,7 +20,7 @@ export const artworkTierSchema = z
       .enum(DESIGN_MASKS)
       .nullable()
       .describe("`design.tierMasks[tier]`, or null when the release sets no tier masks (cards use `mask`)."),
-    cards: z.array(cardOut).describe("The tier's cards, in the release's order."),
+    cards: z.array(releaseCardSchema).describe("The tier's cards, in the release's order."),
   })
   .meta({ id: "ArtworkTier" });
 

@@ -9,7 +9,8 @@ import { DESIGN_MASKS, DESIGN_PATTERNS, RELEASE_STATUSES, releaseIdSchema } from
  * action was parsed, so these only describe them.
  */
 
-const cardOut = z.object({
+/** A card as the server answers it (every field present). */
+export const releaseCardSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
@@ -53,7 +54,7 @@ export const releaseSchema = z
       pattern: z.enum(DESIGN_PATTERNS),
       mask: z.enum(DESIGN_MASKS),
       cardsByRarity: z
-        .array(z.array(cardOut))
+        .array(z.array(releaseCardSchema))
         .describe("One inner array per rarity tier; `[]` in a list summary (`cardsOmitted: true`)."),
       strokes: z.array(z.array(z.number().int())),
       tierImages: z.array(z.string()),

@@ -237,6 +237,33 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump }: R
     return { kind: "changed", release };
   }
 
+  /**
+   * One page of an account's releases, last changed first (by `seq`, which
+   * every change moves), paged by an opaque cursor over `seq`: every status
+   * complete (the owner's own view), or the public ones as list summaries.
+   */
+  async function ownerPage(
+    accountId: string,
+    { cursor, limit }: PageRequest,
+    which: "all" | "public",
+  ): Promise<{ releases: Release[]; next: string | null }> {
+    let query = selectRelease(db.kysely).where("releases.owner_id", "=", accountId);
+    if (which === "public") query = query.where("releases.status", "in", PUBLIC_STATUSES);
+    if (cursor !== undefined) query = query.where("releases.seq", "<", idCursor.decode(cursor));
+    const rows = (await query
+      .orderBy("releases.seq", "desc")
+      .limit(limit + 1)
+      .execute()) as ReleaseRow[];
+    const { items, next } = toPage(
+      rows,
+      limit,
+      (row) => toRelease(row, which === "public"),
+      idCursor,
+      (row) => String(row.seq),
+    );
+    return { releases: items, next };
+  }
+
   return {
     /**
      * Applies one signed action. The signature is checked over the text
@@ -320,21 +347,8 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump }: R
      * last changed first (by `seq`, which every change moves), paged by an
      * opaque cursor over `seq`.
      */
-    async listOwn(accountId: string, { cursor, limit }: PageRequest): Promise<OwnReleaseList> {
-      let query = selectRelease(db.kysely).where("releases.owner_id", "=", accountId);
-      if (cursor !== undefined) query = query.where("releases.seq", "<", idCursor.decode(cursor));
-      const rows = (await query
-        .orderBy("releases.seq", "desc")
-        .limit(limit + 1)
-        .execute()) as ReleaseRow[];
-      const { items, next } = toPage(
-        rows,
-        limit,
-        (row) => toRelease(row, false),
-        idCursor,
-        (row) => String(row.seq),
-      );
-      return { releases: items, next };
+    listOwn(accountId: string, page: PageRequest): Promise<OwnReleaseList> {
+      return ownerPage(accountId, page, "all");
     },
 
     /** The artwork of one public release at its current revision; a draft, like a missing id, is a 404. */
@@ -396,26 +410,11 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump }: R
      * The public releases (no drafts) of one account as summaries, last
      * changed first, paged by an opaque cursor over `seq`.
      */
-    async listPublicOf(
+    listPublicOf(
       accountId: string,
-      { cursor, limit }: PageRequest,
+      page: PageRequest,
     ): Promise<{ releases: Release[]; next: string | null }> {
-      let query = selectRelease(db.kysely)
-        .where("releases.owner_id", "=", accountId)
-        .where("releases.status", "in", PUBLIC_STATUSES);
-      if (cursor !== undefined) query = query.where("releases.seq", "<", idCursor.decode(cursor));
-      const rows = (await query
-        .orderBy("releases.seq", "desc")
-        .limit(limit + 1)
-        .execute()) as ReleaseRow[];
-      const { items, next } = toPage(
-        rows,
-        limit,
-        (row) => toRelease(row, true),
-        idCursor,
-        (row) => String(row.seq),
-      );
-      return { releases: items, next };
+      return ownerPage(accountId, page, "public");
     },
 
     /** How many public releases (no drafts) an account has. */

@@ -1,4 +1,3 @@
-import type { ChainDeployment } from "@mkt/chain";
 import { claimDropsAbi, waitForSuccess } from "@mkt/chain";
 import { sql } from "kysely";
 import type { Address } from "viem";
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { setupDevChain, type TestChain } from "../../_test/dev-chain.ts";
+import { claimDropsOf, marketDeployment, seedRuntimes } from "../../_test/market.ts";
 import { createScopeIndexer, type ScopeIndexer } from "../../indexer/engine.ts";
 import { scopesOf } from "../../indexer/projections.ts";
 import { createLogger } from "../../logging/index.ts";
@@ -194,18 +194,7 @@ describe("board windows", () => {
   const NOW = clock.now();
   const HOUR = 3_600_000;
   const DAY = 24 * HOUR;
-  const scope = (runtime: string) => `8453:runtime:${runtime}`;
-  const deployment: ChainDeployment = {
-    chainId: 8453,
-    rpcUrl: "http://127.0.0.1:1",
-    finalityDepth: 3,
-    genesisHash: `0x${"0".repeat(64)}`,
-    contracts: {},
-    runtimes: [
-      { id: "r1", version: 1, contracts: { ClaimDrops: `0x${"1".repeat(40)}` }, startBlock: 1 },
-      { id: "r2", version: 2, contracts: { ClaimDrops: `0x${"2".repeat(40)}` }, startBlock: 1 },
-    ],
-  };
+  const deployment = marketDeployment();
   const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
   let test: TestApp;
   let apiKey: string;
@@ -214,8 +203,10 @@ describe("board windows", () => {
     test = await setupApp({ clock, deployments: [deployment] });
     apiKey = (await test.createKey({ multiplier: 100 })).key;
     const k = test.db.kysely;
-    await sql`INSERT INTO market_drops (scope, runtime_id, drop_id, creator, price, max_supply, created_block, updated_block)
-      VALUES (${scope("r2")}, 'r2', 1, ${wallet(0xc1)}, 0, 0, 1, 1)`.execute(k);
+    const scope = await seedRuntimes(test.db, deployment);
+    const contract = claimDropsOf(deployment, "r2");
+    await sql`INSERT INTO market_drops (scope, chain_id, runtime_id, drop_id, contract, creator, price, max_supply, created_block, created_tx, updated_block)
+      VALUES (${scope}, 8453, 'r2', 1, ${contract}, ${wallet(0xc1)}, 0, 0, 1, '0xd1', 1)`.execute(k);
     // One claim per wallet, at the edges of each window: exactly 24h old counts in 24h, one millisecond more does not.
     const claims: Array<[number, number]> = [
       [1, NOW - DAY],
@@ -226,8 +217,8 @@ describe("board windows", () => {
       [6, NOW - 30 * DAY - 1],
     ];
     for (const [index, [owner, time]] of claims.entries()) {
-      await sql`INSERT INTO market_claims (scope, runtime_id, block_number, log_index, transaction_hash, block_time, owner, drop_id, quantity, paid, total_claimed)
-        VALUES (${scope("r2")}, 'r2', ${10 + index}, 0, ${`0x${index}`}, ${new Date(time)}, ${wallet(owner)}, 1, ${owner}, 0, ${index + 1})`.execute(
+      await sql`INSERT INTO market_claims (scope, chain_id, runtime_id, block_number, log_index, transaction_hash, block_time, contract, owner, drop_id, quantity, paid, total_claimed)
+        VALUES (${scope}, 8453, 'r2', ${10 + index}, 0, ${`0x${index}`}, ${new Date(time)}, ${contract}, ${wallet(owner)}, 1, ${owner}, 0, ${index + 1})`.execute(
         k,
       );
     }

@@ -1,27 +1,20 @@
 import { randomUUID } from "node:crypto";
-import type { ChainDeployment } from "@mkt/chain";
 import { type ReleaseActionInput, releaseActionMessage } from "@mkt/protocol";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, signIn, testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import { claimDropsOf, marketDeployment, seedRuntimes } from "../../_test/market.ts";
+import { chainRoles } from "../../chains/index.ts";
 
 const clock = createManualClock(Date.now());
 const DAY = 86_400_000;
 const address = (index: number) => testWallet(index).address.toLowerCase();
 
 /** A market deployment with runtimes r1 and r2; the test writes their projection itself (no chain). */
-const deployment: ChainDeployment = {
-  chainId: 8453,
-  rpcUrl: "http://127.0.0.1:1",
-  finalityDepth: 3,
-  genesisHash: `0x${"0".repeat(64)}`,
-  contracts: {},
-  runtimes: [
-    { id: "r1", version: 1, contracts: { ClaimDrops: `0x${"1".repeat(40)}` }, startBlock: 1 },
-    { id: "r2", version: 2, contracts: { ClaimDrops: `0x${"2".repeat(40)}` }, startBlock: 1 },
-  ],
-};
+const deployment = marketDeployment();
+/** Another registry's scope on the same chain: its runtimes are not the market's. */
+const otherScope = chainRoles([marketDeployment(`0x${"f".repeat(40)}`)]).market!.scope;
 
 let test: TestApp;
 let apiKey: string;
@@ -51,13 +44,18 @@ let draftId: string;
 beforeAll(async () => {
   test = await setupApp({ clock, deployments: [deployment] });
   apiKey = (await test.createKey({ multiplier: 1000 })).key;
-  // Drops: wallet 1 created 3 (r1 #3 at block 5; r2 #7 and #8 at block 9); wallet 5 created one; wallet 2 none.
-  await sql`INSERT INTO market_drops (scope, runtime_id, drop_id, creator, price, max_supply, claimed, created_block, updated_block)
-    VALUES ('8453:runtime:r1', 'r1', 3, ${address(1)}, 0, 100, 4, 5, 6),
-           ('8453:runtime:r2', 'r2', 7, ${address(1)}, 1000000000000000000000, 0, 12, 9, 9),
-           ('8453:runtime:r2', 'r2', 8, ${address(1)}, 5, 10, 0, 9, 9),
-           ('8453:runtime:r2', 'r2', 9, ${address(5)}, 0, 0, 0, 10, 10),
-           ('8453:runtime:r9', 'r9', 1, ${address(1)}, 0, 0, 0, 11, 11)`.execute(test.db.kysely);
+  // Drops: wallet 1 created 3 (r1 #3 at block 5; r2 #7 and #8 at block 9) and one in another registry's
+  // runtime r9 (not the market's); wallet 5 created one; wallet 2 none.
+  const scope = await seedRuntimes(test.db, deployment);
+  const [c1, c2] = [claimDropsOf(deployment, "r1"), claimDropsOf(deployment, "r2")];
+  await sql`INSERT INTO market_drops (scope, chain_id, runtime_id, drop_id, contract, creator, price, max_supply, claimed, created_block, created_tx, updated_block)
+    VALUES (${scope}, 8453, 'r1', 3, ${c1}, ${address(1)}, 0, 100, 4, 5, '0xd3', 6),
+           (${scope}, 8453, 'r2', 7, ${c2}, ${address(1)}, 1000000000000000000000, 0, 12, 9, '0xd7', 9),
+           (${scope}, 8453, 'r2', 8, ${c2}, ${address(1)}, 5, 10, 0, 9, '0xd8', 9),
+           (${scope}, 8453, 'r2', 9, ${c2}, ${address(5)}, 0, 0, 0, 10, '0xd9', 10),
+           (${otherScope}, 8453, 'r9', 1, ${`0x${"9".repeat(40)}`}, ${address(1)}, 0, 0, 0, 11, '0xe1', 11)`.execute(
+    test.db.kysely,
+  );
 
   // Wallet 1's account: a username, two announced releases (one linked to drop r2 #7), one draft.
   const owner = await signIn(test, 1, { apiKey, now: clock.now() });

@@ -1,26 +1,23 @@
-import type { ChainDeployment } from "@mkt/chain";
 import { discoverySchema } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../../_test/app.ts";
-
-const deployment: ChainDeployment = {
-  chainId: 8453,
-  rpcUrl: "http://127.0.0.1:1",
-  finalityDepth: 3,
-  genesisHash: `0x${"0".repeat(64)}`,
-  contracts: {},
-  runtimes: [
-    { id: "r1", version: 1, contracts: { ClaimDrops: `0x${"1".repeat(40)}` }, startBlock: 1 },
-    { id: "r2", version: 2, contracts: { ClaimDrops: `0x${"2".repeat(40)}` }, startBlock: 7 },
-  ],
-};
+import { setupDevChain, type TestChain } from "../../_test/dev-chain.ts";
+import { chainRoles } from "../../chains/index.ts";
 
 describe("GET /market/discovery", () => {
+  let chain: TestChain;
   let test: TestApp;
   beforeAll(async () => {
-    test = await setupApp({ env: { PUBLIC_READS: "open" }, deployments: [deployment] });
+    // The runtimes are what the dev chain's RuntimeRegistry registered (r1, then r2), once indexed.
+    chain = await setupDevChain(8453);
+    test = await setupApp({ env: { PUBLIC_READS: "open" }, deployments: [chain.deployment] });
+    const scope = chainRoles([chain.deployment]).market!.scope;
+    await test.app.services.indexer!.indexerOf(scope)!.syncOnce();
+  }, 120_000);
+  afterAll(async () => {
+    await test?.close();
+    await chain?.close();
   });
-  afterAll(() => test.close());
 
   it("lists the runtimes, surfaces and their documents, budgets, stream path and PUBLIC_READS mode", async () => {
     const response = await test.app.server.inject({ method: "GET", url: "/market/discovery" });
@@ -74,7 +71,7 @@ describe("GET /market/discovery", () => {
   });
 
   it("states PUBLIC_READS=key and then needs a key", async () => {
-    const keyed = await setupApp({ deployments: [deployment] });
+    const keyed = await setupApp({ deployments: [chain.deployment] });
     try {
       expect((await keyed.app.server.inject({ method: "GET", url: "/market/discovery" })).statusCode).toBe(
         401,

@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testEnvelopeChecks, testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
+import { claimDropsOf, marketDeployment, seedRuntimes } from "../../_test/market.ts";
+import { chainRoles } from "../../chains/index.ts";
 import { AppError } from "../../errors.ts";
+import { createCursorCodec, createRuntimeCatalog } from "../runtime/index.ts";
 import { createPackEditService, type PackEditService } from "./service.ts";
 
 const clock = createManualClock(Date.now());
@@ -13,20 +16,30 @@ let database: TestDatabase;
 let packEdits: PackEditService;
 beforeAll(async () => {
   database = await setupDatabase();
+  // The catalog of a market registry with runtimes r1 and r2, as the indexer would have written it.
+  const deployment = marketDeployment();
+  const scope = await seedRuntimes(database.db, deployment);
   packEdits = createPackEditService({
     db: database.db,
     clock,
     envelopes: testEnvelopeChecks(database.db, clock),
-    runtimes: { exists: async (version) => ["r1", "r2"].includes(version) },
+    runtimes: createRuntimeCatalog({
+      db: database.db,
+      market: chainRoles([deployment]).market,
+      cursors: createCursorCodec({ key: async () => Buffer.alloc(32, 1) }),
+    }),
   });
   // Drop 7 of runtime r1: wallet 1 claimed from it; wallet 2 claimed drop 7 of runtime r2 only.
+  // Wallet 4 claimed drop 7 of an r1 of a registry on another chain: not a market pack.
+  const [c1, c2] = [claimDropsOf(deployment, "r1"), claimDropsOf(deployment, "r2")];
   const k = database.db.kysely;
   await sql`INSERT INTO market_drops (scope, chain_id, runtime_id, drop_id, contract, creator, price, max_supply, created_block, created_tx, updated_block)
-    VALUES ('8453:registry:0xr', 8453, 'r1', 7, '0xc1', ${address(3)}, 0, 10, 1, '0xa0', 2),
-           ('8453:registry:0xr', 8453, 'r2', 7, '0xc2', ${address(3)}, 0, 10, 1, '0xa0', 2)`.execute(k);
+    VALUES (${scope}, 8453, 'r1', 7, ${c1}, ${address(3)}, 0, 10, 1, '0xa0', 2),
+           (${scope}, 8453, 'r2', 7, ${c2}, ${address(3)}, 0, 10, 1, '0xa0', 2)`.execute(k);
   await sql`INSERT INTO market_claims (scope, chain_id, runtime_id, block_number, log_index, transaction_hash, block_time, contract, owner, drop_id, quantity, paid, total_claimed)
-    VALUES ('8453:registry:0xr', 8453, 'r1', 2, 0, '0xaa', now(), '0xc1', ${address(1)}, 7, 1, 0, 1),
-           ('8453:registry:0xr', 8453, 'r2', 2, 1, '0xbb', now(), '0xc2', ${address(2)}, 7, 1, 0, 1)`.execute(
+    VALUES (${scope}, 8453, 'r1', 2, 0, '0xaa', now(), ${c1}, ${address(1)}, 7, 1, 0, 1),
+           (${scope}, 8453, 'r2', 2, 1, '0xbb', now(), ${c2}, ${address(2)}, 7, 1, 0, 1),
+           ('1:registry:0xother', 1, 'r1', 3, 0, '0xcc', now(), '0xc9', ${address(4)}, 7, 1, 0, 1)`.execute(
     k,
   );
 });
@@ -93,7 +106,13 @@ describe("pack edits", () => {
   });
 
   it("refuses a wallet that holds no such pack in that runtime with 403", async () => {
-    // Wallet 2 holds pack 7 in r2, not in r1; the drop's creator claimed nothing; wallet 1 holds no pack 8.
+    // Wallet 2 holds pack 7 in r2, not in r1; the drop's creator claimed nothing; wallet 1 holds no pack 8;
+    // wallet 4's claim of drop 7 of an r1 is another chain's registry's.
+    expect(
+      await refusal(
+        packEdits.apply("r1", await sign(4, "r1", { kind: "set-name", packId: "7", name: "x" }), from),
+      ),
+    ).toBe("forbidden");
     expect(
       await refusal(
         packEdits.apply("r1", await sign(2, "r1", { kind: "set-name", packId: "7", name: "x" }), from),

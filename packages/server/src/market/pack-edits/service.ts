@@ -11,7 +11,7 @@ export interface PackEditServiceDeps {
   clock: Clock;
   envelopes: EnvelopeChecks;
   /** The runtime catalog (market/runtime): versions it does not know are 404. */
-  runtimes: Pick<RuntimeCatalog, "exists">;
+  runtimes: Pick<RuntimeCatalog, "exists" | "holds">;
 }
 
 /**
@@ -42,11 +42,7 @@ export function createPackEditService({ db, clock, envelopes, runtimes }: PackEd
       );
       const row = await db.kysely.transaction().execute(async (tx) => {
         await envelopes.consumeNonce(tx, request, "pack-edit");
-        const held = await sql<{ held: number }>`
-          SELECT 1 AS held FROM market_claims
-          WHERE runtime_id = ${version} AND drop_id = ${action.packId}::numeric AND owner = ${address}
-          LIMIT 1`.execute(tx);
-        if (held.rows.length === 0) {
+        if (!(await runtimes.holds(version, action.packId, address, tx))) {
           throw forbidden(`${address} holds no pack ${action.packId} in runtime ${version}`);
         }
         const field = action.kind === "set-name" ? { name: action.name } : { note: action.note };

@@ -5,19 +5,30 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testEnvelopeChecks, testWallet } from "../../_test/accounts.ts";
 import { createManualClock } from "../../_test/app.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
+import { claimDropsOf, marketDeployment, seedRuntimes } from "../../_test/market.ts";
+import { chainRoles } from "../../chains/index.ts";
+import { createCursorCodec, createRuntimeCatalog } from "../runtime/index.ts";
 import { createReleaseService, RELEASES_SOURCE, type ReleaseService } from "./service.ts";
 
 const clock = createManualClock(Date.now());
 const bumped: string[] = [];
 let database: TestDatabase;
 let releases: ReleaseService;
+/** The market registry's runtimes r1 and r2, as the indexer would have written them. */
+const deployment = marketDeployment();
+let scope: string;
 beforeAll(async () => {
   database = await setupDatabase();
+  scope = await seedRuntimes(database.db, deployment);
   releases = createReleaseService({
     db: database.db,
     clock,
     envelopes: testEnvelopeChecks(database.db, clock),
-    runtimes: { exists: async (version) => version === "r1" },
+    runtimes: createRuntimeCatalog({
+      db: database.db,
+      market: chainRoles([deployment]).market,
+      cursors: createCursorCodec({ key: async () => Buffer.alloc(32, 1) }),
+    }),
     bump: async (source) => {
       bumped.push(source);
     },
@@ -36,10 +47,10 @@ async function apply(index: number, input: ReleaseActionInput) {
   return releases.apply({ ...fields, action, signature }, { ip: "192.0.2.1" });
 }
 
-/** A drop the indexer saw in runtime r1, created by wallet `index`. */
-const seeDrop = (dropId: string, index: number) =>
+/** A drop the indexer saw in runtime r1 of the market registry (or of a registry on another chain), created by wallet `index`. */
+const seeDrop = (dropId: string, index: number, at = { scope: () => scope, chainId: 8453 }) =>
   sql`INSERT INTO market_drops (scope, chain_id, runtime_id, drop_id, contract, creator, price, max_supply, created_block, created_tx, updated_block)
-      VALUES ('8453:registry:0xr', 8453, 'r1', ${dropId}::numeric, '0xc1', ${address(index)}, 0, 10, 1, '0xa0', 1)`.execute(
+      VALUES (${at.scope()}, ${at.chainId}, 'r1', ${dropId}::numeric, ${claimDropsOf(deployment, "r1")}, ${address(index)}, 0, 10, 1, '0xa0', 1)`.execute(
     database.db.kysely,
   );
 
@@ -55,6 +66,9 @@ describe("link", () => {
   it("links an announced release to a drop the indexer saw, created by the owner's wallet", async () => {
     const releaseId = await announcedRelease(1);
     const link = { kind: "link", releaseId, revision: 2, version: "r1", dropId: "7" } as const;
+    await expect(apply(1, link)).rejects.toMatchObject({ kind: "conflict" });
+    // Drop 7 of an r1 of a registry on another chain is not the market's.
+    await seeDrop("7", 1, { scope: () => "1:registry:0xother", chainId: 1 });
     await expect(apply(1, link)).rejects.toMatchObject({ kind: "conflict" });
     await seeDrop("7", 1);
     const linked = await apply(1, link);

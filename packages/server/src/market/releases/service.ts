@@ -39,7 +39,7 @@ export interface ReleaseServiceDeps {
   clock: Clock;
   envelopes: EnvelopeChecks;
   /** The runtime catalog (market/runtime); `link` accepts only the versions it knows. */
-  runtimes: Pick<RuntimeCatalog, "exists">;
+  runtimes: Pick<RuntimeCatalog, "exists" | "dropCreator">;
   /** Moves a read-cache revision source (`revisions.bump`). */
   bump: (source: string) => Promise<void>;
 }
@@ -191,10 +191,7 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump }: R
       if (!(await runtimes.exists(action.version, tx))) {
         throw notFound(`runtime ${action.version} is not a runtime of the market (see GET /market/runtime)`);
       }
-      const drop = await sql<{ creator: string }>`
-        SELECT creator FROM market_drops
-        WHERE runtime_id = ${action.version} AND drop_id = ${action.dropId}::numeric`.execute(tx);
-      const creator = drop.rows[0]?.creator;
+      const creator = await runtimes.dropCreator(action.version, action.dropId, tx);
       if (creator === undefined) {
         throw conflict(
           `the indexer has not seen drop ${action.dropId} in runtime ${action.version}; retry once it has`,

@@ -189,6 +189,29 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
       return rows.length > 0;
     },
 
+    /** The creator of drop `dropId` of runtime `version` as indexed, or undefined while the indexer has not seen it. */
+    async dropCreator(
+      version: string,
+      dropId: string,
+      tx: Executor = db.kysely,
+    ): Promise<string | undefined> {
+      if (scope === undefined) return undefined;
+      const { rows } = await sql<{ creator: string }>`
+        SELECT creator FROM market_drops
+        WHERE scope = ${scope} AND runtime_id = ${version} AND drop_id = ${dropId}::numeric`.execute(tx);
+      return rows[0]?.creator;
+    },
+
+    /** Whether `owner` holds pack (drop) `dropId` of runtime `version`: a claim of it indexed at the current head. */
+    async holds(version: string, dropId: string, owner: string, tx: Executor = db.kysely): Promise<boolean> {
+      if (scope === undefined) return false;
+      const { rows } = await sql<{ held: number }>`
+        SELECT 1 AS held FROM market_claims
+        WHERE scope = ${scope} AND runtime_id = ${version} AND drop_id = ${dropId}::numeric AND owner = ${owner}
+        LIMIT 1`.execute(tx);
+      return rows.length > 0;
+    },
+
     /** One runtime: its contracts, a page of its drops in creation order, and its scope's head. */
     async get(
       version: string,

@@ -127,6 +127,9 @@ function trustProxyOption(
 }
 
 /** The composition root: every service and both listeners, wired once. */
+/** How long closing waits for in-flight requests before it cuts every connection. */
+const CLOSE_GRACE_MS = 5_000;
+
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, db, logger } = options;
   const clock = options.clock ?? systemClock;
@@ -392,7 +395,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       for (const timer of jobTimers) clearInterval(timer);
       // Streams end first: the listener would otherwise wait for them.
       await live.close();
+      // In-flight requests get a grace period; then every connection is cut,
+      // including sockets that never sent a request (an aborted fetch's spare
+      // connection would otherwise hold the close until the header timeout).
+      const force = setTimeout(() => server.server.closeAllConnections(), CLOSE_GRACE_MS);
+      force.unref();
       await server.close();
+      clearTimeout(force);
       await admin.close();
       await indexer?.stop();
       for (const feature of features) await feature.stop?.();

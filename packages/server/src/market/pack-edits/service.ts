@@ -1,5 +1,4 @@
 import { type PackEdit, type ParsedPackEditRequest, packEditMessage } from "@mkt/protocol";
-import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";

@@ -149,10 +149,7 @@ export const MARKET_ROUTES = {
   "GET /account/social/x/callback": { access: write, session: "account", cache: cache.noStore, proxy: true },
 } satisfies RouteTable;
 
-/**
- * The market's routes, each with its line of `MARKET_ROUTES`, with
- * MARKET_INDEXER_SOURCES replaced by `indexer:<scope>` of each of `runtimeScopes`.
- */
+/** The market's routes, each with its line of `MARKET_ROUTES`. */
 export function marketRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
   return declareRoutes("market", MARKET_ROUTES, specs);
 }

@@ -17,7 +17,7 @@ Amounts: \`packs\` is the sum of the claims' quantities and \`volume\` the sum o
 
 Paging: \`limit\` 1 to ${BOARD_PAGING.maxLimit} (default ${BOARD_PAGING.defaultLimit}), \`offset\` 0 to ${BOARD_PAGING.maxOffset}; \`next\` is the offset of the next page or null. The order is total, so while no claim is indexed every entry appears on exactly one page; the board moves with every indexed claim, so a client walking pages of a busy board may see an entry twice or miss one (read \`rank\` as a position in the page's snapshot).
 
-Served from the shared read cache (strong \`ETag\`, \`If-None-Match\` → 304), invalidated by every commit of the indexer in a market runtime's scope (\`indexer:<scope>\`) and at most 30 seconds old. Also served by the first-party proxy. ${PUBLIC_READ_RULES}`;
+Served from the shared read cache (strong \`ETag\`, \`If-None-Match\` → 304), invalidated by every commit of the indexer in the market registry's scope (\`indexer:market\`: every market runtime) and at most 30 seconds old. Also served by the first-party proxy. ${PUBLIC_READ_RULES}`;
 
 const errors = {
   400: {

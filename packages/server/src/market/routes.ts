@@ -103,8 +103,14 @@ export const MARKET_ROUTES = {
 
   // Live updates (server-sent events): long-lived, outside the in-flight cap, never cached.
   // Not served by the first-party proxy yet (its streams would be budgeted per client group).
-  "GET /live": { access: stream, cache: cache.noStore, stream: true },
-  "GET /account/live": { access: stream, session: "account", cache: cache.noStore, stream: true },
+  "GET /live": { access: stream, cache: cache.noStore, stream: true, proxy: true },
+  "GET /account/live": {
+    access: stream,
+    session: "account",
+    cache: cache.noStore,
+    stream: true,
+    proxy: true,
+  },
 
   // Accounts and sessions (market-api.md sections 3 and 5)
   "POST /account/session": { access: write, cache: cache.noStore, proxy: true },

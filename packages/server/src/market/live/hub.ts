@@ -38,7 +38,12 @@ export interface LiveHubDeps {
 
 /** What a stream was opened with (plain values; the route reads them from the request). */
 export interface StreamRequest {
-  keyId: string;
+  /**
+   * Who the per-holder cap of open streams counts against: `key:<id>` for an
+   * API key; through the first-party proxy, `account:<id>` with a session or
+   * `client:<group>` (the client's network) without one.
+   */
+  holder: string;
   /** The signed-in account (`/market/account/live`): its private events too. */
   accountId: string | undefined;
   /** `?owner=`: claims events of this wallet. */
@@ -315,16 +320,16 @@ export function createLiveHub(deps: LiveHubDeps) {
      * Refuses a stream before its response starts: while shutting down or at
      * the replica's stream cap (503), or at the key's cap of open streams (429).
      */
-    admit(keyId: string) {
+    admit(holder: string) {
       if (closing) throw new UnavailableError("the server is shutting down; reconnect");
       if (streams.size >= limits.maxStreams)
         throw new UnavailableError("this replica holds as many streams as it can; retry shortly", {
           retryAfterSeconds: 5,
         });
-      if ((perKey.get(keyId) ?? 0) >= limits.maxStreamsPerKey)
+      if ((perKey.get(holder) ?? 0) >= limits.maxStreamsPerKey)
         throw new RateLimitedError(
           "streams",
-          `at most ${limits.maxStreamsPerKey} open streams per API key; close one first`,
+          `at most ${limits.maxStreamsPerKey} open streams per API key (through the website proxy: per account, or per client network); close one first`,
           { retryAfterSeconds: 5 },
         );
     },
@@ -333,13 +338,13 @@ export function createLiveHub(deps: LiveHubDeps) {
     attach(request: StreamRequest, res: ServerResponse): void {
       const stream: Stream = { ...request, res, through: 0, told: 0, pending: [], closed: false };
       streams.add(stream);
-      perKey.set(request.keyId, (perKey.get(request.keyId) ?? 0) + 1);
+      perKey.set(request.holder, (perKey.get(request.holder) ?? 0) + 1);
       res.on("close", () => {
         stream.closed = true;
         if (streams.delete(stream)) {
-          const left = (perKey.get(request.keyId) ?? 1) - 1;
-          if (left === 0) perKey.delete(request.keyId);
-          else perKey.set(request.keyId, left);
+          const left = (perKey.get(request.holder) ?? 1) - 1;
+          if (left === 0) perKey.delete(request.holder);
+          else perKey.set(request.holder, left);
         }
       });
       catchUp(stream).catch((error: unknown) => {

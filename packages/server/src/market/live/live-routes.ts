@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { LIVE_STREAM, liveHeadersSchema, liveQuerySchema, liveStreamEventSchema } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { clientGroup } from "../../quotas/client-group.ts";
 import type { LiveHub } from "./hub.ts";
 
 function streamRules(hub: LiveHub) {
@@ -18,7 +19,9 @@ Events (\`event:\` name, \`data:\` JSON; schemas \`LiveStreamEvent\`):
 
 Ids are decimal, increasing across every replica, one sequence in the database. The event a client may resume after carries \`id:\`; send it back as \`Last-Event-ID\` on reconnect and every later event is replayed, in order, none missed, while it is in the log's window: the last ${Math.round(limits.windowMs / 60_000)} minutes and at most ${limits.windowEvents.toLocaleString("en-US")} events. Older than that, the stream starts with \`resync\`. A comment line (\`: heartbeat\`) comes every ${Math.round(limits.heartbeatMs / 1000)} seconds; a client that hears nothing for three intervals should reconnect. \`retry: ${LIVE_STREAM.retryMs}\` suggests the reconnection delay; back off with jitter beyond it.
 
-Budget: opening a stream charges the stream bucket (10 per minute per key per replica, times the multiplier). At most ${limits.maxStreamsPerKey} streams per key are open at once on a replica (429 beyond). An open stream does not hold one of the replica's in-flight request slots; each replica holds at most ${limits.maxStreams.toLocaleString("en-US")} streams (503 with Retry-After beyond). A client that leaves more than ${Math.round(limits.maxBufferedBytes / 1024)} KiB unread is disconnected; it resumes with \`Last-Event-ID\`. On shutdown the server ends every stream; clients reconnect to another replica.`;
+Budget: opening a stream charges the stream bucket (10 per minute per key per replica, times the multiplier). At most ${limits.maxStreamsPerKey} streams per key are open at once on a replica (429 beyond).
+
+The first-party website proxy serves both streams (\`/app/api/live\`, \`/app/api/account/live\` with the session cookie): there a same-origin \`EventSource\` works, since the proxy needs no header. Without a session a proxied stream spends the proxy's anonymous stream budget and the cap of open streams counts per client network; with the session cookie, the account's. An open stream does not hold one of the replica's in-flight request slots; each replica holds at most ${limits.maxStreams.toLocaleString("en-US")} streams (503 with Retry-After beyond). A client that leaves more than ${Math.round(limits.maxBufferedBytes / 1024)} KiB unread is disconnected; it resumes with \`Last-Event-ID\`. On shutdown the server ends every stream; clients reconnect to another replica.`;
 }
 
 /** `GET /market/live` and `GET /market/account/live`: the live-update streams. */
@@ -60,9 +63,14 @@ export function liveRoutes({ hub }: { hub: LiveHub }): RouteSpec[] {
           }
         : responses,
       handler: (request, reply) => {
-        const key = request.apiKey;
-        if (key === undefined) throw new Error("a live stream route must require an API key");
-        hub.admit(key.id);
+        // The cap of open streams counts per key; through the proxy, per account or client network.
+        const sessionAccount = account ? request.session?.accountId : undefined;
+        const holder = request.apiKey
+          ? `key:${request.apiKey.id}`
+          : sessionAccount
+            ? `account:${sessionAccount}`
+            : `client:${clientGroup(request.ip)}`;
+        hub.admit(holder);
         // From here on the handler writes the response itself, for as long as the stream lasts.
         reply.hijack();
         const headers: OutgoingHttpHeaders = {};
@@ -78,8 +86,8 @@ export function liveRoutes({ hub }: { hub: LiveHub }): RouteSpec[] {
         reply.raw.socket?.setNoDelay(true);
         hub.attach(
           {
-            keyId: key.id,
-            accountId: account ? (request.session?.accountId ?? undefined) : undefined,
+            holder,
+            accountId: sessionAccount ?? undefined,
             owner: request.query.owner,
             lastEventId: request.headers["last-event-id"],
           },

@@ -1,9 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { type ReleaseActionInput, releaseActionMessage } from "@mkt/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { accountAction, type SignedIn, signIn, testWallet } from "../../_test/accounts.ts";
+import {
+  accountAction,
+  type SignedIn,
+  signEnvelope,
+  signIn,
+  TEST_ORIGIN,
+  testWallet,
+} from "../../_test/accounts.ts";
 import { createManualClock, setupApp, setupReplicas, type TestApp } from "../../_test/app.ts";
 import { openStream, type TestStream } from "../../_test/sse.ts";
+import { defaultPolicies } from "../../quotas/policies.ts";
 
 const DAY = 86_400_000;
 const onPostgres = process.env["DATABASE_URL"]?.startsWith("postgres") ?? false;
@@ -195,6 +203,56 @@ describe("GET /market/live on one replica", () => {
     expect(dataOf(await aliceLive.next())).toEqual({ messages: 0, threads: 0 });
   });
 
+  it("serves both streams through the first-party proxy: the cookie session's events, budgets per account or client", async () => {
+    const viaProxy = async (path: string, headers: Record<string, string>) => {
+      const opened = await openStream(`${baseUrl}/app/api${path}`, headers);
+      open.push(opened);
+      return opened;
+    };
+    const envelope = await signEnvelope(testWallet(21), { now: clock.now() });
+    const signedIn = await test.app.server.inject({
+      method: "POST",
+      url: "/app/api/account/session",
+      headers: { origin: TEST_ORIGIN },
+      payload: envelope,
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    const setCookie = String(signedIn.headers["set-cookie"]);
+    const session = {
+      origin: TEST_ORIGIN,
+      cookie: setCookie.slice(0, setCookie.indexOf(";")),
+      "x-mkt-wallet": envelope.address,
+    };
+
+    // The website's account stream: no key, the cookie; the account's stream budget.
+    const mine = await viaProxy("/account/live", session);
+    expect(mine.status, mine.body).toBe(200);
+    expect(mine.headers.get("ratelimit-limit")).toBe(String(defaultPolicies.market.stream.limit));
+    await mine.next((event) => event.event === "ready");
+    // A same-origin EventSource without a session: the proxy's anonymous stream budget.
+    const anonymous = await viaProxy("/live", { "sec-fetch-site": "same-origin" });
+    expect(anonymous.status, anonymous.body).toBe(200);
+    expect(anonymous.headers.get("ratelimit-limit")).toBe(
+      String(defaultPolicies.proxyAnonymous.stream.limit),
+    );
+    await anonymous.next((event) => event.event === "ready");
+
+    const bob = await signIn(test, 22, { apiKey, now: clock.now() });
+    const sent = await accountAction(test, bob, { kind: "dm", to: envelope.address, body: "hi website" });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(dataOf(await mine.next((event) => event.event === "dm"))).toMatchObject({
+      from: bob.address,
+      messageId: sent.json().result.id,
+    });
+    expect(anonymous.events.some((event) => event.event === "dm")).toBe(false);
+
+    // Another website's page, and a forged cookie, are refused.
+    const foreign = await viaProxy("/live", { origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    const forged = await viaProxy("/account/live", { ...session, cookie: "mkt-session=mkts_forged" });
+    expect(forged.status).toBe(401);
+  });
+
   it("charges the stream bucket and caps open streams per key (429 in the market error body)", async () => {
     const key = (await test.createKey()).key;
     const opened: TestStream[] = [];
@@ -210,7 +268,8 @@ describe("GET /market/live on one replica", () => {
     const refused = await openStream(`${baseUrl}/market/live`, { "api-key": key });
     expect(refused.status).toBe(429);
     expect(JSON.parse(refused.body)).toEqual({
-      error: "at most 5 open streams per API key; close one first",
+      error:
+        "at most 5 open streams per API key (through the website proxy: per account, or per client network); close one first",
     });
     expect(refused.headers.get("retry-after")).toBe("5");
     // Closing one frees a place.

@@ -127,6 +127,19 @@ function trustProxyOption(
 }
 
 /** The composition root: every service and both listeners, wired once. */
+/**
+ * The logger Fastify hands each request: the process logger, whose `child`
+ * answers itself. Lines that need the request id carry it explicitly, so a
+ * request needs no child of its own, and Fastify's default child factory
+ * (which, unlike a custom one, is not re-validated on every request) costs a
+ * call.
+ */
+function requestLogger(logger: Logger): FastifyBaseLogger {
+  const shared = Object.create(logger) as FastifyBaseLogger;
+  shared.child = () => shared;
+  return shared;
+}
+
 /** How long closing waits for in-flight requests before it cuts every connection. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -290,11 +303,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   inFlight = pipeline.inFlight;
 
   const server = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    loggerInstance: requestLogger(logger),
     // mkt logs one line per request itself (onResponse), without headers.
     logController: new LogController({ disableRequestLogging: true }),
-    // No per-request child logger: lines that need the request id carry it explicitly.
-    childLoggerFactory: (logger) => logger,
     trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     genReqId: pipeline.requestId,

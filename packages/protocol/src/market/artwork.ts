@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SOCIAL_PAGING } from "../account/social.ts";
+import { pageQuerySchema } from "../account/social.ts";
 import { releaseCardSchema } from "./release-resource.ts";
 import { DESIGN_MASKS, DESIGN_PATTERNS, RELEASE_STATUSES } from "./releases.ts";
 
@@ -136,13 +136,7 @@ export const artworkHistorySchema = z
   })
   .meta({ id: "ArtworkHistory" });
 
-export const artworkHistoryQuerySchema = z.object({
-  cursor: z
-    .string()
-    .min(1)
-    .max(SOCIAL_PAGING.maxCursorLength, `cursor must be at most ${SOCIAL_PAGING.maxCursorLength} characters`)
-    .optional()
-    .describe("The `next` of the previous page, as returned (opaque). Omit for the first page."),
+export const artworkHistoryQuerySchema = pageQuerySchema.extend({
   limit: z.coerce
     .number()
     .int("limit must be an integer")

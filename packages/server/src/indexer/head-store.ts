@@ -25,9 +25,11 @@ export interface HeadRow {
 export const inTransaction = async <T>(
   db: Database,
   fn: (connection: SqlConnection) => Promise<T>,
+  /** The statement that opens it (`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY` for a snapshot read). */
+  begin = "BEGIN",
 ): Promise<T> =>
   db.withConnection(async (connection) => {
-    await connection.exec("BEGIN");
+    await connection.exec(begin);
     try {
       const result = await fn(connection);
       await connection.exec("COMMIT");

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { MarketRole } from "../../chains/index.ts";
 import type { Database, Executor, SqlConnection } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
-import type { HeadRow } from "../../indexer/head-store.ts";
+import { type HeadRow, inTransaction } from "../../indexer/head-store.ts";
 import { toHead } from "../../indexer/service.ts";
 import type { CursorCodec } from "./cursors.ts";
 
@@ -101,17 +101,7 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
   const chainId = market?.deployment.chainId;
 
   const snapshot = <T>(fn: (connection: SqlConnection) => Promise<T>): Promise<T> =>
-    db.withConnection(async (connection) => {
-      await connection.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      try {
-        const result = await fn(connection);
-        await connection.exec("COMMIT");
-        return result;
-      } catch (error) {
-        await connection.exec("ROLLBACK").catch(() => {});
-        throw error;
-      }
-    });
+    inTransaction(db, fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
 
   const runtimeRows = async (connection: SqlConnection, version?: string): Promise<RuntimeRow[]> => {
     if (scope === undefined) return [];

@@ -1,4 +1,4 @@
-import type { ClaimList, MarketDrop, MarketRuntime, MarketRuntimeCatalog } from "@mkt/protocol";
+import type { ClaimList, MarketClaim, MarketDrop, MarketRuntime, MarketRuntimeCatalog } from "@mkt/protocol";
 import { sql } from "kysely";
 import type { MarketRole } from "../../chains/index.ts";
 import type { Database, Executor, SqlConnection } from "../../db/index.ts";
@@ -43,44 +43,31 @@ interface DropRow {
   created_tx: string;
 }
 
-interface ClaimRow {
-  drop_id: string;
-  contract: string;
-  owner: string;
-  quantity: string;
-  paid: string;
-  total_claimed: string;
-  transaction_hash: string;
-  block_number: string;
-  log_index: number;
-  block_time: number;
-}
-
-/** A claim as the page's JSON array holds it: ClaimRow's fields, in order. */
+/** A claim as the page's JSON array holds it, in this order. */
 type ClaimTuple = [string, string, string, string, string, string, string, string, number, number];
 
-const claimRow = ([
-  drop_id,
+const toClaim = ([
+  dropId,
   contract,
   owner,
   quantity,
   paid,
-  total_claimed,
-  transaction_hash,
-  block_number,
-  log_index,
-  block_time,
-]: ClaimTuple): ClaimRow => ({
-  drop_id,
+  totalClaimed,
+  transactionHash,
+  blockNumber,
+  logIndex,
+  blockTime,
+]: ClaimTuple): MarketClaim => ({
+  dropId,
   contract,
   owner,
   quantity,
   paid,
-  total_claimed,
-  transaction_hash,
-  block_number,
-  log_index,
-  block_time,
+  totalClaimed,
+  transactionHash,
+  blockNumber: Number(blockNumber),
+  logIndex: Number(logIndex),
+  blockTime: Number(blockTime),
 });
 
 const RUNTIME_COLUMNS = `runtime_id, version::text AS version, claim_drops, registry,
@@ -292,26 +279,12 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
           `runtime ${version} is not a runtime of the market's registry (see GET /market/runtime)`,
         );
       }
-      const read = { rows: row.page.map(claimRow), head: toHead(row) };
-      const page = await pageOf(read.rows, request.limit, binding, (row) => [
-        row.block_number,
-        String(row.log_index),
-      ]);
+      // The cursor keeps the block number as the database wrote it (a decimal string).
+      const page = await pageOf(row.page, request.limit, binding, (claim) => [claim[7], String(claim[8])]);
       return {
-        items: page.rows.map((row) => ({
-          dropId: row.drop_id,
-          contract: row.contract,
-          owner: row.owner,
-          quantity: row.quantity,
-          paid: row.paid,
-          totalClaimed: row.total_claimed,
-          transactionHash: row.transaction_hash,
-          blockNumber: Number(row.block_number),
-          logIndex: Number(row.log_index),
-          blockTime: Number(row.block_time),
-        })),
+        items: page.rows.map(toClaim),
         ...(page.next === undefined ? {} : { next: page.next }),
-        head: read.head,
+        head: toHead(row),
       };
     },
   };

@@ -327,3 +327,4 @@ export type { PredictRuntime } from "./predict/runtime.ts";
 export { predictRuntimeSchema } from "./predict/runtime.ts";
 export type { RateLimit } from "./quotas/index.ts";
 export { RATE_LIMIT_HEADERS, rateLimitSchema, readRateLimit } from "./quotas/index.ts";
+export * from "./classic/index.ts";

@@ -4,6 +4,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
 import { chainRoles } from "./chains/index.ts";
+import { CLASSIC_INDEXER_SOURCE, CLASSIC_SETTINGS_SOURCE, classicRoutes } from "./classic/routes.ts";
+import { createClassicSettings } from "./classic/settings.ts";
+import { classicSettingsRoutes, registerClassicAdmin } from "./classic/settings-routes.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { createCorsPolicy, registerPreflight } from "./http/cors.ts";
@@ -254,11 +257,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     ...features.flatMap((feature) => feature.routes ?? []),
   ]);
+  const classicSettings = createClassicSettings({
+    db,
+    clock,
+    bump: () => revisions.bump(CLASSIC_SETTINGS_SOURCE),
+  });
+  const classic = classicRoutes([...classicSettingsRoutes({ settings: classicSettings })]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
     app: proxyRoutes(market),
     market,
-    classic: [],
+    classic,
     predict: predictRoutes(predictRuntimeRoutes({ db, deployment: roles.predict?.deployment })),
   };
   // The documents are built after every route is known (on first request, then kept).
@@ -335,6 +344,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     indexer,
     extend: (app) => {
       for (const feature of features) feature.admin?.(app);
+      registerClassicAdmin(app, { settings: classicSettings });
     },
   });
 
@@ -351,6 +361,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       onNotify: (scope) => {
         revisions.moved(`indexer:${scope}`);
         if (scope === roles.market?.scope) revisions.moved(MARKET_INDEXER_SOURCE);
+        if (scope === roles.classic?.scope) revisions.moved(CLASSIC_INDEXER_SOURCE);
       },
       onReconnect,
     }),

@@ -40,7 +40,7 @@ export interface TestApp {
   /** Creates a key through the API (optionally raising its multiplier through the operator API). */
   createKey(options?: { multiplier?: number; ip?: string }): Promise<CreatedKey>;
   admin(
-    method: "GET" | "PATCH",
+    method: "GET" | "PATCH" | "PUT" | "POST" | "DELETE",
     url: string,
     body?: unknown,
   ): Promise<{ statusCode: number; json(): unknown }>;

@@ -1,0 +1,140 @@
+import { z } from "zod";
+
+/**
+ * Shared pieces of the Classic API's wire shapes (classic-api.md section 2).
+ *
+ * Exact identifiers: a token id is a uint256. Where the document says
+ * "integer" (`tokenId`, `startTokenId`, …) the server writes an exact JSON
+ * integer of any size (never rounded through a JavaScript number), and every
+ * such field has a decimal-string twin named `<field>String` (`tokenIdString`)
+ * for clients whose JSON parser keeps only 53 bits. In server code the value
+ * is a `bigint`; `exactInteger` is its schema (JSON Schema `type: integer`).
+ */
+export const exactInteger = (description: string) =>
+  z.bigint().meta({ type: "integer", minimum: 0, description });
+
+export const decimalString = (description: string) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,77})$/)
+    .describe(description);
+
+export const weiString = (description: string) => decimalString(`${description} Wei, as a decimal string.`);
+
+export const addressString = (description: string) =>
+  z
+    .string()
+    .regex(/^0x[0-9a-f]{40}$/)
+    .describe(`${description} (lowercase 0x-prefixed 20-byte address).`);
+
+export const txHashString = (description: string) =>
+  z
+    .string()
+    .regex(/^0x[0-9a-f]{64}$/)
+    .describe(`${description} (0x-prefixed 32-byte hash).`);
+
+export const isoDateTime = (description: string) =>
+  z.string().describe(`${description} ISO 8601 date-time (UTC).`);
+
+/** Rarity codes (section 2): 0 not assigned, 1 Common … 5 Mythic. */
+export const CLASSIC_RARITY_NAMES = [
+  "NOT_ASSIGNED",
+  "Common",
+  "Rare",
+  "Epic",
+  "Legendary",
+  "Mythic",
+] as const;
+export type ClassicRarityName = (typeof CLASSIC_RARITY_NAMES)[number];
+
+export const CLASSIC_PACK_STATUSES = ["minted", "rarity_assigned", "opened", "burned"] as const;
+export type ClassicPackStatus = (typeof CLASSIC_PACK_STATUSES)[number];
+
+/** The primary chain: the default wherever a chain is optional (classic-api.md, opening). */
+export const CLASSIC_DEFAULT_CHAIN_ID = 8453;
+
+/** Page-based responses (section 8): `page` from 1, `totalPages` 0 when `total` is 0. */
+export const classicPaginationSchema = z
+  .object({
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1),
+    total: z.number().int().min(0),
+    totalPages: z.number().int().min(0),
+  })
+  .meta({ id: "ClassicPagination" });
+export type ClassicPagination = z.infer<typeof classicPaginationSchema>;
+
+/**
+ * Stable machine-readable `error` codes of the classic error body. Clients
+ * branch on the HTTP status and on these, never on `message`.
+ */
+export const CLASSIC_ERROR_CODES = {
+  validation: "VALIDATION_ERROR",
+  notFound: "NOT_FOUND",
+  gameNotFound: "GAME_NOT_FOUND",
+  packNotFound: "PACK_NOT_FOUND",
+  collectionNotFound: "COLLECTION_NOT_FOUND",
+  rateLimited: "RATE_LIMITED",
+  priceUnavailable: "PRICE_UNAVAILABLE",
+  unavailable: "SERVICE_UNAVAILABLE",
+  internal: "INTERNAL_ERROR",
+} as const;
+
+/** Query helpers shared by the classic routes: lenient the way query strings are, strict on range. */
+export const classicQuery = {
+  chainId: z.coerce
+    .number()
+    .int("chainId must be an integer")
+    .min(1, "chainId must be at least 1")
+    .default(CLASSIC_DEFAULT_CHAIN_ID)
+    .describe("Chain id; default 8453 (the primary chain)."),
+  page: z.coerce
+    .number()
+    .int("page must be an integer")
+    .min(1, "page must be at least 1")
+    .max(1_000_000, "page must be at most 1000000")
+    .default(1)
+    .describe("Page number, from 1."),
+  limit: (defaultLimit: number, maxLimit: number) =>
+    z.coerce
+      .number()
+      .int("limit must be an integer")
+      .min(1, `limit must be 1 to ${maxLimit}`)
+      .max(maxLimit, `limit must be 1 to ${maxLimit}`)
+      .default(defaultLimit)
+      .describe(`Page size, 1 to ${maxLimit}; default ${defaultLimit}.`),
+  boolean: (description: string, defaultValue: boolean) =>
+    z
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+      .default(defaultValue ? "true" : "false")
+      .transform((value) => value === "true" || value === "1")
+      .describe(`${description} \`true\` or \`false\`; default ${defaultValue}.`),
+  optionalBoolean: (description: string) =>
+    z
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+      .optional()
+      .transform((value) => (value === undefined ? undefined : value === "true" || value === "1"))
+      .describe(`${description} \`true\` or \`false\`; absent = no filter.`),
+  address: (name: string) =>
+    z
+      .string()
+      .regex(/^0x[a-fA-F0-9]{40}$/, `${name} must be a 0x-prefixed 20-byte address`)
+      .transform((value) => value.toLowerCase()),
+};
+
+/**
+ * A game's default slug: its NFT name lowercased, every run of characters
+ * other than a-z and 0-9 turned into one `-`, trimmed of `-`, cut to 40
+ * characters (`game` when nothing is left), then `-<gameId>`, which makes it
+ * unique per factory. Creator-chosen slugs (issue 14) never end in `-<digits>`.
+ */
+export function defaultGameSlug(nftName: string, gameId: string | bigint): string {
+  const base =
+    nftName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40)
+      .replace(/-+$/g, "") || "game";
+  return `${base}-${gameId}`;
+}

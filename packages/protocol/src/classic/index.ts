@@ -1,0 +1,3 @@
+export * from "./common.ts";
+export * from "./games.ts";
+export * from "./settings.ts";

@@ -1,0 +1,50 @@
+import { hmac } from "../secrets/index.ts";
+
+/**
+ * Image URLs in classic answers (section 4). By default an image on another
+ * host is rewritten to the image route of ours, `/classic/image/{signature}?url=…`,
+ * which fetches it (allowlisted hosts only, size and type limits, no
+ * redirects to private addresses); the signature is an HMAC of the original
+ * URL under a server secret, so the route only fetches URLs this server
+ * emitted and is no open proxy. With `X-Bypass-Image-Proxy: true` answers
+ * carry the original URLs. URLs already on `PUBLIC_URL` (the generated card
+ * art) are never rewritten.
+ */
+export interface ImageLinks {
+  /** The URL an answer carries for `url`: proxied unless `bypass`, null stays null. */
+  link(url: string | null, bypass: boolean): string | null;
+  /** Whether `signature` is this server's signature of `url`. */
+  verify(url: string, signature: string): boolean;
+}
+
+export const IMAGE_BYPASS_HEADER = "x-bypass-image-proxy";
+
+/** Whether a request asked for original image URLs (`X-Bypass-Image-Proxy: true`). */
+export const bypassesImageProxy = (headers: Record<string, string | string[] | undefined>): boolean =>
+  headers[IMAGE_BYPASS_HEADER] === "true";
+
+export function createImageLinks({ publicUrl, key }: { publicUrl: string; key: Buffer }): ImageLinks {
+  const own = `${publicUrl}/`;
+  const sign = (url: string) => hmac(key, `classic-image:${url}`).slice(0, 32);
+  return {
+    link(url, bypass) {
+      if (url === null || bypass || url.startsWith(own)) return url;
+      return `${publicUrl}/classic/image/${sign(url)}?url=${encodeURIComponent(url)}`;
+    },
+    verify(url, signature) {
+      const expected = sign(url);
+      if (signature.length !== expected.length) return false;
+      let diff = 0;
+      for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ signature.charCodeAt(i);
+      return diff === 0;
+    },
+  };
+}
+
+/**
+ * The generated art of a game without creator metadata: an SVG of ours per
+ * card (`card` is the card id, `pack` the unopened pack), served publicly
+ * by the art route.
+ */
+export const artUrl = (publicUrl: string, chainId: number, address: string, what: number | "pack") =>
+  `${publicUrl}/classic/art/${chainId}/${address}/${what}.svg`;

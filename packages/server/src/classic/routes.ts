@@ -1,0 +1,55 @@
+import {
+  cache,
+  declareRoutes,
+  type RouteDefinition,
+  type RouteSpec,
+  type RouteTable,
+} from "../http/route.ts";
+
+/** The read-cache source that moves with every commit of the classic factory's indexer scope (app.ts). */
+export const CLASSIC_INDEXER_SOURCE = "indexer:classic";
+/** Moves when offchain game data changes: metadata revisions, slugs, operator flags. */
+export const CLASSIC_METADATA_SOURCE = "classic-metadata";
+/** Moves when an operator switch of the classic surface changes (`unboxing_disallowed`). */
+export const CLASSIC_SETTINGS_SOURCE = "classic-settings";
+
+const read = { kind: "classic", class: "read", key: true } as const;
+const search = { kind: "classic", class: "search", key: true } as const;
+/** The marketplace-standard metadata routes: neither credential, 2,000 per minute per client. */
+const publicMetadata = { kind: "classic", class: "metadata", key: false } as const;
+
+/** Answers vary on the image-proxy header (section 4): original or proxied image URLs. */
+const IMAGE_VARY = ["x-bypass-image-proxy"] as const;
+
+/**
+ * Cache classes of section 8, as declarations:
+ * - `state`: fast-changing pack and game state, about 5 seconds;
+ * - `stable`: stable metadata and analytics, 5 minutes;
+ * - `holdings`: holdings by wallet, 30 seconds.
+ * Every one is a shared read-cache entry that also moves with the revisions
+ * of the data it was built from, so a new block or metadata revision is seen
+ * at once on every replica; the max-age bounds what clients keep.
+ */
+const state = cache.shared(5, [CLASSIC_INDEXER_SOURCE, CLASSIC_METADATA_SOURCE], IMAGE_VARY);
+const stable = cache.shared(300, [CLASSIC_INDEXER_SOURCE, CLASSIC_METADATA_SOURCE], IMAGE_VARY);
+const holdings = cache.shared(30, [CLASSIC_INDEXER_SOURCE, CLASSIC_METADATA_SOURCE], IMAGE_VARY);
+
+/**
+ * The classic surface (`/classic`), every route and its rules: the quota
+ * class it charges (section 8), whether it needs the API key, its cache
+ * policy. Nothing else declares these; route files define schemas,
+ * documentation and handlers only.
+ */
+export const CLASSIC_ROUTES = {
+  "GET /unboxing-disallowed": { access: read, cache: cache.shared(5, [CLASSIC_SETTINGS_SOURCE]) },
+} satisfies RouteTable;
+
+void state;
+void stable;
+void holdings;
+void search;
+void publicMetadata;
+
+export function classicRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
+  return declareRoutes("classic", CLASSIC_ROUTES, specs);
+}

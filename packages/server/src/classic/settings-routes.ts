@@ -1,0 +1,37 @@
+import { adminClassicUnboxingSchema, classicUnboxingSchema } from "@mkt/protocol";
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import { defineRoute, type RouteSpec } from "../http/route.ts";
+import type { ClassicSettings } from "./settings.ts";
+
+export function classicSettingsRoutes({ settings }: { settings: ClassicSettings }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/unboxing-disallowed",
+      operationId: "classicUnboxingDisallowed",
+      summary: "Whether unboxing is currently disallowed",
+      description:
+        "An operator-controlled switch (`PUT /admin/classic/unboxing-disallowed` on the operator listener). A change reaches every replica within a second. Section 4 states no authentication for this route; like the other classic reads it takes the API key and charges the read budget (section 5: the endpoint references require API-KEY).",
+      tags: ["Platform"],
+      responses: {
+        200: { description: "The switch's state.", schema: classicUnboxingSchema },
+        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+      },
+      handler: async () => ({ disallowed: await settings.unboxingDisallowed() }),
+    }),
+  ];
+}
+
+/** The operator's side of the switch, on the admin listener. */
+export function registerClassicAdmin(app: FastifyInstance, { settings }: { settings: ClassicSettings }) {
+  app.put(
+    "/admin/classic/unboxing-disallowed",
+    { schema: { body: adminClassicUnboxingSchema } },
+    async (request) => {
+      const { disallowed } = request.body as z.output<typeof adminClassicUnboxingSchema>;
+      await settings.setUnboxingDisallowed(disallowed);
+      return { disallowed };
+    },
+  );
+}

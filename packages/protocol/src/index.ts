@@ -114,6 +114,43 @@ export {
   SOCIAL_PAGING,
   socialActionResultSchemas,
 } from "./account/social.ts";
+export type {
+  ClassicCard,
+  ClassicGame,
+  ClassicGamesPage,
+  ClassicPackStatus,
+  ClassicPagination,
+  ClassicRarityName,
+  ClassicSearchGame,
+  ClassicSearchPage,
+  ClassicUnboxing,
+} from "./classic/index.ts";
+export {
+  addressString,
+  adminClassicUnboxingSchema,
+  CLASSIC_DEFAULT_CHAIN_ID,
+  CLASSIC_ERROR_CODES,
+  CLASSIC_FOIL_NAMES,
+  CLASSIC_METADATA_SOURCES,
+  CLASSIC_PACK_STATUSES,
+  CLASSIC_RARITY_NAMES,
+  CLASSIC_WEAR_NAMES,
+  classicCardSchema,
+  classicGameSchema,
+  classicGamesPageSchema,
+  classicPaginationSchema,
+  classicQuery,
+  classicSearchGameSchema,
+  classicSearchPageSchema,
+  classicTraitSchema,
+  classicUnboxingSchema,
+  decimalString,
+  defaultGameSlug,
+  exactInteger,
+  isoDateTime,
+  txHashString,
+  weiString,
+} from "./classic/index.ts";
 export type { ClassicError, MarketError, PredictError, PredictRateLimited } from "./errors/index.ts";
 export {
   classicErrorSchema,
@@ -327,4 +364,3 @@ export type { PredictRuntime } from "./predict/runtime.ts";
 export { predictRuntimeSchema } from "./predict/runtime.ts";
 export type { RateLimit } from "./quotas/index.ts";
 export { RATE_LIMIT_HEADERS, rateLimitSchema, readRateLimit } from "./quotas/index.ts";
-export * from "./classic/index.ts";

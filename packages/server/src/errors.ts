@@ -22,20 +22,28 @@ export class AppError extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
-    options: { cause?: unknown; retryAfterSeconds?: number; rateLimit?: RateLimit } = {},
+    options: { cause?: unknown; retryAfterSeconds?: number; rateLimit?: RateLimit; code?: string } = {},
   ) {
     super(message, { cause: options.cause });
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.rateLimit = options.rateLimit;
+    this.code = options.code;
   }
+  /**
+   * A stable machine-readable code more precise than the kind (`GAME_NOT_FOUND`),
+   * for the surfaces whose error body carries one (classic `error`); others ignore it.
+   */
+  readonly code: string | undefined;
   /** Whole seconds a client should wait before retrying (429, 503). */
   readonly retryAfterSeconds: number | undefined;
   /** The budget state behind a 429, for the surfaces that may reveal it. */
   readonly rateLimit: RateLimit | undefined;
 }
 
-export const badRequest = (message: string) => new AppError("bad_request", message);
-export const notFound = (message: string) => new AppError("not_found", message);
+export const badRequest = (message: string, code?: string) =>
+  new AppError("bad_request", message, code === undefined ? {} : { code });
+export const notFound = (message: string, code?: string) =>
+  new AppError("not_found", message, code === undefined ? {} : { code });
 export const unauthorized = (message: string) => new AppError("unauthorized", message);
 export const forbidden = (message: string) => new AppError("forbidden", message);
 export const conflict = (message: string) => new AppError("conflict", message);

@@ -110,7 +110,8 @@ export function classicSurface(): Surface {
           : {
               success: false,
               message: publicMessage(error),
-              error: error.kind === "bad_request" ? "VALIDATION_ERROR" : codeOfKind[error.kind],
+              error:
+                error.code ?? (error.kind === "bad_request" ? "VALIDATION_ERROR" : codeOfKind[error.kind]),
             },
       headers: commonHeaders(error),
     }),

@@ -1,6 +1,7 @@
 import type { CreatedKey, CreateKeyRequest, MarketBucket, RateLimit } from "@mkt/protocol";
 import { createdKeySchema, readRateLimit } from "@mkt/protocol";
 import { accountApi } from "./account.ts";
+import { classicApi } from "./classic.ts";
 import { createTransport, type TransportOptions } from "./http.ts";
 import { liveApi } from "./live.ts";
 import { marketReadsApi } from "./market-reads.ts";
@@ -43,6 +44,8 @@ export function createMktClient(options: MktClientOptions) {
         await request({ method: "DELETE", path: "/keys/current" });
       },
     },
+    /** The Classic booster-box API (`/classic`): games, packs, holdings, activity, metadata. */
+    classic: classicApi(request),
     market: {
       ...accountApi(request),
       /** Public reads: `discovery()`, `board`, `creators`, `artwork` and `community`. */

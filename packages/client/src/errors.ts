@@ -11,6 +11,19 @@ export class MktApiError extends Error {
     super(MktApiError.describe(status, body));
   }
 
+  /**
+   * The answer's stable machine-readable code, when its surface has one: the
+   * classic body's `error` (`GAME_NOT_FOUND`, `PRICE_UNAVAILABLE`, …) and the
+   * prediction feed's `error`. Branch on `status` and this, never on the message.
+   */
+  get code(): string | undefined {
+    if (this.body && typeof this.body === "object") {
+      const code = (this.body as Record<string, unknown>)["error"];
+      if (typeof code === "string" && /^[A-Z][A-Z0-9_]*$/.test(code)) return code;
+    }
+    return undefined;
+  }
+
   private static describe(status: number, body: unknown): string {
     if (body && typeof body === "object") {
       const record = body as Record<string, unknown>;

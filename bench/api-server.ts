@@ -1,22 +1,27 @@
 // The API server alone (no dev chains, no indexer), as the benchmarks load it: the production
 // composition root, logging to stdout at LOG_LEVEL, on a PostgreSQL database when DATABASE_URL
 // names one (migrated here, as `npm start` does), else on in-memory PGlite. BENCH_SEED_CLAIMS=1
-// seeds a market runtime and its claims (claims-seed.ts), served without indexing.
+// seeds a market runtime and its claims (claims-seed.ts), BENCH_SEED_CLASSIC=1 classic games and
+// packs (classic-seed.ts), served without indexing.
 import { createApp } from "../packages/server/src/app.ts";
 import { loadConfig } from "../packages/server/src/config/index.ts";
 import { migrate, openDatabase } from "../packages/server/src/db/index.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
 import { seedClaims } from "./claims-seed.ts";
+import { seedClassic } from "./classic-seed.ts";
 
 const config = loadConfig(process.env);
 const db = await openDatabase(config.database.kind === "postgres" ? config.database : { kind: "pglite" });
 await migrate(db);
-const deployments = process.env["BENCH_SEED_CLAIMS"] === "1" ? [await seedClaims(db)] : undefined;
+const deployments = [
+  ...(process.env["BENCH_SEED_CLAIMS"] === "1" ? [await seedClaims(db)] : []),
+  ...(process.env["BENCH_SEED_CLASSIC"] === "1" ? [await seedClassic(db)] : []),
+];
 const app = await createApp({
   config,
   db,
   logger: createLogger({ level: config.logLevel }),
-  deployments,
+  deployments: deployments.length > 0 ? deployments : undefined,
   indexing: false,
 });
 const { publicUrl, adminUrl } = await app.listen();

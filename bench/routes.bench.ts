@@ -1,5 +1,6 @@
 import { cpus, loadavg } from "node:os";
 import { BENCH_CLAIMS_OWNER } from "./claims-seed.ts";
+import { BENCH_CLASSIC_DROP } from "./classic-seed.ts";
 import {
   formatRow,
   type LoadOptions,
@@ -50,6 +51,14 @@ const ROUTES: RouteTarget[] = [
     id: "claims",
     path: `/market/runtime/r1/claims?owner=${BENCH_CLAIMS_OWNER}&limit=100`,
     env: { BENCH_SEED_CLAIMS: "1" },
+  },
+  // The first page (20 games) of 200 seeded games (classic-seed.ts).
+  { id: "classic-games", path: "/classic/games?limit=20", env: { BENCH_SEED_CLASSIC: "1" } },
+  // A page (50 packs) of one game's 20,000 packs, newest change first, token ids above 2^64.
+  {
+    id: "classic-range",
+    path: `/classic/range?contractAddress=${BENCH_CLASSIC_DROP}`,
+    env: { BENCH_SEED_CLASSIC: "1" },
   },
 ];
 

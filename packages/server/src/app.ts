@@ -4,6 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
 import { chainRoles } from "./chains/index.ts";
+import type { ClassicGameDirectory } from "./classic/directory.ts";
+import { classicPackRoutes, createActivityReader, createPackReader } from "./classic/packs/index.ts";
 import { CLASSIC_INDEXER_SOURCE, CLASSIC_SETTINGS_SOURCE, classicRoutes } from "./classic/routes.ts";
 import { createClassicSettings } from "./classic/settings.ts";
 import { classicSettingsRoutes, registerClassicAdmin } from "./classic/settings-routes.ts";
@@ -90,6 +92,8 @@ export interface AppOptions {
   xProvider?: XAccountProvider;
   /** Live-update limits other than the documented ones (tests). */
   live?: Partial<LiveLimits>;
+  /** The classic game directory (tests); default: the one built from the projection. */
+  classicDirectory?: ClassicGameDirectory;
 }
 
 export interface App {
@@ -117,6 +121,14 @@ export interface App {
 }
 
 const MAINTENANCE_INTERVAL_MS = 60_000;
+
+/** Stand-in until the game directory (classic/games) is merged: knows no game. */
+const NO_CLASSIC_GAMES: ClassicGameDirectory = {
+  resolve: async () => undefined,
+  games: async () => new Map(),
+  searchGames: async () => new Map(),
+  catalogue: async () => undefined,
+};
 
 /**
  * TRUST_PROXY as Fastify takes it. Fastify 5 now ignores a bare hop count
@@ -262,7 +274,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     bump: () => revisions.bump(CLASSIC_SETTINGS_SOURCE),
   });
-  const classic = classicRoutes([...classicSettingsRoutes({ settings: classicSettings })]);
+  const classicDirectory = options.classicDirectory ?? NO_CLASSIC_GAMES;
+  const classic = classicRoutes([
+    ...classicSettingsRoutes({ settings: classicSettings }),
+    ...classicPackRoutes({
+      packs: createPackReader({
+        db,
+        directory: classicDirectory,
+        profiles: createProfileReader({ db, publicUrl: config.publicUrl }),
+        publicUrl: config.publicUrl,
+      }),
+      activity: createActivityReader({ db, directory: classicDirectory }),
+    }),
+  ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
     app: proxyRoutes(market),

@@ -42,6 +42,13 @@ const holdings = cache.shared(30, [CLASSIC_INDEXER_SOURCE, CLASSIC_METADATA_SOUR
  */
 export const CLASSIC_ROUTES = {
   "GET /unboxing-disallowed": { access: read, cache: cache.shared(5, [CLASSIC_SETTINGS_SOURCE]) },
+  // Packs and activity (classic/packs).
+  "GET /range": { access: read, cache: state },
+  "GET /owner/:address": { access: read, cache: holdings },
+  "GET /collection/:ownerAddress": { access: read, cache: holdings },
+  "GET /collection/:contractAddress/events": { access: read, cache: state },
+  "GET /recent": { access: read, cache: state },
+  "GET /metadata/:addressOrSlug/:tokenId": { access: publicMetadata, cache: state },
 } satisfies RouteTable;
 
 void state;

@@ -56,7 +56,6 @@ export interface TestAppOptions {
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
   walletVerifier?: AppOptions["walletVerifier"];
   live?: AppOptions["live"];
-  classicDirectory?: AppOptions["classicDirectory"];
   /** Chains whose runtimes the market serves and the indexer follows. */
   deployments?: AppOptions["deployments"];
   /**
@@ -64,6 +63,8 @@ export interface TestAppOptions {
    * default: tests drive it (`services.indexer.indexers[i].syncOnce()`).
    */
   indexing?: boolean;
+  /** The classic reads' ETH/USD price source (default: the app's fixed dev rate). */
+  ethUsdPrice?: AppOptions["ethUsdPrice"];
 }
 
 export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -86,9 +87,9 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     keyCache: options.keyCache,
     walletVerifier: options.walletVerifier,
     live: options.live,
-    classicDirectory: options.classicDirectory,
     deployments: options.deployments,
     indexing: options.indexing ?? false,
+    ...(options.ethUsdPrice ? { ethUsdPrice: options.ethUsdPrice } : {}),
   });
   let keyCount = 0;
   const admin: TestApp["admin"] = (method, url, body) =>

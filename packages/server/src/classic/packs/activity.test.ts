@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../../_test/app.ts";
-import {
-  addressOf,
-  createTestDirectory,
-  insertEvent,
-  insertGame,
-  setHead,
-} from "../../_test/classic-packs.ts";
+import { addressOf, insertEvent, insertGame, setHead } from "../../_test/classic-packs.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { CLASSIC_INDEXER_SOURCE } from "../routes.ts";
 
@@ -59,7 +53,7 @@ describe("classic activity", () => {
 
   beforeAll(async () => {
     database = await setupDatabase();
-    t = await setupApp({ database, classicDirectory: createTestDirectory(database.db) });
+    t = await setupApp({ database });
     key = (await t.createKey()).key;
     await insertGame(t.db, { drop: A, token: A_TOKEN, gameId: "1", slug: "alpha-1" });
     await insertGame(t.db, { drop: B, token: B_TOKEN, gameId: "2", slug: "beta-2" });

@@ -1,61 +1,47 @@
-import { CLASSIC_WEAR_NAMES, type ClassicCard } from "@mkt/protocol";
-import { encodeAbiParameters, hexToBigInt, keccak256 } from "viem";
+import { drawCard, FIRST_EDITION_PACKS } from "@mkt/chain";
+import type { ClassicCard } from "@mkt/protocol";
 import type { CardCatalogue } from "../directory.ts";
-
-/** A drop's first this many token ids are first editions (README, card rule). */
-export const FIRST_EDITION_PACKS = 1000n;
 
 export interface DrawnCard {
   card: ClassicCard;
   /** The card id drawn, within the card's `startId..endId`. */
   cardId: number;
-  wear: ClassicCard["wear"] & string;
+  wear: NonNullable<ClassicCard["wear"]>;
   wearValue: number;
   foil: NonNullable<ClassicCard["foil"]>;
 }
 
-const h = (seed: bigint, n: bigint) =>
-  hexToBigInt(keccak256(encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [seed, n])));
-
-const WEAR_BANDS = [0.05, 0.2, 0.45, 0.75] as const;
-
 /**
- * The card rule of the README: a pack's token seed decides its card within
- * its rarity tier, its wear and its foil. Undefined when the catalogue has no
- * card of that rarity.
+ * A pack's card under the card rule (`drawCard` of `@mkt/chain`, README):
+ * its token seed decides the card within its rarity tier, its wear and its
+ * foil. Undefined when the catalogue has no card of that rarity.
  */
 export function drawPackCard(
   catalogue: CardCatalogue,
+  tokenId: bigint,
   tokenSeed: bigint,
   rarity: number,
 ): DrawnCard | undefined {
-  const tier = catalogue.cards.filter((card) => card.rarityCode === rarity);
-  const width = tier.reduce((sum, card) => sum + BigInt(card.endId - card.startId + 1), 0n);
-  if (width === 0n) return undefined;
-  let offset = h(tokenSeed, 1n) % width;
-  let drawn: { card: ClassicCard; cardId: number } | undefined;
-  for (const card of tier) {
-    const span = BigInt(card.endId - card.startId + 1);
-    if (offset < span) {
-      drawn = { card, cardId: card.startId + Number(offset) };
-      break;
-    }
-    offset -= span;
-  }
-  if (!drawn) return undefined;
-  const wearValue = catalogue.disableWear ? 0 : Number(h(tokenSeed, 2n) % 1_000_000n) / 1_000_000;
-  const band = WEAR_BANDS.findIndex((bound) => wearValue < bound);
-  const wear = CLASSIC_WEAR_NAMES[band === -1 ? 4 : band] ?? "Heavily Played";
-  const foilRoll = h(tokenSeed, 3n) % 10_000n;
-  const foil = catalogue.disableFoil
-    ? "None"
-    : foilRoll < 50n
-      ? "Prize"
-      : foilRoll < 500n
-        ? "Standard"
-        : "None";
-  return { ...drawn, wear, wearValue, foil };
+  const draw = drawCard({
+    tokenSeed,
+    tokenId,
+    rarity,
+    cards: catalogue.cards.map((card) => ({
+      startId: card.startId,
+      endId: card.endId,
+      rarity: card.rarityCode,
+    })),
+    firstTokenId: catalogue.firstTokenId,
+    disableWear: catalogue.disableWear,
+    disableFoil: catalogue.disableFoil,
+  });
+  const card = draw.cardIndex === null ? undefined : catalogue.cards[draw.cardIndex];
+  if (!card || draw.cardId === null) return undefined;
+  return { card, cardId: draw.cardId, wear: draw.wear, wearValue: draw.wearValue, foil: draw.foil };
 }
 
-export const isFirstEdition = (tokenId: bigint, firstTokenId: bigint) =>
-  tokenId < firstTokenId + FIRST_EDITION_PACKS;
+/** Among the drop's first 1,000 token ids (a first token id of 0 means 1, as in the contract). */
+export function isFirstEdition(tokenId: bigint, firstTokenId: bigint): boolean {
+  const first = firstTokenId === 0n ? 1n : firstTokenId;
+  return tokenId >= first && tokenId < first + FIRST_EDITION_PACKS;
+}

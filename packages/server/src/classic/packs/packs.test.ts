@@ -1,13 +1,8 @@
 import { encodeAbiParameters, hexToBigInt, keccak256 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../../_test/app.ts";
-import {
-  addressOf,
-  createTestDirectory,
-  insertGame,
-  insertPack,
-  testCard,
-} from "../../_test/classic-packs.ts";
+import { insertClassicFlags, insertClassicMetadata } from "../../_test/classic.ts";
+import { addressOf, insertGame, insertPack } from "../../_test/classic-packs.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { CLASSIC_INDEXER_SOURCE } from "../routes.ts";
 
@@ -35,11 +30,28 @@ describe("classic pack reads", () => {
     database = await setupDatabase();
     t = await setupApp({
       database,
-      classicDirectory: createTestDirectory(database.db, { noPrice: () => noPrice }),
+      ethUsdPrice: { usdPerEth: async () => (noPrice ? undefined : "3000") },
     });
     key = (await t.createKey()).key;
     await insertGame(t.db, { drop: A, token: A_TOKEN, gameId: "1", nftName: "Alpha", slug: "alpha-1" });
     await insertGame(t.db, { drop: B, token: B_TOKEN, gameId: "2", nftName: "Beta", slug: "beta-2" });
+    // Game A has creator metadata (one card per rarity, card ids 1..5); game B the default one.
+    await insertClassicMetadata(t.db, {
+      address: A,
+      version: 1,
+      effectiveFrom: day(1),
+      game: {},
+      cards: ["Common", "Rare", "Epic", "Legendary", "Mythic"].map((name, index) => ({
+        name,
+        description: `${name}, a test card`,
+        imageUrl: `https://img.example/${name}.png`,
+        unopenedImageUrl: `https://img.example/${name}-pack.png`,
+        rarity: index + 1,
+        startId: index + 1,
+        endId: index + 1,
+      })),
+    });
+    await insertClassicFlags(t.db, A, { isMarketfit: true });
     // Game A: six packs of Alice and Bob in every state, plus two huge ids.
     await insertPack(t.db, { drop: A, tokenId: 1n, owner: ALICE, updatedAt: day(5), mintTime: day(2) });
     await insertPack(t.db, {
@@ -98,8 +110,9 @@ describe("classic pack reads", () => {
     await database.close();
   });
 
+  /** Original image URLs unless asked otherwise, to compare with the fixture's. */
   const get = (url: string, headers: Record<string, string> = { "api-key": key }) =>
-    t.app.server.inject({ url: `/classic${url}`, headers });
+    t.app.server.inject({ url: `/classic${url}`, headers: { "x-bypass-image-proxy": "true", ...headers } });
   const ids = (body: { boosterBoxes?: { tokenIdString: string }[]; boxes?: { tokenIdString: string }[] }) =>
     (body.boosterBoxes ?? body.boxes ?? []).map((pack) => pack.tokenIdString);
 
@@ -228,7 +241,7 @@ describe("classic pack reads", () => {
         max_value: 1,
       });
       expect(opened.metadata.attributes).toContainEqual({ trait_type: "Card ID", value: 2 });
-      expect(opened.contractDetails).toMatchObject({ dropContractAddress: A, slug: "alpha-1", version: "0" });
+      expect(opened.contractDetails).toMatchObject({ dropContractAddress: A, slug: "alpha-1", version: "1" });
     });
 
     it("answers 400 for malformed input and 404 for an unknown game, in the classic body", async () => {
@@ -321,7 +334,8 @@ describe("classic pack reads", () => {
         wearValue,
         foil: foilRoll < 50n ? "Prize" : foilRoll < 500n ? "Standard" : "None",
       });
-      expect(rare.contract).toMatchObject({ dropContractAddress: A, version: 0, isMarketfit: true });
+      expect(rare.contract).toMatchObject({ dropContractAddress: A, version: 1, isMarketfit: true });
+      expect(rare.isMarketfit).toBe(true);
       expect(rare.userData).toBeNull();
       expect(body.boxes[3].isFirstEdition).toBe(false);
       expect(body.pagination).toEqual({ page: 1, limit: 500, total: 4, totalPages: 1 });
@@ -415,39 +429,6 @@ describe("classic pack reads", () => {
         expect({ id, status: response.statusCode }).toEqual({ id, status: 400 });
         expect(response.json()).toMatchObject({ success: false, error: "VALIDATION_ERROR" });
       }
-    });
-  });
-});
-
-describe("the card rule", () => {
-  it("draws within the tier by width, card by card", async () => {
-    const { drawPackCard } = await import("./card.ts");
-    const cards = [
-      testCard(A, { name: "wide", rarityCode: 1, startId: 1, endId: 3 }),
-      testCard(A, { name: "rare", rarityCode: 2, startId: 4, endId: 4 }),
-      testCard(A, { name: "narrow", rarityCode: 1, startId: 5, endId: 5 }),
-    ];
-    const catalogue = {
-      chainId: 8453,
-      contractAddress: A,
-      cards,
-      disableWear: false,
-      disableFoil: false,
-      firstTokenId: 1n,
-      oddsBps: [6000, 2500, 1000, 400, 100] as const,
-      offers: [1n, 2n, 3n, 4n, 5n] as const,
-    };
-    for (let seed = 1n; seed <= 40n; seed++) {
-      const offset = h(seed, 1n) % 4n;
-      const draw = drawPackCard(catalogue, seed, 1);
-      expect(draw?.card.name).toBe(offset < 3n ? "wide" : "narrow");
-      expect(draw?.cardId).toBe(offset < 3n ? 1 + Number(offset) : 5);
-    }
-    expect(drawPackCard(catalogue, 1n, 3)).toBeUndefined();
-    expect(drawPackCard({ ...catalogue, disableWear: true, disableFoil: true }, 9n, 2)).toMatchObject({
-      wear: "Pristine",
-      wearValue: 0,
-      foil: "None",
     });
   });
 });

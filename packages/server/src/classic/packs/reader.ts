@@ -90,7 +90,7 @@ function offersOf(row: PackRow): bigint[] {
 /** The card a pack drew, once its rarity (and so its seed) is known. */
 function drawn(row: PackRow, catalogue: CardCatalogue | undefined): DrawnCard | undefined {
   if (!catalogue || row.rarity < 1 || row.token_seed === null) return undefined;
-  return drawPackCard(catalogue, BigInt(row.token_seed), row.rarity);
+  return drawPackCard(catalogue, BigInt(row.token_id), BigInt(row.token_seed), row.rarity);
 }
 
 export interface PackReaderDeps {

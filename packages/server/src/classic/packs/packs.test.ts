@@ -116,6 +116,23 @@ describe("classic pack reads", () => {
   const ids = (body: { boosterBoxes?: { tokenIdString: string }[]; boxes?: { tokenIdString: string }[] }) =>
     (body.boosterBoxes ?? body.boxes ?? []).map((pack) => pack.tokenIdString);
 
+  it("publishes every pack and activity route, with exact integer token ids, in the classic document", async () => {
+    const document = (await t.app.server.inject({ url: "/openapi/classic.json" })).json();
+    for (const path of [
+      "/classic/range",
+      "/classic/owner/{address}",
+      "/classic/collection/{ownerAddress}",
+      "/classic/collection/{contractAddress}/events",
+      "/classic/recent",
+      "/classic/metadata/{addressOrSlug}/{tokenId}",
+    ])
+      expect(document.paths[path]?.get, path).toBeDefined();
+    const text = JSON.stringify(document.paths["/classic/range"]);
+    expect(text).toContain("rarity_assigned");
+    expect(text).toContain("Mythic (5) packs cannot be selected");
+    expect(document.components.schemas.ClassicRangePack.properties.tokenId.type).toBe("integer");
+  });
+
   describe("GET /range", () => {
     it("lists a game's packs by latest update, newest first, ties by token id", async () => {
       const response = await get(`/range?contractAddress=${A}`);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {DropFactory} from "./DropFactory.sol";
 import {ERC721} from "./ERC721.sol";
 import {MerkleProof} from "./MerkleProof.sol";
 import {EntropyProvider, IEntropyConsumer} from "./EntropyProvider.sol";
+import {Strings} from "./Strings.sol";
 
 /// One game's booster packs. Lifecycle of a pack: minted (rarity 0) -> rarity assigned when the batch's
 /// randomness arrives -> opened by its owner -> burned when sold back for its rarity's offer.
+/// Metadata lives offchain: `tokenURI` and `contractURI` point under the factory's `metadataBaseURI`.
 contract BoosterDrop is ERC721, IEntropyConsumer {
     uint8 public constant RARITY_UNASSIGNED = 0;
     uint8 public constant RARITY_COMMON = 1;
@@ -26,7 +29,8 @@ contract BoosterDrop is ERC721, IEntropyConsumer {
 
     struct Batch {
         address minter;
-        uint64 startTokenId;
+        /// Pack ids start at the game's `firstTokenId`, which may be any uint256.
+        uint256 startTokenId;
         uint32 amount;
         bool fulfilled;
         uint256 requestId;
@@ -39,8 +43,16 @@ contract BoosterDrop is ERC721, IEntropyConsumer {
     address public immutable token;
     EntropyProvider public immutable entropy;
     uint256 public immutable pricePerPack;
+    uint256 public immutable firstTokenId;
+    /// Exclusive upper bounds of the basis-point roll for Common, Rare, Epic and Legendary (Mythic: the rest).
+    uint256 private immutable _commonBound;
+    uint256 private immutable _rareBound;
+    uint256 private immutable _epicBound;
+    uint256 private immutable _legendaryBound;
     bytes32 public merkleRoot;
-    uint256 public nextTokenId = 1;
+    /// Minting is open while true; the creator pauses and resumes it.
+    bool public active = true;
+    uint256 public nextTokenId;
     uint256 public batchCount;
     uint256 public packsBurned;
     /// Sell-back offer in wei by rarity code; index 0 (unassigned) is always 0.
@@ -65,35 +77,70 @@ contract BoosterDrop is ERC721, IEntropyConsumer {
     event Opened(address indexed owner, uint256[] tokenIds, uint256 indexed batchId);
     event SoldBack(address indexed owner, uint256 indexed tokenId, uint8 rarity, uint256 offer);
     event MerkleRootUpdated(bytes32 merkleRoot);
+    event ActiveChanged(bool active);
 
+    /// `params.oddsBps` must sum to 10000 (the factory checks it).
     constructor(
         uint256 gameId_,
-        string memory name_,
-        string memory symbol_,
         address creator_,
         address token_,
         EntropyProvider entropy_,
-        uint256 pricePerPack_,
-        bytes32 merkleRoot_,
-        uint256[5] memory offers_
-    ) ERC721(name_, symbol_) {
+        DropFactory.GameParams memory params
+    ) ERC721(params.nftName, params.nftSymbol) {
         gameId = gameId_;
         factory = msg.sender;
         creator = creator_;
         token = token_;
         entropy = entropy_;
-        pricePerPack = pricePerPack_;
-        merkleRoot = merkleRoot_;
+        pricePerPack = params.pricePerPack;
+        merkleRoot = params.merkleRoot;
+        uint256 first = params.firstTokenId == 0 ? 1 : params.firstTokenId;
+        firstTokenId = first;
+        nextTokenId = first;
         for (uint256 i = 0; i < 5; i++) {
-            offers[i + 1] = offers_[i];
+            offers[i + 1] = params.offers[i];
         }
+        uint16[5] memory odds = params.oddsBps;
+        uint256 common = odds[0];
+        uint256 rare = common + odds[1];
+        uint256 epic = rare + odds[2];
+        _commonBound = common;
+        _rareBound = rare;
+        _epicBound = epic;
+        _legendaryBound = epic + odds[3];
     }
 
     /// Accepts ETH so a creator can top up the reserve that pays sell-back offers.
     receive() external payable {}
 
     function totalSupply() external view returns (uint256) {
-        return nextTokenId - 1 - packsBurned;
+        return nextTokenId - firstTokenId - packsBurned;
+    }
+
+    /// Rarity odds in basis points for Common, Rare, Epic, Legendary, Mythic.
+    function oddsBps() external view returns (uint16[5] memory odds) {
+        odds[0] = uint16(_commonBound);
+        odds[1] = uint16(_rareBound - _commonBound);
+        odds[2] = uint16(_epicBound - _rareBound);
+        odds[3] = uint16(_legendaryBound - _epicBound);
+        odds[4] = uint16(10000 - _legendaryBound);
+    }
+
+    /// ERC-721 metadata: `<factory's metadataBaseURI><this drop, lowercase hex>/<tokenId in decimal>`.
+    function tokenURI(uint256 tokenId) public view override returns (string memory) {
+        ownerOf(tokenId);
+        return string.concat(contractURI(), "/", Strings.toDecimal(tokenId));
+    }
+
+    /// ERC-7572 contract-level metadata: `<factory's metadataBaseURI><this drop, lowercase hex>`.
+    function contractURI() public view returns (string memory) {
+        return string.concat(DropFactory(factory).metadataBaseURI(), Strings.toLowerHex(address(this)));
+    }
+
+    function setActive(bool active_) external {
+        require(msg.sender == creator, "Drop: not creator");
+        active = active_;
+        emit ActiveChanged(active_);
     }
 
     function setMerkleRoot(bytes32 merkleRoot_) external {
@@ -104,6 +151,7 @@ contract BoosterDrop is ERC721, IEntropyConsumer {
 
     /// `proof` is ignored unless the game is allowlist-gated (non-zero merkleRoot).
     function mint(uint256 amount, bytes32[] calldata proof) external payable returns (uint256 batchId) {
+        require(active, "Drop: not active");
         require(amount > 0 && amount <= MAX_MINT, "Drop: bad amount");
         require(msg.value == pricePerPack * amount, "Drop: wrong payment");
         bytes32 root = merkleRoot;
@@ -122,7 +170,7 @@ contract BoosterDrop is ERC721, IEntropyConsumer {
         uint256 requestId = entropy.request();
         batches[batchId] = Batch({
             minter: msg.sender,
-            startTokenId: uint64(start),
+            startTokenId: start,
             amount: uint32(amount),
             fulfilled: false,
             requestId: requestId,
@@ -141,7 +189,7 @@ contract BoosterDrop is ERC721, IEntropyConsumer {
         batch.fulfilled = true;
         batch.randomNumber = randomNumber;
         emit RandomnessFulfilled(batchId, randomNumber);
-        uint256 end = uint256(batch.startTokenId) + batch.amount;
+        uint256 end = batch.startTokenId + batch.amount;
         for (uint256 tokenId = batch.startTokenId; tokenId < end; tokenId++) {
             (uint256 tokenSeed, uint256 randomValue, uint8 rarity) = deriveRarity(randomNumber, tokenId);
             Pack storage pack = packs[tokenId];
@@ -152,18 +200,19 @@ contract BoosterDrop is ERC721, IEntropyConsumer {
     }
 
     /// tokenSeed = keccak256(abi.encode(batchRandomNumber, tokenId)); randomValue = tokenSeed % 10000 is a
-    /// roll in basis points; the cumulative odds are Common 60%, Rare 25%, Epic 10%, Legendary 4%, Mythic 1%.
+    /// roll in basis points, compared with the game's cumulative odds (Common first): the first tier whose
+    /// cumulative bound exceeds the roll. A tier with 0 bps is never drawn.
     function deriveRarity(uint256 randomNumber, uint256 tokenId)
         public
-        pure
+        view
         returns (uint256 tokenSeed, uint256 randomValue, uint8 rarity)
     {
         tokenSeed = uint256(keccak256(abi.encode(randomNumber, tokenId)));
         randomValue = tokenSeed % 10000;
-        if (randomValue < 6000) rarity = RARITY_COMMON;
-        else if (randomValue < 8500) rarity = RARITY_RARE;
-        else if (randomValue < 9500) rarity = RARITY_EPIC;
-        else if (randomValue < 9900) rarity = RARITY_LEGENDARY;
+        if (randomValue < _commonBound) rarity = RARITY_COMMON;
+        else if (randomValue < _rareBound) rarity = RARITY_RARE;
+        else if (randomValue < _epicBound) rarity = RARITY_EPIC;
+        else if (randomValue < _legendaryBound) rarity = RARITY_LEGENDARY;
         else rarity = RARITY_MYTHIC;
     }
 

@@ -7,7 +7,8 @@ interface IERC721Receiver {
         returns (bytes4);
 }
 
-/// Minimal ERC-721 (with the metadata name/symbol) so the reference contracts need no external imports.
+/// Minimal ERC-721 with the metadata extension (name, symbol, and `tokenURI`, which the concrete token
+/// defines) so the reference contracts need no external imports.
 abstract contract ERC721 {
     string public name;
     string public symbol;
@@ -30,6 +31,9 @@ abstract contract ERC721 {
             || interfaceId == 0x80ac58cd // ERC-721
             || interfaceId == 0x5b5e139f; // ERC-721 metadata
     }
+
+    /// ERC-721 metadata: the URI of `tokenId`'s JSON; reverts for a token that does not exist.
+    function tokenURI(uint256 tokenId) public view virtual returns (string memory);
 
     function ownerOf(uint256 tokenId) public view returns (address owner) {
         owner = _owners[tokenId];

@@ -5,11 +5,28 @@ export const RARITY = { unassigned: 0, common: 1, rare: 2, epic: 3, legendary: 4
 export type RarityCode = (typeof RARITY)[keyof typeof RARITY];
 export const RARITY_NAMES = ["NOT_ASSIGNED", "Common", "Rare", "Epic", "Legendary", "Mythic"] as const;
 
+/** Rarity odds in basis points for Common..Mythic (60%, 25%, 10%, 4%, 1%): the sample games' odds. */
+export const DEFAULT_ODDS_BPS: RarityOdds = [6000, 2500, 1000, 400, 100];
+
+/** Rarity odds in basis points for Common, Rare, Epic, Legendary, Mythic; they sum to 10000. */
+export type RarityOdds = readonly [number, number, number, number, number];
+
 /**
- * Upper bounds (exclusive) of the basis-point roll for Common..Mythic: 60%, 25%, 10%, 4%, 1%.
- * Must match BoosterDrop.deriveRarity.
+ * Upper bounds (exclusive) of the basis-point roll for Common..Mythic under `odds`: the running sums,
+ * as BoosterDrop keeps them. Throws unless the odds are five integers from 0 to 10000 summing to 10000.
  */
-export const RARITY_ROLL_BOUNDS_BPS = [6000n, 8500n, 9500n, 9900n, 10000n] as const;
+export function rarityRollBounds(odds: RarityOdds = DEFAULT_ODDS_BPS): readonly bigint[] {
+  if (odds.length !== 5 || odds.some((bps) => !Number.isInteger(bps) || bps < 0 || bps > 10000)) {
+    throw new RangeError("odds must be five integers from 0 to 10000");
+  }
+  let total = 0n;
+  const bounds = odds.map((bps) => (total += BigInt(bps)));
+  if (total !== 10000n) throw new RangeError(`odds must sum to 10000, got ${total}`);
+  return bounds;
+}
+
+/** The roll bounds of the default odds: 6000, 8500, 9500, 9900, 10000. */
+export const RARITY_ROLL_BOUNDS_BPS = rarityRollBounds(DEFAULT_ODDS_BPS);
 
 /** Sell-back offer per rarity (Common..Mythic) as basis points of the pack price, for sample games. */
 export const DEFAULT_OFFER_BPS = [2000n, 5000n, 10000n, 30000n, 100000n] as const;
@@ -26,18 +43,26 @@ export function defaultOffers(pricePerPack: bigint): RarityOffers {
 export interface RarityDraw {
   /** keccak256(abi.encode(batchRandomNumber, tokenId)) as a uint256: the token-specific randomness. */
   tokenSeed: bigint;
-  /** tokenSeed % 10000, the roll compared against RARITY_ROLL_BOUNDS_BPS. */
+  /** tokenSeed % 10000, the roll compared against the odds' cumulative bounds. */
   randomValue: bigint;
   rarity: Exclude<RarityCode, 0>;
 }
 
-/** Recomputes offchain the rarity BoosterDrop assigns to `tokenId` from its batch's random number. */
-export function deriveRarity(randomNumber: bigint, tokenId: bigint): RarityDraw {
+/**
+ * Recomputes offchain the rarity BoosterDrop assigns to `tokenId` from its batch's random number, under
+ * the game's odds: the first tier whose cumulative bound exceeds the roll (a 0 bps tier is never drawn).
+ */
+export function deriveRarity(
+  randomNumber: bigint,
+  tokenId: bigint,
+  oddsBps: RarityOdds = DEFAULT_ODDS_BPS,
+): RarityDraw {
+  const bounds = rarityRollBounds(oddsBps);
   const tokenSeed = hexToBigInt(
     keccak256(encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [randomNumber, tokenId])),
   );
   const randomValue = tokenSeed % 10000n;
-  const index = RARITY_ROLL_BOUNDS_BPS.findIndex((bound) => randomValue < bound);
+  const index = bounds.findIndex((bound) => randomValue < bound);
   return { tokenSeed, randomValue, rarity: (index + 1) as RarityDraw["rarity"] };
 }
 

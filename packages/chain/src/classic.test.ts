@@ -10,15 +10,22 @@ import {
 } from "./_test/setup.ts";
 import { DEV_ACCOUNT_ROLES } from "./accounts.ts";
 import { buildAllowlist } from "./allowlist.ts";
+import type { RarityOdds } from "./classic-math.ts";
 import {
   curveQuoteBuy,
   curveQuoteSell,
+  DEFAULT_ODDS_BPS,
   defaultOffers,
   deriveRarity,
   graduationTokenLiquidity,
 } from "./classic-math.ts";
 import { waitForSuccess } from "./clients.ts";
-import { CLASSIC_CHAIN_ID, devAllowlist } from "./deploy.ts";
+import {
+  CLASSIC_CHAIN_ID,
+  DEFAULT_METADATA_BASE_URI,
+  devAllowlist,
+  SAMPLE_BIG_FIRST_TOKEN_ID,
+} from "./deploy.ts";
 import { fulfilEntropy, startEntropyFulfiller } from "./entropy.ts";
 import { boosterDropAbi, boosterTokenAbi, dropFactoryAbi, entropyProviderAbi } from "./generated/abis.ts";
 
@@ -232,9 +239,11 @@ describe("game creation and bonding curve", () => {
       pricePerPack: parseEther("0.01"),
       merkleRoot: zeroHash,
       offers: defaultOffers(parseEther("0.01")),
+      oddsBps: [6000, 2500, 1000, 400, 100] as const,
       virtualEth: parseEther("1"),
       virtualTokens: parseEther("1000000"),
       graduationEth: parseEther("0.5"),
+      firstTokenId: 0n,
     };
     const created = await waitForSuccess(
       publicClient,
@@ -250,14 +259,7 @@ describe("game creation and bonding curve", () => {
       logs: created.logs,
       eventName: "GameCreated",
     });
-    expect(gameCreated?.args).toMatchObject({
-      gameId: 3n,
-      creator: creator.account.address,
-      nftName: "Test Booster",
-      tokenSymbol: "TST",
-      pricePerPack: params.pricePerPack,
-      merkleRoot: zeroHash,
-    });
+    expect(gameCreated?.args).toMatchObject({ gameId: 4n, creator: creator.account.address, params });
     const token = gameCreated!.args.token;
     expect(
       await publicClient.readContract({
@@ -355,6 +357,306 @@ describe("game creation and bonding curve", () => {
         value: 1n,
       }),
     ).rejects.toThrow("Token: graduated");
+  });
+});
+
+/** Creates a game from `creatorIndex` with the given odds and first token id; returns its drop and id. */
+async function createGame(
+  creatorIndex: number,
+  { oddsBps = DEFAULT_ODDS_BPS, firstTokenId = 0n }: { oddsBps?: RarityOdds; firstTokenId?: bigint } = {},
+) {
+  const pricePerPack = parseEther("0.001");
+  const receipt = await waitForSuccess(
+    t.clients.publicClient,
+    await t.clients.wallet(creatorIndex).writeContract({
+      address: contractAddress(t.deployment, "DropFactory"),
+      abi: dropFactoryAbi,
+      functionName: "createGame",
+      args: [
+        {
+          nftName: "Odds Booster",
+          nftSymbol: "ODDBOX",
+          tokenName: "Odds",
+          tokenSymbol: "ODD",
+          pricePerPack,
+          merkleRoot: zeroHash,
+          offers: defaultOffers(pricePerPack),
+          oddsBps,
+          virtualEth: parseEther("1"),
+          virtualTokens: parseEther("1000000"),
+          graduationEth: 0n,
+          firstTokenId,
+        },
+      ],
+    }),
+  );
+  const [created] = parseEventLogs({ abi: dropFactoryAbi, logs: receipt.logs, eventName: "GameCreated" });
+  return { drop: created!.args.drop, gameId: created!.args.gameId, params: created!.args.params };
+}
+
+/** Mints `amount` packs, answers the randomness and returns the RarityAssigned events and the random number. */
+async function mintAndFulfil(drop: Address, amount: bigint) {
+  const minted = await mint(drop, user, amount);
+  const [event] = parseEventLogs({ abi: boosterDropAbi, logs: minted.logs, eventName: "Minted" });
+  const fulfilled = await fulfilEntropy({
+    clients: t.clients,
+    entropyProvider: contractAddress(t.deployment, "EntropyProvider"),
+  });
+  const fulfilment = fulfilled.at(-1)!;
+  const assigned = parseEventLogs({
+    abi: boosterDropAbi,
+    logs: fulfilment.receipt.logs,
+    eventName: "RarityAssigned",
+  }).filter((log) => log.address.toLowerCase() === drop.toLowerCase());
+  return {
+    minted: event!.args,
+    randomNumber: fulfilment.randomNumber,
+    assigned: assigned.map((e) => e.args),
+  };
+}
+
+describe("rarity odds", () => {
+  it("assigns rarities by the game's own odds, as deriveRarity computes them", async () => {
+    const odds: RarityOdds = [1000, 1000, 1000, 1000, 6000];
+    const { drop, params } = await createGame(user + 4, { oddsBps: odds });
+    expect(params.oddsBps).toEqual(odds);
+    expect(
+      await t.clients.publicClient.readContract({
+        address: drop,
+        abi: boosterDropAbi,
+        functionName: "oddsBps",
+      }),
+    ).toEqual(odds);
+    const { minted, randomNumber, assigned } = await mintAndFulfil(drop, 20n);
+    const expected = Array.from({ length: 20 }, (_, i) => {
+      const tokenId = minted.startTokenId + BigInt(i);
+      const draw = deriveRarity(randomNumber, tokenId, odds);
+      return { tokenId, rarity: draw.rarity, tokenSeed: draw.tokenSeed, randomValue: draw.randomValue };
+    });
+    expect(assigned).toMatchObject(expected);
+    // With 60% Mythic, 20 packs all drawn under the default odds (1% Mythic) would differ somewhere.
+    expect(expected.map((e) => e.rarity)).not.toEqual(
+      expected.map((e) => deriveRarity(randomNumber, e.tokenId).rarity),
+    );
+  });
+
+  it("never draws a tier with 0 bps, and the contract's deriveRarity view agrees offchain", async () => {
+    const odds: RarityOdds = [0, 0, 10000, 0, 0];
+    const { drop } = await createGame(user + 4, { oddsBps: odds });
+    const { assigned } = await mintAndFulfil(drop, 5n);
+    expect(assigned.map((e) => e.rarity)).toEqual([3, 3, 3, 3, 3]);
+    const skewed: RarityOdds = [2500, 0, 2500, 0, 5000];
+    const { drop: skewedDrop } = await createGame(user + 4, { oddsBps: skewed });
+    for (const [randomNumber, tokenId] of [
+      [1n, 1n],
+      [2n ** 255n + 17n, 99n],
+      [123456789n, 2n ** 64n + 1n],
+      [7n, 3n],
+      [8n, 4n],
+    ] as const) {
+      const [tokenSeed, randomValue, rarity] = await t.clients.publicClient.readContract({
+        address: skewedDrop,
+        abi: boosterDropAbi,
+        functionName: "deriveRarity",
+        args: [randomNumber, tokenId],
+      });
+      expect({ tokenSeed, randomValue, rarity }).toEqual(deriveRarity(randomNumber, tokenId, skewed));
+      expect([1, 3, 5]).toContain(rarity);
+    }
+  });
+
+  it("refuses odds that do not sum to 10000", async () => {
+    await expect(createGame(user + 4, { oddsBps: [6000, 2500, 1000, 400, 99] })).rejects.toThrow(
+      "Factory: odds must sum to 10000",
+    );
+  });
+});
+
+describe("token and contract metadata URIs", () => {
+  it("point under the factory's base URI, with the drop's lowercase address and the decimal id", async () => {
+    const { publicClient } = t.clients;
+    const { drop } = await readGame(t, 1n);
+    const base = await publicClient.readContract({
+      address: contractAddress(t.deployment, "DropFactory"),
+      abi: dropFactoryAbi,
+      functionName: "metadataBaseURI",
+    });
+    expect(base).toBe(DEFAULT_METADATA_BASE_URI);
+    await mint(drop, user, 1n);
+    const tokenId =
+      (await publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "nextTokenId" })) -
+      1n;
+    expect(
+      await publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "contractURI" }),
+    ).toBe(`${DEFAULT_METADATA_BASE_URI}${drop.toLowerCase()}`);
+    expect(
+      await publicClient.readContract({
+        address: drop,
+        abi: boosterDropAbi,
+        functionName: "tokenURI",
+        args: [tokenId],
+      }),
+    ).toBe(`${DEFAULT_METADATA_BASE_URI}${drop.toLowerCase()}/${tokenId}`);
+    await expect(
+      publicClient.readContract({
+        address: drop,
+        abi: boosterDropAbi,
+        functionName: "tokenURI",
+        args: [10n ** 30n],
+      }),
+    ).rejects.toThrow("ERC721: nonexistent token");
+    for (const [interfaceId, supported] of [
+      ["0x01ffc9a7", true],
+      ["0x80ac58cd", true],
+      ["0x5b5e139f", true],
+      ["0xffffffff", false],
+    ] as const) {
+      expect(
+        await publicClient.readContract({
+          address: drop,
+          abi: boosterDropAbi,
+          functionName: "supportsInterface",
+          args: [interfaceId],
+        }),
+      ).toBe(supported);
+    }
+  });
+
+  it("follow the base URI its owner sets, which no one else may change", async () => {
+    const { publicClient } = t.clients;
+    const factory = contractAddress(t.deployment, "DropFactory");
+    const { drop } = await readGame(t, 1n);
+    await expect(
+      t.clients.wallet(user).writeContract({
+        address: factory,
+        abi: dropFactoryAbi,
+        functionName: "setMetadataBaseURI",
+        args: ["https://evil.example/"],
+      }),
+    ).rejects.toThrow("Factory: not owner");
+    const next = "https://api.example.com/classic/metadata/";
+    const receipt = await waitForSuccess(
+      publicClient,
+      await t.clients.wallet(DEV_ACCOUNT_ROLES.deployer).writeContract({
+        address: factory,
+        abi: dropFactoryAbi,
+        functionName: "setMetadataBaseURI",
+        args: [next],
+      }),
+    );
+    expect(
+      parseEventLogs({ abi: dropFactoryAbi, logs: receipt.logs, eventName: "MetadataBaseURIUpdated" }).map(
+        (e) => e.args,
+      ),
+    ).toEqual([{ metadataBaseURI: next }]);
+    expect(
+      await publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "contractURI" }),
+    ).toBe(`${next}${drop.toLowerCase()}`);
+    await waitForSuccess(
+      publicClient,
+      await t.clients.wallet(DEV_ACCOUNT_ROLES.deployer).writeContract({
+        address: factory,
+        abi: dropFactoryAbi,
+        functionName: "setMetadataBaseURI",
+        args: [DEFAULT_METADATA_BASE_URI],
+      }),
+    );
+  });
+});
+
+describe("pausing a drop", () => {
+  it("lets only the creator pause and resume minting", async () => {
+    const { publicClient } = t.clients;
+    const { drop } = await createGame(user + 5);
+    expect(
+      await publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "active" }),
+    ).toBe(true);
+    await expect(
+      t.clients.wallet(user).writeContract({
+        address: drop,
+        abi: boosterDropAbi,
+        functionName: "setActive",
+        args: [false],
+      }),
+    ).rejects.toThrow("Drop: not creator");
+    const creator = t.clients.wallet(user + 5);
+    const paused = await waitForSuccess(
+      publicClient,
+      await creator.writeContract({
+        address: drop,
+        abi: boosterDropAbi,
+        functionName: "setActive",
+        args: [false],
+      }),
+    );
+    expect(
+      parseEventLogs({ abi: boosterDropAbi, logs: paused.logs, eventName: "ActiveChanged" }).map(
+        (e) => e.args,
+      ),
+    ).toEqual([{ active: false }]);
+    expect(
+      await publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "active" }),
+    ).toBe(false);
+    await expect(mint(drop, user, 1n)).rejects.toThrow("Drop: not active");
+    await waitForSuccess(
+      publicClient,
+      await creator.writeContract({
+        address: drop,
+        abi: boosterDropAbi,
+        functionName: "setActive",
+        args: [true],
+      }),
+    );
+    const minted = await mint(drop, user, 1n);
+    expect(parseEventLogs({ abi: boosterDropAbi, logs: minted.logs, eventName: "Minted" })).toHaveLength(1);
+  });
+});
+
+describe("pack ids past 2^64", () => {
+  it("mints, assigns and names exact ids from the sample game's first token id", async () => {
+    const { publicClient } = t.clients;
+    const { drop } = await readGame(t, 3n);
+    expect(
+      await publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "firstTokenId" }),
+    ).toBe(SAMPLE_BIG_FIRST_TOKEN_ID);
+    const { minted, randomNumber, assigned } = await mintAndFulfil(drop, 3n);
+    const ids = [0n, 1n, 2n].map((i) => SAMPLE_BIG_FIRST_TOKEN_ID + i);
+    expect([minted.startTokenId, minted.endTokenId]).toEqual([ids[0], ids[2]]);
+    expect(ids[0]!.toString()).toBe("18446744073709551617");
+    const odds = await publicClient.readContract({
+      address: drop,
+      abi: boosterDropAbi,
+      functionName: "oddsBps",
+    });
+    expect(assigned.map((e) => [e.tokenId, e.rarity])).toEqual(
+      ids.map((tokenId) => [tokenId, deriveRarity(randomNumber, tokenId, odds).rarity]),
+    );
+    const batch = await publicClient.readContract({
+      address: drop,
+      abi: boosterDropAbi,
+      functionName: "batches",
+      args: [minted.batchId],
+    });
+    expect(batch[1]).toBe(ids[0]);
+    expect(
+      await publicClient.readContract({
+        address: drop,
+        abi: boosterDropAbi,
+        functionName: "ownerOf",
+        args: [ids[2]!],
+      }),
+    ).toBe(t.clients.accounts[user]!.address);
+    expect(
+      await publicClient.readContract({
+        address: drop,
+        abi: boosterDropAbi,
+        functionName: "tokenURI",
+        args: [ids[1]!],
+      }),
+    ).toBe(`${DEFAULT_METADATA_BASE_URI}${drop.toLowerCase()}/18446744073709551618`);
+    expect(
+      await publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "totalSupply" }),
+    ).toBe(3n);
   });
 });
 

@@ -69,7 +69,7 @@ describe.each([
             abi: marketFactoryAbi,
             functionName: "marketCount",
           });
-    expect(count).toBe(chainId === CLASSIC_CHAIN_ID ? 2n : 1n);
+    expect(count).toBe(chainId === CLASSIC_CHAIN_ID ? 3n : 1n);
   });
 });
 

@@ -4,7 +4,8 @@ import { DEV_ACCOUNT_ROLES } from "./accounts.ts";
 import type { Allowlist } from "./allowlist.ts";
 import { buildAllowlist } from "./allowlist.ts";
 import type { ChainDeployment, ContractDeployment, RuntimeDeployment } from "./chain-config.ts";
-import { defaultOffers } from "./classic-math.ts";
+import type { RarityOdds } from "./classic-math.ts";
+import { DEFAULT_ODDS_BPS, defaultOffers } from "./classic-math.ts";
 import type { ChainClients } from "./clients.ts";
 import { createChainClients, waitForSuccess } from "./clients.ts";
 import {
@@ -53,12 +54,20 @@ export function devAllowlist(clients: Pick<ChainClients, "accounts">): Allowlist
 /** A drop id with all 78 decimal digits, to keep indexers honest about uint256 ids. */
 export const SAMPLE_MAX_DROP_ID = maxUint256;
 
+/** The first pack id of the sample game "Deep Booster": above 2^64, so its ids pass no JavaScript number. */
+export const SAMPLE_BIG_FIRST_TOKEN_ID = 2n ** 64n + 1n;
+
+/** Where the drop factory points `tokenURI` and `contractURI` unless told otherwise: the API's metadata routes on the default port. */
+export const DEFAULT_METADATA_BASE_URI = "http://127.0.0.1:8080/classic/metadata/";
+
 export interface DeployOptions {
   rpcUrl: string;
   chainId: number;
   mnemonic?: string;
   /** Written into the deployment for the indexer; dev chains default to 2. */
   finalityDepth?: number;
+  /** The drop factory's `metadataBaseURI` (8453 only): `${PUBLIC_URL}/classic/metadata/`; defaults to DEFAULT_METADATA_BASE_URI. */
+  metadataBaseUrl?: string;
   logger?: ChainLogger;
 }
 
@@ -85,7 +94,7 @@ export async function deployReferenceContracts(options: DeployOptions): Promise<
   const genesis = await clients.publicClient.getBlock({ blockNumber: 0n });
   const deployed =
     options.chainId === CLASSIC_CHAIN_ID
-      ? await deployClassic(clients)
+      ? await deployClassic(clients, options.metadataBaseUrl ?? DEFAULT_METADATA_BASE_URI)
       : options.chainId === PREDICT_CHAIN_ID
         ? await deployPredict(clients)
         : undefined;
@@ -153,14 +162,17 @@ async function deployContract(
   return { address: getAddress(receipt.contractAddress), startBlock: Number(receipt.blockNumber) };
 }
 
-async function deployClassic(clients: ChainClients): Promise<Deployed> {
+async function deployClassic(clients: ChainClients, metadataBaseUrl: string): Promise<Deployed> {
   const deployer = clients.wallet(DEV_ACCOUNT_ROLES.deployer);
   const fulfiller = clients.wallet(DEV_ACCOUNT_ROLES.entropyFulfiller).account.address;
   const send = async (hash: Promise<Hex>): Promise<TransactionReceipt> =>
     waitForSuccess(clients.publicClient, await hash);
 
   const entropy = await deployContract(clients, entropyProviderAbi, entropyProviderBytecode, [fulfiller]);
-  const factory = await deployContract(clients, dropFactoryAbi, dropFactoryBytecode, [entropy.address]);
+  const factory = await deployContract(clients, dropFactoryAbi, dropFactoryBytecode, [
+    entropy.address,
+    metadataBaseUrl,
+  ]);
   const registry = await deployContract(clients, runtimeRegistryAbi, runtimeRegistryBytecode, []);
 
   const runtimes: RuntimeDeployment[] = [];
@@ -187,7 +199,17 @@ async function deployClassic(clients: ChainClients): Promise<Deployed> {
   }
 
   const allowlist = devAllowlist(clients);
-  const sampleGames = [
+  const sampleGames: {
+    nftName: string;
+    nftSymbol: string;
+    tokenName: string;
+    tokenSymbol: string;
+    pricePerPack: bigint;
+    merkleRoot: Hex;
+    graduationEth: bigint;
+    oddsBps: RarityOdds;
+    firstTokenId: bigint;
+  }[] = [
     {
       nftName: "Genesis Booster",
       nftSymbol: "GENBOX",
@@ -196,6 +218,8 @@ async function deployClassic(clients: ChainClients): Promise<Deployed> {
       pricePerPack: parseEther("0.001"),
       merkleRoot: zeroHash,
       graduationEth: parseEther("0.1"),
+      oddsBps: DEFAULT_ODDS_BPS,
+      firstTokenId: 0n,
     },
     {
       nftName: "Allowlist Booster",
@@ -205,6 +229,19 @@ async function deployClassic(clients: ChainClients): Promise<Deployed> {
       pricePerPack: parseEther("0.002"),
       merkleRoot: allowlist.root,
       graduationEth: parseEther("10"),
+      oddsBps: [5000, 3000, 1200, 600, 200],
+      firstTokenId: 0n,
+    },
+    {
+      nftName: "Deep Booster",
+      nftSymbol: "DEEPBOX",
+      tokenName: "Deep",
+      tokenSymbol: "DEEP",
+      pricePerPack: parseEther("0.0015"),
+      merkleRoot: zeroHash,
+      graduationEth: parseEther("5"),
+      oddsBps: [4000, 3000, 1500, 1000, 500],
+      firstTokenId: SAMPLE_BIG_FIRST_TOKEN_ID,
     },
   ];
   for (const game of sampleGames) {

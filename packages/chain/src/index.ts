@@ -14,7 +14,23 @@ export {
   readChainConfig,
   writeChainConfig,
 } from "./chain-config.ts";
-export type { CurveState, RarityCode, RarityDraw, RarityOffers } from "./classic-math.ts";
+export type {
+  CardDraw,
+  CardRange,
+  DrawCardInput,
+  FoilName,
+  WearName,
+} from "./classic-cards.ts";
+export {
+  cardRoll,
+  drawCard,
+  FIRST_EDITION_PACKS,
+  FOIL_THRESHOLDS,
+  WEAR_BANDS,
+  WEAR_SCALE,
+  wearName,
+} from "./classic-cards.ts";
+export type { CurveState, RarityCode, RarityDraw, RarityOdds, RarityOffers } from "./classic-math.ts";
 export {
   curveAfterBuy,
   curveAfterSell,
@@ -22,6 +38,7 @@ export {
   curveQuoteBuy,
   curveQuoteSell,
   curveSpotPrice,
+  DEFAULT_ODDS_BPS,
   DEFAULT_OFFER_BPS,
   defaultOffers,
   deriveRarity,
@@ -29,6 +46,7 @@ export {
   RARITY,
   RARITY_NAMES,
   RARITY_ROLL_BOUNDS_BPS,
+  rarityRollBounds,
 } from "./classic-math.ts";
 export type { ChainClients, ChainClientsOptions, ChainPublicClient, ChainWalletClient } from "./clients.ts";
 export { createChainClients, waitForSuccess } from "./clients.ts";
@@ -37,6 +55,7 @@ export { CONTRACT_NAMES, checkArtifacts, compileContracts } from "./compile.ts";
 export type { DeployOptions } from "./deploy.ts";
 export {
   CLASSIC_CHAIN_ID,
+  DEFAULT_METADATA_BASE_URI,
   DEV_ALLOWLIST_ACCOUNT_INDICES,
   DEV_RUNTIMES,
   deployReferenceContracts,
@@ -44,6 +63,7 @@ export {
   devAllowlist,
   PREDICT_CHAIN_ID,
   PREDICT_RUNTIME,
+  SAMPLE_BIG_FIRST_TOKEN_ID,
   SAMPLE_MAX_DROP_ID,
 } from "./deploy.ts";
 export type { DevChain, DevChainOptions, Eip1193Provider } from "./dev-chain/index.ts";

@@ -4,7 +4,24 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
 import { chainRoles } from "./chains/index.ts";
-import { CLASSIC_INDEXER_SOURCE, CLASSIC_SETTINGS_SOURCE, classicRoutes } from "./classic/routes.ts";
+import {
+  type ClassicGameCatalog,
+  type ClassicMetadataStore,
+  classicGameRoutes,
+  classicMetadataRoutes,
+  createClassicGameDirectory,
+  createClassicMetadataStore,
+  registerClassicGameAdmin,
+} from "./classic/games/index.ts";
+import { createImageLinks } from "./classic/images.ts";
+import { classicPackRoutes, createActivityReader, createPackReader } from "./classic/packs/index.ts";
+import { type EthUsdPriceSource, fixedPriceSource } from "./classic/price.ts";
+import {
+  CLASSIC_INDEXER_SOURCE,
+  CLASSIC_METADATA_SOURCE,
+  CLASSIC_SETTINGS_SOURCE,
+  classicRoutes,
+} from "./classic/routes.ts";
 import { createClassicSettings } from "./classic/settings.ts";
 import { classicSettingsRoutes, registerClassicAdmin } from "./classic/settings-routes.ts";
 import type { Config } from "./config/index.ts";
@@ -90,7 +107,12 @@ export interface AppOptions {
   xProvider?: XAccountProvider;
   /** Live-update limits other than the documented ones (tests). */
   live?: Partial<LiveLimits>;
+  /** The ETH/USD price of the classic reads; default a fixed dev-chain rate (`DEV_ETH_USD_PRICE`). */
+  ethUsdPrice?: EthUsdPriceSource;
 }
+
+/** The ETH/USD rate classic reads use when no price source is given (the dev chain's). */
+export const DEV_ETH_USD_PRICE = "3000";
 
 export interface App {
   server: FastifyInstance;
@@ -107,6 +129,8 @@ export interface App {
     readCache: ReadCache;
     revisions: Revisions;
     live: LiveHub;
+    /** The classic games and their offchain metadata (the demo publishes through `metadata`). */
+    classic: { games: ClassicGameCatalog; metadata: ClassicMetadataStore };
     /** Runs every periodic job once (tests drive them with a manual clock). */
     runJobs(): Promise<void>;
   };
@@ -262,7 +286,35 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     bump: () => revisions.bump(CLASSIC_SETTINGS_SOURCE),
   });
-  const classic = classicRoutes([...classicSettingsRoutes({ settings: classicSettings })]);
+  const classicMetadata = createClassicMetadataStore({
+    db,
+    clock,
+    bump: () => revisions.bump(CLASSIC_METADATA_SOURCE),
+  });
+  const classicGames = createClassicGameDirectory({
+    db,
+    publicUrl: config.publicUrl,
+    images: createImageLinks({
+      publicUrl: config.publicUrl,
+      key: await secrets.key("classic-images", "classic-image-links"),
+    }),
+    price: options.ethUsdPrice ?? fixedPriceSource(DEV_ETH_USD_PRICE),
+    clock,
+  });
+  const classic = classicRoutes([
+    ...classicSettingsRoutes({ settings: classicSettings }),
+    ...classicGameRoutes({ games: classicGames }),
+    ...classicMetadataRoutes({ games: classicGames }),
+    ...classicPackRoutes({
+      packs: createPackReader({
+        db,
+        directory: classicGames,
+        profiles: createProfileReader({ db, publicUrl: config.publicUrl }),
+        publicUrl: config.publicUrl,
+      }),
+      activity: createActivityReader({ db, directory: classicGames }),
+    }),
+  ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
     app: proxyRoutes(market),
@@ -345,6 +397,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     extend: (app) => {
       for (const feature of features) feature.admin?.(app);
       registerClassicAdmin(app, { settings: classicSettings });
+      registerClassicGameAdmin(app, { metadata: classicMetadata });
     },
   });
 
@@ -400,6 +453,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       readCache,
       revisions,
       live,
+      classic: { games: classicGames, metadata: classicMetadata },
       async runJobs() {
         for (const job of jobs) await job.run();
         await pruneLive();

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createChainClients, dropFactoryAbi, readChainConfig } from "@mkt/chain";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { onPostgres, setupDatabase, type TestDatabase } from "./_test/database.ts";
 
@@ -10,6 +11,7 @@ const main = new URL("./main.ts", import.meta.url).pathname;
 
 /** Starts the real entry point on free ports and resolves with its printed URLs. */
 async function start(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), "mkt-main-"));
   const child = spawn(process.execPath, ["--import", "tsx", main], {
     env: {
       ...process.env,
@@ -18,7 +20,7 @@ async function start(env: Record<string, string>) {
       DEVNET_PORT_8453: "0",
       DEVNET_PORT_4663: "0",
       MKT_DEMO: "0",
-      MKT_DATA_DIR: mkdtempSync(join(tmpdir(), "mkt-main-")),
+      MKT_DATA_DIR: dataDir,
       LOG_LEVEL: "info",
       ...env,
     },
@@ -41,7 +43,7 @@ async function start(env: Record<string, string>) {
   await ready;
   const url = /listening on\s+(\S+)/.exec(stdout)?.[1];
   const admin = /operator\s+(\S+)/.exec(stdout)?.[1];
-  return { child, url: url!, admin: admin!, output: () => ({ stdout, stderr }) };
+  return { child, url: url!, admin: admin!, dataDir, output: () => ({ stdout, stderr }) };
 }
 
 describe("npm start entry point", () => {
@@ -55,8 +57,21 @@ describe("npm start entry point", () => {
 
   it("serves, prints the generated admin token once outside the logs, and shuts down cleanly on SIGTERM", async () => {
     database = onPostgres ? await setupDatabase() : undefined;
-    const started = await start({ DATABASE_URL: database?.url ?? "memory://", ADMIN_TOKEN: "" });
+    const started = await start({
+      DATABASE_URL: database?.url ?? "memory://",
+      ADMIN_TOKEN: "",
+      PUBLIC_URL: "http://mkt.test",
+    });
     child = started.child;
+    // The dev chain's drops point their tokenURI and contractURI at this process's metadata routes.
+    const [classic] = (await readChainConfig(join(started.dataDir, "chains.json"))).chains;
+    expect(
+      await createChainClients(classic!).publicClient.readContract({
+        address: classic!.contracts["DropFactory"]!.address,
+        abi: dropFactoryAbi,
+        functionName: "metadataBaseURI",
+      }),
+    ).toBe("http://mkt.test/classic/metadata/");
     expect((await fetch(`${started.url}/readyz`)).status).toBe(200);
     const token = /admin token\s+(\S+)/.exec(started.output().stdout)?.[1];
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);

@@ -4,7 +4,12 @@ import { type App, createApp } from "./app.ts";
 import { MARKET_CHAIN_ID, redactUrl, startChains } from "./chains/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config/index.ts";
 import { migrate, openDatabase } from "./db/index.ts";
-import { type DemoReleases, startDemoReleases } from "./demo/index.ts";
+import {
+  type DemoClassic,
+  type DemoReleases,
+  startDemoClassicMetadata,
+  startDemoReleases,
+} from "./demo/index.ts";
 import { createLogger } from "./logging/index.ts";
 
 /**
@@ -34,6 +39,16 @@ async function main() {
   const app = await createApp({ config, db, logger, deployments: chains.deployments });
   const { publicUrl, adminUrl } = await app.listen();
   const demoReleases = await startReleaseDemo(config, chains.devChains, app, publicUrl, logger);
+  // Creator metadata and featured flags for the simulator's classic games (chain 8453 on a dev chain).
+  const demoClassic: DemoClassic | undefined =
+    config.demo && chains.devChains.some((chain) => chain.chainId === MARKET_CHAIN_ID)
+      ? startDemoClassicMetadata({
+          metadata: app.services.classic.metadata,
+          publicUrl: config.publicUrl,
+          chainId: MARKET_CHAIN_ID,
+          logger,
+        })
+      : undefined;
 
   // The banner goes to stdout directly, never through the logger, because it
   // may carry the generated operator token.
@@ -73,6 +88,7 @@ async function main() {
     force.unref();
     try {
       await demoReleases?.stop();
+      await demoClassic?.stop();
       await app.close();
       await chains.close();
       await db.close();

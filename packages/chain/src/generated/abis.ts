@@ -203,6 +203,11 @@ export const dropFactoryAbi = [
         "internalType": "contract EntropyProvider",
         "name": "entropy_",
         "type": "address"
+      },
+      {
+        "internalType": "string",
+        "name": "metadataBaseURI_",
+        "type": "string"
       }
     ],
     "stateMutability": "nonpayable",
@@ -236,43 +241,88 @@ export const dropFactoryAbi = [
         "type": "address"
       },
       {
+        "components": [
+          {
+            "internalType": "string",
+            "name": "nftName",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "nftSymbol",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "tokenName",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "tokenSymbol",
+            "type": "string"
+          },
+          {
+            "internalType": "uint256",
+            "name": "pricePerPack",
+            "type": "uint256"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "merkleRoot",
+            "type": "bytes32"
+          },
+          {
+            "internalType": "uint256[5]",
+            "name": "offers",
+            "type": "uint256[5]"
+          },
+          {
+            "internalType": "uint16[5]",
+            "name": "oddsBps",
+            "type": "uint16[5]"
+          },
+          {
+            "internalType": "uint256",
+            "name": "virtualEth",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "virtualTokens",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "graduationEth",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "firstTokenId",
+            "type": "uint256"
+          }
+        ],
         "indexed": false,
-        "internalType": "string",
-        "name": "nftName",
-        "type": "string"
-      },
-      {
-        "indexed": false,
-        "internalType": "string",
-        "name": "nftSymbol",
-        "type": "string"
-      },
-      {
-        "indexed": false,
-        "internalType": "string",
-        "name": "tokenName",
-        "type": "string"
-      },
-      {
-        "indexed": false,
-        "internalType": "string",
-        "name": "tokenSymbol",
-        "type": "string"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "pricePerPack",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "bytes32",
-        "name": "merkleRoot",
-        "type": "bytes32"
+        "internalType": "struct DropFactory.GameParams",
+        "name": "params",
+        "type": "tuple"
       }
     ],
     "name": "GameCreated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "metadataBaseURI",
+        "type": "string"
+      }
+    ],
+    "name": "MetadataBaseURIUpdated",
     "type": "event"
   },
   {
@@ -315,6 +365,11 @@ export const dropFactoryAbi = [
             "type": "uint256[5]"
           },
           {
+            "internalType": "uint16[5]",
+            "name": "oddsBps",
+            "type": "uint16[5]"
+          },
+          {
             "internalType": "uint256",
             "name": "virtualEth",
             "type": "uint256"
@@ -327,6 +382,11 @@ export const dropFactoryAbi = [
           {
             "internalType": "uint256",
             "name": "graduationEth",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "firstTokenId",
             "type": "uint256"
           }
         ],
@@ -410,6 +470,45 @@ export const dropFactoryAbi = [
     ],
     "stateMutability": "view",
     "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "metadataBaseURI",
+    "outputs": [
+      {
+        "internalType": "string",
+        "name": "",
+        "type": "string"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "owner",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "string",
+        "name": "metadataBaseURI_",
+        "type": "string"
+      }
+    ],
+    "name": "setMetadataBaseURI",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   }
 ] as const;
 
@@ -420,16 +519,6 @@ export const boosterDropAbi = [
         "internalType": "uint256",
         "name": "gameId_",
         "type": "uint256"
-      },
-      {
-        "internalType": "string",
-        "name": "name_",
-        "type": "string"
-      },
-      {
-        "internalType": "string",
-        "name": "symbol_",
-        "type": "string"
       },
       {
         "internalType": "address",
@@ -447,23 +536,88 @@ export const boosterDropAbi = [
         "type": "address"
       },
       {
-        "internalType": "uint256",
-        "name": "pricePerPack_",
-        "type": "uint256"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "merkleRoot_",
-        "type": "bytes32"
-      },
-      {
-        "internalType": "uint256[5]",
-        "name": "offers_",
-        "type": "uint256[5]"
+        "components": [
+          {
+            "internalType": "string",
+            "name": "nftName",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "nftSymbol",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "tokenName",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "tokenSymbol",
+            "type": "string"
+          },
+          {
+            "internalType": "uint256",
+            "name": "pricePerPack",
+            "type": "uint256"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "merkleRoot",
+            "type": "bytes32"
+          },
+          {
+            "internalType": "uint256[5]",
+            "name": "offers",
+            "type": "uint256[5]"
+          },
+          {
+            "internalType": "uint16[5]",
+            "name": "oddsBps",
+            "type": "uint16[5]"
+          },
+          {
+            "internalType": "uint256",
+            "name": "virtualEth",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "virtualTokens",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "graduationEth",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "firstTokenId",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct DropFactory.GameParams",
+        "name": "params",
+        "type": "tuple"
       }
     ],
     "stateMutability": "nonpayable",
     "type": "constructor"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "bool",
+        "name": "active",
+        "type": "bool"
+      }
+    ],
+    "name": "ActiveChanged",
+    "type": "event"
   },
   {
     "anonymous": false,
@@ -819,6 +973,19 @@ export const boosterDropAbi = [
     "type": "function"
   },
   {
+    "inputs": [],
+    "name": "active",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
     "inputs": [
       {
         "internalType": "address",
@@ -903,9 +1070,9 @@ export const boosterDropAbi = [
         "type": "address"
       },
       {
-        "internalType": "uint64",
+        "internalType": "uint256",
         "name": "startTokenId",
-        "type": "uint64"
+        "type": "uint256"
       },
       {
         "internalType": "uint32",
@@ -926,6 +1093,19 @@ export const boosterDropAbi = [
         "internalType": "uint256",
         "name": "randomNumber",
         "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "contractURI",
+    "outputs": [
+      {
+        "internalType": "string",
+        "name": "",
+        "type": "string"
       }
     ],
     "stateMutability": "view",
@@ -975,7 +1155,7 @@ export const boosterDropAbi = [
         "type": "uint8"
       }
     ],
-    "stateMutability": "pure",
+    "stateMutability": "view",
     "type": "function"
   },
   {
@@ -1017,6 +1197,19 @@ export const boosterDropAbi = [
         "internalType": "address",
         "name": "",
         "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "firstTokenId",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
       }
     ],
     "stateMutability": "view",
@@ -1136,6 +1329,19 @@ export const boosterDropAbi = [
         "internalType": "uint256",
         "name": "",
         "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "oddsBps",
+    "outputs": [
+      {
+        "internalType": "uint16[5]",
+        "name": "odds",
+        "type": "uint16[5]"
       }
     ],
     "stateMutability": "view",
@@ -1325,6 +1531,19 @@ export const boosterDropAbi = [
   {
     "inputs": [
       {
+        "internalType": "bool",
+        "name": "active_",
+        "type": "bool"
+      }
+    ],
+    "name": "setActive",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address",
         "name": "operator",
         "type": "address"
@@ -1393,6 +1612,25 @@ export const boosterDropAbi = [
         "internalType": "address",
         "name": "",
         "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenId",
+        "type": "uint256"
+      }
+    ],
+    "name": "tokenURI",
+    "outputs": [
+      {
+        "internalType": "string",
+        "name": "",
+        "type": "string"
       }
     ],
     "stateMutability": "view",

@@ -2,7 +2,8 @@ import type { Address, Hex } from "viem";
 import { getAddress, parseEther, parseEventLogs, zeroHash } from "viem";
 import type { Allowlist } from "../allowlist.ts";
 import { buildAllowlist } from "../allowlist.ts";
-import { defaultOffers } from "../classic-math.ts";
+import type { RarityOdds } from "../classic-math.ts";
+import { DEFAULT_ODDS_BPS, defaultOffers } from "../classic-math.ts";
 import { devAllowlist } from "../deploy.ts";
 import { fulfilEntropy } from "../entropy.ts";
 import { boosterDropAbi, boosterTokenAbi, dropFactoryAbi } from "../generated/abis.ts";
@@ -16,6 +17,11 @@ interface Game {
   pricePerPack: bigint;
   merkleRoot: Hex;
   graduated: boolean;
+  active: boolean;
+  /** The creator's account index, when it is one of the mnemonic's accounts (it alone pauses the drop). */
+  creator: number | undefined;
+  /** Whether this simulator has minted packs of it (games nobody minted yet are minted first). */
+  minted: boolean;
 }
 
 interface Pack {
@@ -29,9 +35,18 @@ interface Pack {
 const MAX_GAMES = 8;
 const ADJECTIVES = ["Neon", "Lunar", "Feral", "Quiet", "Molten", "Paper", "Velvet", "Static"] as const;
 const NOUNS = ["Foxes", "Comets", "Relics", "Golems", "Orchids", "Pilots", "Tides", "Masks"] as const;
+/** Rarity odds of simulated games (Common..Mythic, basis points): the default and a few others. */
+const ODDS: readonly RarityOdds[] = [
+  DEFAULT_ODDS_BPS,
+  [7000, 2000, 700, 250, 50],
+  [4500, 3000, 1500, 700, 300],
+  [8000, 1500, 500, 0, 0],
+];
+/** First pack ids of simulated games: mostly the default (0 = 1), sometimes far above 2^53. */
+const FIRST_TOKEN_IDS = [0n, 0n, 1001n, 10n ** 21n] as const;
 
-/** Classic generation traffic: games, pack mints (some allowlisted), randomness, opens, sell-backs,
- * pack transfers and bonding-curve trades. Packs are tracked from the simulator's own receipts and
+/** Classic generation traffic: games (with varied odds and first pack ids), pack mints (some
+ * allowlisted), randomness, opens, sell-backs, pack transfers, pauses and bonding-curve trades. Packs are tracked from the simulator's own receipts and
  * re-checked onchain before use, since anyone else on the chain may move them. */
 export function createClassicActivity(
   context: SimulationContext,
@@ -55,16 +70,30 @@ export function createClassicActivity(
       functionName: "games",
       args: [gameId],
     });
-    const [pricePerPack, merkleRoot, graduated] = await Promise.all([
+    const [pricePerPack, merkleRoot, active, creator, graduated] = await Promise.all([
       publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "pricePerPack" }),
       publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "merkleRoot" }),
+      publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "active" }),
+      publicClient.readContract({ address: drop, abi: boosterDropAbi, functionName: "creator" }),
       publicClient.readContract({ address: token, abi: boosterTokenAbi, functionName: "graduated" }),
     ]);
-    return { gameId, drop, token, pricePerPack, merkleRoot, graduated };
+    const creatorIndex = clients.accounts.findIndex((account) => account.address === getAddress(creator));
+    return {
+      gameId,
+      drop,
+      token,
+      pricePerPack,
+      merkleRoot,
+      graduated,
+      active,
+      creator: creatorIndex < 0 ? undefined : creatorIndex,
+      minted: false,
+    };
   }
 
   /** Users who can mint `game` right now: everyone, or the members of a known allowlist. */
   function mintersOf(game: Game): number[] {
+    if (!game.active) return [];
     if (game.merkleRoot === zeroHash) return [...users];
     const allowlist = allowlists.get(game.merkleRoot);
     if (allowlist === undefined) return [];
@@ -87,7 +116,8 @@ export function createClassicActivity(
 
   async function mint(): Promise<ActionReport> {
     const mintable = games.filter((game) => mintersOf(game).length > 0);
-    const game = prng.pick(mintable);
+    const fresh = mintable.filter((game) => !game.minted);
+    const game = prng.pick(fresh.length > 0 ? fresh : mintable);
     const minter = prng.pick(mintersOf(game));
     const amount = BigInt(prng.int(1, 4));
     const proof = allowlists.get(game.merkleRoot)?.proofFor(addressOf(context, minter)) ?? [];
@@ -102,6 +132,7 @@ export function createClassicActivity(
     );
     const [minted] = parseEventLogs({ abi: boosterDropAbi, logs: receipt.logs, eventName: "Minted" });
     if (minted === undefined) throw new Error("mint emitted no Minted event");
+    game.minted = true;
     const { startTokenId, endTokenId, batchId } = minted.args;
     for (let tokenId = startTokenId; tokenId <= endTokenId; tokenId++) {
       packs.set(packKey(game.drop, tokenId), {
@@ -117,8 +148,32 @@ export function createClassicActivity(
       gameId: game.gameId.toString(),
       minter,
       amount: amount.toString(),
+      startTokenId: startTokenId.toString(),
       allowlisted: game.merkleRoot !== zeroHash,
     };
+  }
+
+  /** Games whose creator the simulator can act for: paused ones to resume, minted ones to pause. */
+  function pausable(): Game[] {
+    const ours = games.filter((game) => game.creator !== undefined);
+    const paused = ours.filter((game) => !game.active);
+    return paused.length > 0 ? paused : ours.filter((game) => game.minted);
+  }
+
+  /** A creator pauses a drop's minting, or resumes a paused one. */
+  async function setActive(): Promise<ActionReport> {
+    const game = prng.pick(pausable());
+    const active = !game.active;
+    await context.send(
+      clients.wallet(game.creator!).writeContract({
+        address: game.drop,
+        abi: boosterDropAbi,
+        functionName: "setActive",
+        args: [active],
+      }),
+    );
+    game.active = active;
+    return { action: "setActive", gameId: game.gameId.toString(), active };
   }
 
   async function open(): Promise<ActionReport> {
@@ -271,6 +326,8 @@ export function createClassicActivity(
       merkleRoot = allowlist.root;
     }
     const pricePerPack = parseEther(prng.pick(["0.0005", "0.001", "0.002", "0.005"]));
+    const oddsBps = prng.pick(ODDS);
+    const firstTokenId = prng.pick(FIRST_TOKEN_IDS);
     const receipt = await context.send(
       clients.wallet(creator).writeContract({
         address: factory,
@@ -285,9 +342,11 @@ export function createClassicActivity(
             pricePerPack,
             merkleRoot,
             offers: defaultOffers(pricePerPack),
+            oddsBps,
             virtualEth: parseEther("1"),
             virtualTokens: parseEther("1000000000"),
             graduationEth: parseEther(prng.pick(["0.05", "0.1", "0.3"])),
+            firstTokenId,
           },
         ],
       }),
@@ -300,6 +359,8 @@ export function createClassicActivity(
       gameId: created.args.gameId.toString(),
       creator,
       allowlisted: merkleRoot !== zeroHash,
+      odds: oddsBps.join("/"),
+      firstTokenId: firstTokenId.toString(),
     };
   }
 
@@ -345,6 +406,11 @@ export function createClassicActivity(
         { action: "buyToken", weight: tradable ? 14 : 0, run: buyToken },
         { action: "sellToken", weight: sellableHoldings().length > 0 ? 7 : 0, run: sellToken },
         { action: "createGame", weight: games.length < MAX_GAMES ? 3 : 0, run: createGame },
+        {
+          action: "setActive",
+          weight: pausable().length === 0 ? 0 : games.some((g) => !g.active) ? 6 : 2,
+          run: setActive,
+        },
       ];
     },
   };

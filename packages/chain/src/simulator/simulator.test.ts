@@ -15,8 +15,8 @@ import {
 import type { ActionReport } from "./index.ts";
 import { createChainSimulation, startSimulator } from "./index.ts";
 
-/** A seed whose first 50 steps reach every event listed below on a fresh dev chain. */
-const SEED = 4n;
+/** Per chain, a seed whose first 50 steps reach every event listed below on a fresh dev chain. */
+const SEEDS: Record<number, bigint> = { [CLASSIC_CHAIN_ID]: 6n, [PREDICT_CHAIN_ID]: 4n };
 const abis: Abi[] = [
   boosterDropAbi,
   boosterTokenAbi,
@@ -34,7 +34,7 @@ async function eventNames(t: TestChain): Promise<Set<string>> {
 
 /** The reports of each step. */
 async function run(t: TestChain, steps: number): Promise<ActionReport[][]> {
-  const simulation = createChainSimulation({ deployment: t.deployment, seed: SEED });
+  const simulation = createChainSimulation({ deployment: t.deployment, seed: SEEDS[t.deployment.chainId]! });
   const reports: ActionReport[][] = [];
   for (let i = 0; i < steps; i++) reports.push(await simulation.step());
   return reports;
@@ -53,6 +53,8 @@ describe.each([
       "SoldBack",
       "Purchase",
       "Sale",
+      "Graduated",
+      "ActiveChanged",
       "DropCreated",
       "Claimed",
     ],
@@ -87,6 +89,11 @@ describe.each([
     expect(long.flat().filter((report) => report.failed)).toEqual([]);
     const names = await eventNames(first);
     expect(expectedEvents.filter((name) => !names.has(name))).toEqual([]);
+    if (chainId === CLASSIC_CHAIN_ID) {
+      // The sample game whose ids start past 2^64 gets packs: ids no JavaScript number holds exactly.
+      const minted = long.flat().filter((report) => report.action === "mint");
+      expect(minted.some((report) => BigInt(report["startTokenId"] as string) > 2n ** 53n)).toBe(true);
+    }
   }, 40_000);
 });
 

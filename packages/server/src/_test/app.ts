@@ -63,6 +63,8 @@ export interface TestAppOptions {
    * default: tests drive it (`services.indexer.indexers[i].syncOnce()`).
    */
   indexing?: boolean;
+  /** The classic reads' ETH/USD price source (default: the app's fixed dev rate). */
+  ethUsdPrice?: AppOptions["ethUsdPrice"];
 }
 
 export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -87,6 +89,7 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     live: options.live,
     deployments: options.deployments,
     indexing: options.indexing ?? false,
+    ...(options.ethUsdPrice ? { ethUsdPrice: options.ethUsdPrice } : {}),
   });
   let keyCount = 0;
   const admin: TestApp["admin"] = (method, url, body) =>

@@ -1,4 +1,5 @@
 import { boosterDropAbi, boosterTokenAbi, claimDropsAbi, marketAbi, runtimeRegistryAbi } from "@mkt/chain";
+import { defaultGameSlug } from "@mkt/protocol";
 import { type Address, decodeEventLog, type Hex } from "viem";
 import { expect } from "vitest";
 import type { Database } from "../db/index.ts";
@@ -10,11 +11,12 @@ type Row = Record<string, unknown>;
 /** Market events recorded in predict_trades. */
 const TRADES = new Set(["Buy", "Sell", "Redeemed"]);
 
-/** Event arguments as the projection stores them: addresses lowercase, integers of more than 48 bits as decimal strings. */
+/** Event arguments as the projection stores them: addresses lowercase, integers of more than 48 bits as decimal strings, tuples as objects. */
 function plain(value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
   if (typeof value === "string" && /^0x[0-9a-fA-F]{40}$/.test(value)) return value.toLowerCase();
   if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === "object" && value !== null) return plainArgs(value);
   return value;
 }
 
@@ -230,9 +232,36 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain): Prom
         onDrop,
       ),
     );
+    const [firstTokenId, odds, active, packsBurned] = (await Promise.all(
+      ["firstTokenId", "oddsBps", "active", "packsBurned"].map(onDrop),
+    )) as [bigint, readonly number[], boolean, bigint];
+    const offers = await Promise.all(
+      [1n, 2n, 3n, 4n, 5n].map((rarity) =>
+        read({ address: drop, abi: boosterDropAbi, functionName: "offers", args: [rarity] }),
+      ),
+    );
     const [tokenName, tokenSymbol, ethReserve, tokensSold, graduated, pool] = await Promise.all(
       ["name", "symbol", "ethReserve", "tokensSold", "graduated", "pool"].map(onToken),
     );
+    const [virtualEth, virtualTokens, graduationEth] = await Promise.all(
+      ["virtualEth", "virtualTokens", "graduationEth"].map(onToken),
+    );
+    // The pool has no functions: what it holds is what graduation gave it.
+    const poolAddress = pool as Address;
+    const [poolEth, poolTokens] = graduated
+      ? await Promise.all([
+          publicClient.getBalance({ address: poolAddress }),
+          read({ address: token, abi: boosterTokenAbi, functionName: "balanceOf", args: [poolAddress] }),
+        ])
+      : [null, null];
+    // No counter of opened packs onchain: the Opened events, decoded by viem.
+    const opened = await publicClient.getContractEvents({
+      address: drop,
+      abi: boosterDropAbi,
+      eventName: "Opened",
+      fromBlock: 0n,
+    });
+    const packsMinted = (nextTokenId as bigint) - firstTokenId;
     expect(game, `game at ${drop}`).toMatchObject({
       game_id: String(gameId),
       token_address: String(tokenOfDrop).toLowerCase(),
@@ -243,11 +272,24 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain): Prom
       token_symbol: tokenSymbol,
       price_per_pack: String(price),
       merkle_root: root,
-      packs_minted: String((nextTokenId as bigint) - 1n),
+      packs_minted: String(packsMinted),
       eth_reserve: String(ethReserve),
       tokens_sold: String(tokensSold),
       is_graduated: graduated,
       pool_address: graduated ? String(pool).toLowerCase() : null,
+      offers: offers.map(String),
+      odds_bps: [...odds],
+      virtual_eth: String(virtualEth),
+      virtual_tokens: String(virtualTokens),
+      graduation_eth: String(graduationEth),
+      first_token_id: String(firstTokenId),
+      is_active: active,
+      pool_eth: poolEth === null ? null : String(poolEth),
+      pool_tokens: poolTokens === null ? null : String(poolTokens),
+      packs_opened: String(opened.reduce((sum, event) => sum + event.args.tokenIds!.length, 0)),
+      packs_burned: String(packsBurned),
+      mint_volume: String((price as bigint) * packsMinted),
+      slug: defaultGameSlug(String(name), String(gameId)),
     });
   }
 

@@ -32,7 +32,8 @@ export interface Chains {
 /**
  * The chains this process indexes. A chain with RPC_URL_<id> is a real
  * chain, described by MKT_CONFIG; a chain without one gets an in-process dev
- * chain on its loopback port, with the reference contracts deployed and the
+ * chain on its loopback port, with the reference contracts deployed (the drop
+ * factory's metadata base is `${PUBLIC_URL}/classic/metadata/`) and the
  * deployment written to `<MKT_DATA_DIR>/chains.json`, the same format as
  * MKT_CONFIG, so the indexer reads both the same way. MKT_DEMO keeps seeded
  * activity flowing on the dev chains; with it off, randomness requests are
@@ -65,7 +66,13 @@ export async function startChains({ config, logger }: { config: Config; logger: 
         logger: log,
       });
       devChains.push(chain);
-      const deployment = await deployReferenceContracts({ rpcUrl: chain.rpcUrl, chainId, logger: log });
+      const deployment = await deployReferenceContracts({
+        rpcUrl: chain.rpcUrl,
+        chainId,
+        // The drops' tokenURI and contractURI point at this process's classic metadata routes.
+        metadataBaseUrl: `${config.publicUrl}/classic/metadata/`,
+        logger: log,
+      });
       deployments.push(deployment);
       log.info({ msg: "dev chain started and reference contracts deployed", chainId, rpcUrl: chain.rpcUrl });
     }

@@ -21,6 +21,24 @@ export interface CardCatalogue {
   oddsBps: readonly [number, number, number, number, number];
   /** Sell-back offer in Wei, Common..Mythic. */
   offers: readonly [bigint, bigint, bigint, bigint, bigint];
+  /** The game fields the metadata views need without a price (contract-level JSON, all-metadata). */
+  game: {
+    nftName: string;
+    nftSymbol: string;
+    creator: string;
+    slug: string;
+    description: string;
+    /** Rendered per `bypassImageProxy`. */
+    imageUrl: string | null;
+    featuredImageUrl: string | null;
+    websiteUrl: string | null;
+    packsMinted: bigint;
+  };
+  /** The revision in effect: `user` with its version and validity, or `default` (version 0, no validity). */
+  metadataSource: "user" | "default";
+  version: number;
+  effectiveFrom: string | null;
+  effectiveUntil: string | null;
 }
 
 /**

@@ -42,13 +42,27 @@ const holdings = cache.shared(30, [CLASSIC_INDEXER_SOURCE, CLASSIC_METADATA_SOUR
  */
 export const CLASSIC_ROUTES = {
   "GET /unboxing-disallowed": { access: read, cache: cache.shared(5, [CLASSIC_SETTINGS_SOURCE]) },
+  // Games (classic/games): state, since market caps, progress and flags move with every block.
+  "GET /games": { access: read, cache: state },
+  "GET /search": { access: search, cache: state },
+  "GET /featured": { access: read, cache: state },
+  "GET /contractAddress/:addressOrSlug": { access: read, cache: state },
+  "GET /contractAddress/:addressOrSlug/ready": { access: read, cache: state },
+  "GET /contractAddress/:addressOrSlug/all-metadata": { access: read, cache: stable },
+  // Metadata views (classic/games): stable; the contract-level JSON is public.
+  "GET /metadata/:addressOrSlug": { access: publicMetadata, cache: stable },
+  "GET /metadata/:addressOrSlug/cards": { access: read, cache: stable },
+  "GET /metadata/:addressOrSlug/odds": { access: read, cache: stable },
+  // Packs and activity (classic/packs).
+  "GET /range": { access: read, cache: state },
+  "GET /owner/:address": { access: read, cache: holdings },
+  "GET /collection/:ownerAddress": { access: read, cache: holdings },
+  "GET /collection/:contractAddress/events": { access: read, cache: state },
+  "GET /recent": { access: read, cache: state },
+  "GET /metadata/:addressOrSlug/:tokenId": { access: publicMetadata, cache: state },
 } satisfies RouteTable;
 
-void state;
-void stable;
 void holdings;
-void search;
-void publicMetadata;
 
 export function classicRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
   return declareRoutes("classic", CLASSIC_ROUTES, specs);

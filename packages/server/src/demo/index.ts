@@ -1,4 +1,11 @@
 export {
+  createDemoClassicMetadata,
+  type DemoClassic,
+  type DemoClassicMetadataOptions,
+  type DemoClassicReport,
+  startDemoClassicMetadata,
+} from "./classic-metadata.ts";
+export {
   createDemoReleaseActivity,
   type DemoReleaseActivity,
   type DemoReleaseActivityOptions,

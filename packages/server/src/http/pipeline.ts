@@ -96,6 +96,10 @@ function serializationSchema(schema: z.ZodType): Record<string, unknown> {
     unrepresentable: "any",
     metadata: z.registry(),
     cycles: "ref",
+    // An exact integer (a uint256 token id, `bigint` in code) is written as JSON digits.
+    override: (context) => {
+      if (context.zodSchema._zod.def.type === "bigint") context.jsonSchema["type"] = "integer";
+    },
   }) as Record<string, unknown>;
   delete json["$schema"];
   return json;

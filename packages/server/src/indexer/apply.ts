@@ -139,7 +139,7 @@ export function createWriter({
 
 export type Writer = ReturnType<typeof createWriter>;
 
-/** Event arguments as JSON values: uint values as decimal strings, arrays element by element. */
+/** Event arguments as JSON values: uint values as decimal strings, arrays element by element, tuples (`GameCreated`'s params) field by field. */
 function plainArgs(args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name in args) out[name] = plainValue(args[name]);
@@ -149,5 +149,6 @@ function plainArgs(args: Record<string, unknown>): Record<string, unknown> {
 function plainValue(value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
   if (Array.isArray(value)) return value.map(plainValue);
+  if (typeof value === "object" && value !== null) return plainArgs(value as Record<string, unknown>);
   return value;
 }

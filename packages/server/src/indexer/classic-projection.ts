@@ -1,11 +1,34 @@
 import { boosterDropAbi, boosterTokenAbi, dropFactoryAbi } from "@mkt/chain";
+import { defaultGameSlug } from "@mkt/protocol";
 import type { FactoryRole } from "../chains/index.ts";
 import { big, type IndexedLog, lower, type Projection, str } from "./projection.ts";
 import type { Row } from "./store.ts";
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
-/** Classic generation: the drop factory and every booster drop and token it deploys. */
+/** `GameCreated`'s `params` tuple as viem decodes it. */
+interface GameParams {
+  nftName: string;
+  nftSymbol: string;
+  tokenName: string;
+  tokenSymbol: string;
+  pricePerPack: bigint;
+  merkleRoot: string;
+  offers: readonly bigint[];
+  oddsBps: readonly number[];
+  virtualEth: bigint;
+  virtualTokens: bigint;
+  graduationEth: bigint;
+  firstTokenId: bigint;
+}
+
+/**
+ * Classic generation: the drop factory and every booster drop and token it
+ * deploys. A game's row starts from `GameCreated`'s whole parameter tuple
+ * and follows its drop (mints, opens, sell-backs, pauses) and token (curve
+ * trades, graduation). The factory's `MetadataBaseURIUpdated` changes no row
+ * (it is recorded in chain_events).
+ */
 export function classicProjection({ deployment, factory, scope: id }: FactoryRole): Projection {
   const chainId = deployment.chainId;
   const gameKey = (drop: string) => ({ chain_id: chainId, drop_address: drop });
@@ -42,7 +65,15 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
     handles: {
       factory: ["GameCreated"],
       token: ["Purchase", "Sale", "Graduated"],
-      drop: ["Minted", "RarityAssigned", "Opened", "SoldBack", "Transfer", "MerkleRootUpdated"],
+      drop: [
+        "Minted",
+        "RarityAssigned",
+        "Opened",
+        "SoldBack",
+        "Transfer",
+        "MerkleRootUpdated",
+        "ActiveChanged",
+      ],
     },
     creates(log, contract) {
       if (contract.kind !== "factory" || log.event !== "GameCreated") return [];
@@ -72,25 +103,41 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
       if (kind === "factory" && log.event === "GameCreated") {
         const drop = lower(log.args["drop"]);
         const token = lower(log.args["token"]);
+        const params = log.args["params"] as GameParams;
+        const gameId = str(log.args["gameId"]);
         store.put(
           "classic_games",
           {
             scope: id,
             ...gameKey(drop),
-            game_id: str(log.args["gameId"]),
+            game_id: gameId,
             token_address: token,
             creator: lower(log.args["creator"]),
-            nft_name: log.args["nftName"],
-            nft_symbol: log.args["nftSymbol"],
-            token_name: log.args["tokenName"],
-            token_symbol: log.args["tokenSymbol"],
-            price_per_pack: str(log.args["pricePerPack"]),
-            merkle_root: lower(log.args["merkleRoot"]),
+            nft_name: params.nftName,
+            nft_symbol: params.nftSymbol,
+            token_name: params.tokenName,
+            token_symbol: params.tokenSymbol,
+            price_per_pack: str(params.pricePerPack),
+            merkle_root: lower(params.merkleRoot),
+            offers: params.offers.map(str),
+            odds_bps: params.oddsBps.map(Number),
+            virtual_eth: str(params.virtualEth),
+            virtual_tokens: str(params.virtualTokens),
+            graduation_eth: str(params.graduationEth),
+            // As the drop: 0 means 1.
+            first_token_id: params.firstTokenId === 0n ? "1" : str(params.firstTokenId),
+            slug: defaultGameSlug(params.nftName, gameId),
+            is_active: true,
             eth_reserve: "0",
             tokens_sold: "0",
             is_graduated: false,
             pool_address: null,
+            pool_eth: null,
+            pool_tokens: null,
             packs_minted: "0",
+            packs_opened: "0",
+            packs_burned: "0",
+            mint_volume: "0",
             created_block: log.blockNumber.toString(),
             created_tx: log.transactionHash,
             created_at: log.blockTime,
@@ -104,6 +151,8 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
         const tokenGame = contract.parent ? store.get("classic_games", gameKey(contract.parent)) : undefined;
         if (!tokenGame) return;
         if (log.event === "Purchase" || log.event === "Sale") {
+          // A curve trade precedes graduation in its transaction (buy emits Purchase, then Graduated),
+          // and the curve closes after it, so no trade ever follows Graduated: its 0 reserve stays.
           store.put(
             "classic_games",
             {
@@ -123,6 +172,8 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
               eth_reserve: "0",
               is_graduated: true,
               pool_address: lower(log.args["pool"]),
+              pool_eth: str(log.args["ethLiquidity"]),
+              pool_tokens: str(log.args["tokenLiquidity"]),
               ...at,
             },
             log.blockNumber,
@@ -181,6 +232,10 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
               {
                 ...game,
                 packs_minted: (big(game["packs_minted"]) + big(log.args["amount"])).toString(),
+                mint_volume: (
+                  big(game["mint_volume"]) +
+                  big(log.args["pricePerPack"]) * big(log.args["amount"])
+                ).toString(),
                 ...at,
               },
               log.blockNumber,
@@ -199,8 +254,20 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
           return;
         }
         case "Opened": {
-          for (const tokenId of tokenIdsOf(log))
+          const tokenIds = tokenIdsOf(log);
+          for (const tokenId of tokenIds)
             updatePack(tokenId, () => ({ status: "opened", ...stamp("opened") }));
+          if (game) {
+            store.put(
+              "classic_games",
+              {
+                ...game,
+                packs_opened: (big(game["packs_opened"]) + BigInt(tokenIds.length)).toString(),
+                ...at,
+              },
+              log.blockNumber,
+            );
+          }
           return;
         }
         case "SoldBack": {
@@ -209,6 +276,22 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
             reward_amount: str(log.args["offer"]),
             ...stamp("burn"),
           }));
+          if (game) {
+            store.put(
+              "classic_games",
+              { ...game, packs_burned: (big(game["packs_burned"]) + 1n).toString(), ...at },
+              log.blockNumber,
+            );
+          }
+          return;
+        }
+        case "ActiveChanged": {
+          if (game)
+            store.put(
+              "classic_games",
+              { ...game, is_active: log.args["active"] === true, ...at },
+              log.blockNumber,
+            );
           return;
         }
         case "Transfer": {

@@ -2,6 +2,7 @@ import { boosterDropAbi, boosterTokenAbi, claimDropsAbi, dropFactoryAbi, marketA
 import {
   type Abi,
   type AbiEvent,
+  type AbiParameter,
   decodeEventLog,
   encodeAbiParameters,
   encodeEventTopics,
@@ -10,16 +11,30 @@ import {
 import { describe, expect, it } from "vitest";
 import { createLogDecoder } from "./decode.ts";
 
-/** A deterministic sample value for each ABI type. */
-function sample(type: string, seed: number): unknown {
+/** A deterministic sample value for each ABI parameter (tuples field by field, arrays of two or their fixed length). */
+function sample(param: { type: string; components?: readonly AbiParameter[] }, seed: number): unknown {
+  const { type } = param;
+  const array = /^(.*)\[(\d*)\]$/.exec(type);
+  if (array) {
+    const element = { ...param, type: array[1]! };
+    return Array.from({ length: Number(array[2] || 2) }, (_, i) => sample(element, seed + i));
+  }
+  if (type === "tuple") {
+    return Object.fromEntries((param.components ?? []).map((c, i) => [c.name, sample(c, seed + i)]));
+  }
   if (type === "address") return `0x${(seed * 7919).toString(16).padStart(40, "a")}`.slice(0, 42);
   if (type === "bool") return seed % 2 === 0;
   if (type === "string") return `text ${seed}`;
-  if (type.endsWith("[]")) return [sample(type.slice(0, -2), seed), sample(type.slice(0, -2), seed + 1)];
-  if (type.startsWith("uint")) return (1n << BigInt(Number(type.slice(4)) || 256)) - 1n - BigInt(seed);
+  if (type.startsWith("uint")) return sampleUint(Number(type.slice(4)) || 256, seed);
   if (type.startsWith("int")) return -(1n << BigInt((Number(type.slice(3)) || 256) - 2)) - BigInt(seed);
   if (type === "bytes32") return `0x${seed.toString(16).padStart(64, "0")}`;
   throw new Error(`no sample for ${type}`);
+}
+
+/** The largest values of the width (viem decodes up to 48 bits as numbers). */
+function sampleUint(bits: number, seed: number): bigint | number {
+  const value = (1n << BigInt(bits)) - 1n - BigInt(seed);
+  return bits <= 48 ? Number(value) : value;
 }
 
 function lowerAddresses(value: unknown): unknown {
@@ -36,7 +51,7 @@ describe("log decoder", () => {
   it.each(events.map(({ abi, event }) => [event.name, abi, event] as const))(
     "decodes %s exactly as viem does (addresses lowercase)",
     (_name, abi, event) => {
-      const values = event.inputs.map((input, i) => sample(input.type, i + 3));
+      const values = event.inputs.map((input, i) => sample(input, i + 3));
       const args = Object.fromEntries(event.inputs.map((input, i) => [input.name, values[i]]));
       const topics = encodeEventTopics({ abi: [event], eventName: event.name, args } as never) as Hex[];
       const data = encodeAbiParameters(

@@ -1,7 +1,16 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { claimDropsAbi, DEV_ACCOUNT_ROLES, marketAbi, waitForSuccess } from "@mkt/chain";
-import { type Address, createPublicClient, custom, numberToHex } from "viem";
+import {
+  boosterDropAbi,
+  boosterTokenAbi,
+  claimDropsAbi,
+  DEV_ACCOUNT_ROLES,
+  dropFactoryAbi,
+  marketAbi,
+  SAMPLE_BIG_FIRST_TOKEN_ID,
+  waitForSuccess,
+} from "@mkt/chain";
+import { type Address, createPublicClient, custom, numberToHex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogCapture } from "../_test/app.ts";
 import { onPostgres, POSTGRES_ONLY, setupDatabase, type TestDatabase } from "../_test/database.ts";
@@ -174,8 +183,63 @@ describe("indexer on the classic and current-generation dev chain", () => {
   });
 
   it("follows games, packs and their lifecycle from simulated activity", async () => {
+    const { publicClient } = chain.clients;
+    const factory = chain.deployment.contracts["DropFactory"]!.address;
+    const game = async (gameId: bigint) => {
+      const [drop, token] = await publicClient.readContract({
+        address: factory,
+        abi: dropFactoryAbi,
+        functionName: "games",
+        args: [gameId],
+      });
+      return { drop, token };
+    };
+    // Graduation in one transaction with its Purchase (Purchase first), and a paused drop.
+    const genesis = await game(1n);
+    await waitForSuccess(
+      publicClient,
+      await chain.clients.wallet(DEV_ACCOUNT_ROLES.firstUser).writeContract({
+        address: genesis.token,
+        abi: boosterTokenAbi,
+        functionName: "buy",
+        args: [0n],
+        value: parseEther("0.2"),
+      }),
+    );
+    expect(
+      await publicClient.readContract({
+        address: genesis.token,
+        abi: boosterTokenAbi,
+        functionName: "graduated",
+      }),
+    ).toBe(true);
+    await waitForSuccess(
+      publicClient,
+      await chain.clients.wallet(DEV_ACCOUNT_ROLES.deployer).writeContract({
+        address: (await game(2n)).drop,
+        abi: boosterDropAbi,
+        functionName: "setActive",
+        args: [false],
+      }),
+    );
     await chain.simulate(60);
     await syncAll(indexers);
+    const graduated = await database.db.withConnection((c) =>
+      c.query<{ eth_reserve: string; pool_eth: string | null; is_active: boolean }>(
+        "SELECT eth_reserve::text, pool_eth::text, is_active FROM classic_games WHERE drop_address = $1",
+        [genesis.drop.toLowerCase()],
+      ),
+    );
+    expect(graduated.rows).toEqual([{ eth_reserve: "0", pool_eth: "200000000000000000", is_active: true }]);
+    // The sample game whose pack ids start past 2^64 was minted by the simulator: ids kept exact.
+    const deepDrop = (await game(3n)).drop.toLowerCase();
+    const deep = await database.db.withConnection((c) =>
+      c.query<{ token_id: string }>(
+        "SELECT token_id::text FROM classic_packs WHERE contract_address = $1 ORDER BY token_id LIMIT 1",
+        [deepDrop],
+      ),
+    );
+    expect(deep.rows[0]?.token_id).toBe(SAMPLE_BIG_FIRST_TOKEN_ID.toString());
     const games = await database.db.withConnection((c) =>
       c.query<{ n: number }>("SELECT count(*)::int AS n FROM classic_games"),
     );

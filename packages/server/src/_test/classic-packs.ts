@@ -1,0 +1,102 @@
+import { sql } from "kysely";
+import type { Database } from "../db/index.ts";
+
+/** Fixture rows of the classic projection (classic_games, classic_packs, chain_events), written straight to the tables. */
+
+export const TEST_SCOPE = "8453:classic:test";
+const hex = (n: bigint | number, width: number) => `0x${BigInt(n).toString(16).padStart(width, "0")}`;
+export const txHash = (n: number) => hex(n, 64);
+export const addressOf = (n: number) => hex(n, 40);
+
+export interface GameFixture {
+  chainId?: number;
+  drop: string;
+  token: string;
+  gameId?: string;
+  creator?: string;
+  nftName?: string;
+  slug?: string;
+  firstTokenId?: bigint;
+  offers?: readonly [bigint, bigint, bigint, bigint, bigint];
+  createdBlock?: number;
+  createdAt?: Date;
+}
+
+export async function insertGame(db: Database, game: GameFixture) {
+  const chainId = game.chainId ?? 8453;
+  const gameId = game.gameId ?? "1";
+  const nftName = game.nftName ?? `Game ${gameId}`;
+  const at = game.createdAt ?? new Date(Date.UTC(2026, 0, 1));
+  await sql`INSERT INTO classic_games (scope, chain_id, drop_address, game_id, token_address, creator,
+      nft_name, nft_symbol, token_name, token_symbol, price_per_pack, merkle_root, created_block, created_tx,
+      created_at, updated_block, updated_at, offers, first_token_id, slug)
+    VALUES (${TEST_SCOPE}, ${chainId}, ${game.drop}, ${gameId}, ${game.token}, ${game.creator ?? addressOf(0xc0)},
+      ${nftName}, 'PK', 'Tickets', 'TIX', '1000', ${hex(0, 64)}, ${game.createdBlock ?? 1}, ${txHash(1)},
+      ${at}, ${game.createdBlock ?? 1}, ${at},
+      ${JSON.stringify((game.offers ?? [10n, 20n, 30n, 40n, 50n]).map(String))}::jsonb,
+      ${(game.firstTokenId ?? 1n).toString()}, ${game.slug ?? `game-${gameId}`})`.execute(db.kysely);
+}
+
+export interface PackFixture {
+  chainId?: number;
+  drop: string;
+  tokenId: bigint;
+  owner: string;
+  status?: "minted" | "rarity_assigned" | "opened" | "burned";
+  rarity?: number;
+  tokenSeed?: bigint;
+  randomValue?: bigint;
+  rewardAmount?: bigint;
+  mintBlock?: number;
+  mintTime?: Date;
+  updatedAt?: Date;
+  openedTime?: Date;
+}
+
+export async function insertPack(db: Database, pack: PackFixture) {
+  const mintTime = pack.mintTime ?? new Date(Date.UTC(2026, 0, 2));
+  const status = pack.status ?? "minted";
+  const rarity = pack.rarity ?? 0;
+  const assigned = rarity > 0;
+  const opened = status === "opened" || pack.openedTime !== undefined;
+  const burned = status === "burned";
+  const mintBlock = pack.mintBlock ?? 10;
+  await sql`INSERT INTO classic_packs (scope, chain_id, contract_address, token_id, owner, status, rarity, batch_id,
+      token_seed, random_value, acquired_price, reward_amount, mint_tx, mint_block, mint_time,
+      rarity_tx, rarity_block, rarity_time, opened_tx, opened_block, opened_time, burn_tx, burn_block, burn_time,
+      updated_block, updated_at)
+    VALUES (${TEST_SCOPE}, ${pack.chainId ?? 8453}, ${pack.drop}, ${pack.tokenId.toString()}, ${pack.owner}, ${status},
+      ${rarity}, '1', ${assigned ? (pack.tokenSeed ?? pack.tokenId * 7919n + 13n).toString() : null},
+      ${assigned ? (pack.randomValue ?? 42n).toString() : null}, '1000',
+      ${pack.rewardAmount === undefined ? null : pack.rewardAmount.toString()},
+      ${txHash(mintBlock)}, ${mintBlock}, ${mintTime},
+      ${assigned ? txHash(mintBlock + 1) : null}, ${assigned ? mintBlock + 1 : null}, ${assigned ? mintTime : null},
+      ${opened ? txHash(mintBlock + 2) : null}, ${opened ? mintBlock + 2 : null},
+      ${opened ? (pack.openedTime ?? mintTime) : null},
+      ${burned ? txHash(mintBlock + 3) : null}, ${burned ? mintBlock + 3 : null}, ${burned ? mintTime : null},
+      ${mintBlock}, ${pack.updatedAt ?? mintTime})`.execute(db.kysely);
+}
+
+export interface EventFixture {
+  chainId?: number;
+  blockNumber: number;
+  logIndex: number;
+  blockTime: Date;
+  address: string;
+  event: string;
+  args: Record<string, unknown>;
+}
+
+export async function insertEvent(db: Database, event: EventFixture) {
+  await sql`INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time,
+      transaction_hash, address, event, args)
+    VALUES (${TEST_SCOPE}, ${event.blockNumber}, ${event.logIndex}, ${event.chainId ?? 8453},
+      ${txHash(event.blockNumber + 1_000_000)}, ${event.blockTime}, ${txHash(event.blockNumber * 1000 + event.logIndex)},
+      ${event.address}, ${event.event}, ${JSON.stringify(event.args)}::jsonb)`.execute(db.kysely);
+}
+
+/** The indexer's head for the fixture scope: `nextBlock - 1` is the last applied block. */
+export async function setHead(db: Database, nextBlock: number, chainId = 8453) {
+  await sql`INSERT INTO indexer_heads (scope, chain_id, next_block) VALUES (${TEST_SCOPE}, ${chainId}, ${nextBlock})
+    ON CONFLICT (scope) DO UPDATE SET next_block = EXCLUDED.next_block`.execute(db.kysely);
+}

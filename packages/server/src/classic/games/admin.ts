@@ -1,0 +1,33 @@
+import { adminClassicGameFlagsSchema, classicQuery } from "@mkt/protocol";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { ClassicMetadataStore } from "./metadata-store.ts";
+
+const paramsSchema = z.object({
+  chainId: z.coerce.number().int().min(1),
+  address: classicQuery.address("address"),
+});
+
+/**
+ * `PATCH /admin/classic/games/{chainId}/{address}` on the operator listener:
+ * sets a game's flags (`isFeatured`, `isVerified`, `isVerifiedArtist`,
+ * `isMarketfit`; absent fields keep their value) and answers them all. 404
+ * for a drop the indexer has not seen. Cached classic reads move at once.
+ */
+export function registerClassicGameAdmin(
+  app: FastifyInstance,
+  { metadata }: { metadata: ClassicMetadataStore },
+) {
+  app.patch(
+    "/admin/classic/games/:chainId/:address",
+    { schema: { params: paramsSchema, body: adminClassicGameFlagsSchema } },
+    async (request) => {
+      const { chainId, address } = request.params as z.output<typeof paramsSchema>;
+      return metadata.setFlags(
+        chainId,
+        address,
+        request.body as z.output<typeof adminClassicGameFlagsSchema>,
+      );
+    },
+  );
+}

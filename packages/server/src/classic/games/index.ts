@@ -1,0 +1,22 @@
+export { registerClassicGameAdmin } from "./admin.ts";
+export {
+  type ClassicGameCatalog,
+  createClassicGameDirectory,
+  type FeaturedQuery,
+  type GameListQuery,
+  type GamePage,
+  type GameSearchQuery,
+  TRENDING_WINDOW_MS,
+} from "./directory.ts";
+export { cardOddsPercent, formatPercent, marketCapWei, preorderProgress } from "./economics.ts";
+export { classicGameRoutes } from "./game-routes.ts";
+export { classicMetadataRoutes } from "./metadata-routes.ts";
+export {
+  type ClassicMetadataStore,
+  CREATOR_SLUG,
+  createClassicMetadataStore,
+  type MetadataRevisionInput,
+  type PublishedRevision,
+  type StoredCard,
+  type StoredGameMetadata,
+} from "./metadata-store.ts";

@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setupApp, type TestApp } from "../../_test/app.ts";
+import { addressOf, insertEvent, insertGame, setHead } from "../../_test/classic-packs.ts";
+import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
+import { CLASSIC_INDEXER_SOURCE } from "../routes.ts";
+
+const FACTORY = addressOf(0xf0);
+const A = addressOf(0xa1);
+const A_TOKEN = addressOf(0xa2);
+const B = addressOf(0xb1);
+const B_TOKEN = addressOf(0xb2);
+const ALICE = addressOf(0x1a);
+const BOB = addressOf(0x1b);
+const ZERO = addressOf(0);
+const BIG = 2n ** 70n + 3n;
+const second = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+
+interface Event {
+  id: string;
+  type: string;
+  blockNumber: number;
+  logIndex: number;
+  contractAddress: string;
+  tokenIds: string[];
+}
+
+describe("classic activity", () => {
+  let t: TestApp;
+  let key: string;
+  let database: TestDatabase;
+  let block = 100;
+
+  /** One log in the next block (or the same block at the next index when `sameBlock`). */
+  const log = async (
+    address: string,
+    event: string,
+    args: Record<string, unknown>,
+    options: { sameBlock?: boolean; time?: Date } = {},
+  ) => {
+    if (!options.sameBlock) block += 1;
+    const { rows } = await t.db.withConnection((c) =>
+      c.query<{ n: string }>("SELECT count(*)::text AS n FROM chain_events WHERE block_number = $1", [block]),
+    );
+    await insertEvent(t.db, {
+      blockNumber: block,
+      logIndex: Number(rows[0]?.n ?? 0),
+      blockTime: options.time ?? second(block),
+      address,
+      event,
+      args,
+    });
+  };
+
+  beforeAll(async () => {
+    database = await setupDatabase();
+    t = await setupApp({ database });
+    key = (await t.createKey()).key;
+    await insertGame(t.db, { drop: A, token: A_TOKEN, gameId: "1", slug: "alpha-1" });
+    await insertGame(t.db, { drop: B, token: B_TOKEN, gameId: "2", slug: "beta-2" });
+    await log(FACTORY, "GameCreated", { gameId: "1", drop: A, token: A_TOKEN, creator: ALICE });
+    await log(A_TOKEN, "Purchase", {
+      buyer: ALICE,
+      ethIn: "1000",
+      tokensOut: "5000",
+      ethReserve: "1000",
+      tokensSold: "5000",
+    });
+    // A mint of two packs: the ERC-721 mint transfers are not activity of their own.
+    await log(A, "Transfer", { from: ZERO, to: ALICE, tokenId: "1" });
+    await log(A, "Transfer", { from: ZERO, to: ALICE, tokenId: BIG.toString() }, { sameBlock: true });
+    await log(
+      A,
+      "Minted",
+      { minter: ALICE, amount: "2", startTokenId: "1", endTokenId: "2", batchId: "1", pricePerPack: "300" },
+      { sameBlock: true },
+    );
+    await log(A_TOKEN, "Transfer", { from: ALICE, to: A, value: "100" }, { sameBlock: true });
+    await log(A, "RarityAssigned", {
+      tokenId: BIG.toString(),
+      batchId: "1",
+      rarity: 3,
+      tokenSeed: "7",
+      randomValue: "7",
+    });
+    await log(A, "Opened", { owner: ALICE, tokenIds: ["1", BIG.toString()], batchId: "1" });
+    await log(A, "Transfer", { from: ALICE, to: BOB, tokenId: BIG.toString() });
+    await log(A, "SoldBack", { owner: BOB, tokenId: BIG.toString(), rarity: 3, offer: "999" });
+    await log(B_TOKEN, "Sale", {
+      seller: BOB,
+      tokensIn: "10",
+      ethOut: "2",
+      ethReserve: "1",
+      tokensSold: "1",
+    });
+    await log(A_TOKEN, "Graduated", { pool: addressOf(0x9001), ethLiquidity: "55", tokenLiquidity: "66" });
+    await log(A, "ActiveChanged", { active: false });
+    await setHead(t.db, block + 1);
+    await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.close();
+  });
+
+  const get = (url: string) => t.app.server.inject({ url: `/classic${url}`, headers: { "api-key": key } });
+
+  describe("GET /collection/{contractAddress}/events", () => {
+    it("gives one game's activity in log order with typed records", async () => {
+      const response = await get(`/collection/alpha-1/events`);
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(body.events.map((event: Event) => event.type)).toEqual([
+        "game_created",
+        "curve_purchase",
+        "mint",
+        "rarity_assigned",
+        "open",
+        "transfer",
+        "sell_back",
+        "graduation",
+        "pause",
+      ]);
+      expect(body.hasMore).toBe(false);
+      expect(body.head).toBe(block);
+      const [created, purchase, mint, , open, transfer, sellBack, graduation] = body.events;
+      expect(created).toMatchObject({ contractAddress: A, address: FACTORY, actor: ALICE, blockNumber: 101 });
+      expect(purchase).toMatchObject({
+        address: A_TOKEN,
+        actor: ALICE,
+        ethAmount: "1000",
+        tokenAmount: "5000",
+      });
+      expect(mint).toMatchObject({
+        tokenIds: ["1", "2"],
+        actor: ALICE,
+        ethAmount: "600",
+        blockNumber: 103,
+        logIndex: 2,
+        id: `${(103).toString(16).padStart(16, "0")}00000002`,
+        timestamp: second(103).toISOString(),
+      });
+      expect(open.tokenIds).toEqual(["1", BIG.toString()]);
+      expect(transfer).toMatchObject({ actor: ALICE, to: BOB, tokenIds: [BIG.toString()] });
+      expect(sellBack).toMatchObject({
+        actor: BOB,
+        rarity: 3,
+        tokenAmount: "999",
+        tokenIds: [BIG.toString()],
+      });
+      expect(graduation).toMatchObject({ to: addressOf(0x9001), ethAmount: "55", tokenAmount: "66" });
+      expect(body.nextCursor).toBe(`${block}:0`);
+    });
+
+    it("walks forward without duplicates or gaps while new blocks arrive", async () => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let polls = 0;
+      const poll = async () => {
+        const response = await get(`/collection/${A}/events?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+        expect(response.statusCode).toBe(200);
+        const body = response.json();
+        polls += 1;
+        seen.push(...body.events.map((event: Event) => event.id));
+        cursor = body.nextCursor;
+        return body;
+      };
+      await poll();
+      await poll();
+      // New activity lands between pages (the indexer's commit moves the cache source).
+      await log(A, "ActiveChanged", { active: true });
+      await log(A, "Minted", {
+        minter: BOB,
+        amount: "1",
+        startTokenId: "3",
+        endTokenId: "3",
+        batchId: "2",
+        pricePerPack: "300",
+      });
+      await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
+      while ((await poll()).hasMore && polls < 20) {}
+      const caughtUp = cursor;
+      // Nothing new: the same cursor comes back and no event repeats.
+      expect((await poll()).events).toEqual([]);
+      expect(cursor).toBe(caughtUp);
+      await log(A, "SoldBack", { owner: BOB, tokenId: "3", rarity: 1, offer: "1" });
+      await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
+      await poll();
+
+      const all = (await get(`/collection/${A}/events?limit=200`))
+        .json()
+        .events.map((event: Event) => event.id);
+      expect(all).toHaveLength(12);
+      expect(seen).toEqual(all);
+      expect(new Set(seen).size).toBe(seen.length);
+    });
+
+    it("answers 400 for a malformed cursor or limit and 404 for an unknown game", async () => {
+      for (const query of [
+        "cursor=abc",
+        "cursor=1:",
+        "cursor=-1:0",
+        "cursor=1:2:3",
+        "limit=0",
+        "limit=201",
+      ]) {
+        const response = await get(`/collection/${A}/events?${query}`);
+        expect({ query, status: response.statusCode }).toEqual({ query, status: 400 });
+        expect(response.json()).toMatchObject({ success: false, error: "VALIDATION_ERROR" });
+      }
+      const unknown = await get(`/collection/${addressOf(0xdead)}/events`);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toMatchObject({ error: "GAME_NOT_FOUND" });
+    });
+  });
+
+  describe("GET /recent", () => {
+    it("gives every game's activity newest first, paged by a timestamp-objectId cursor", async () => {
+      const first = (await get(`/recent?limit=3`)).json();
+      expect(first.events.map((event: Event) => event.type)).toEqual(["sell_back", "mint", "resume"]);
+      expect(first.nextCursor).toMatch(/^\d+-[0-9a-f]{24}$/);
+      const last = first.events[2];
+      expect(first.nextCursor).toBe(`${Date.parse(last.timestamp)}-${last.id}`);
+      const all = (await get(`/recent?limit=100`)).json();
+      // Both games, no token transfers, no mint transfers.
+      expect(all.events.map((event: Event) => event.contractAddress)).toContain(B);
+      expect(all.events).toHaveLength(13);
+      expect(all.nextCursor).toBeNull();
+    });
+
+    it("walks older pages without repeats or gaps while new activity arrives", async () => {
+      const expected = (await get(`/recent?limit=100`)).json().events.map((event: Event) => event.id);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 20; page++) {
+        const response = await get(`/recent?limit=4${cursor ? `&cursor=${cursor}` : ""}`);
+        const body = response.json();
+        seen.push(...body.events.map((event: Event) => event.id));
+        cursor = body.nextCursor;
+        if (page === 0) {
+          // Newer activity arrives while the walk goes on.
+          await log(B, "Minted", {
+            minter: ALICE,
+            amount: "1",
+            startTokenId: "1",
+            endTokenId: "1",
+            batchId: "1",
+            pricePerPack: "1",
+          });
+          await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
+        }
+        if (cursor === null) break;
+      }
+      expect(seen).toEqual(expected);
+      expect(new Set(seen).size).toBe(seen.length);
+    });
+
+    it("answers 400 for a malformed cursor", async () => {
+      for (const cursor of [
+        "abc",
+        "1-abc",
+        `1-${"g".repeat(24)}`,
+        `99999999999999999-${"0".repeat(24)}`,
+        `1-${"f".repeat(24)}`,
+        `1-0000000000000000ffffffff`,
+      ]) {
+        const response = await get(`/recent?cursor=${cursor}`);
+        expect({ cursor, status: response.statusCode }).toEqual({ cursor, status: 400 });
+        expect(response.json()).toMatchObject({ success: false, error: "VALIDATION_ERROR" });
+      }
+      expect((await get(`/recent?limit=101`)).statusCode).toBe(400);
+    });
+  });
+});

@@ -1,0 +1,225 @@
+import {
+  CLASSIC_ERROR_CODES,
+  type ClassicActivityEvent,
+  type ClassicActivityType,
+  type ClassicCollectionEvents,
+  type ClassicCollectionEventsQuery,
+  type ClassicRecent,
+  type ClassicRecentQuery,
+} from "@mkt/protocol";
+import { sql } from "kysely";
+import type { Database } from "../../db/index.ts";
+import { notFound } from "../../errors.ts";
+import type { ClassicGameDirectory } from "../directory.ts";
+
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+
+/** The logs that are activity, by the kind of contract that emits them. */
+const DROP_EVENTS = ["Minted", "RarityAssigned", "Opened", "SoldBack", "Transfer", "ActiveChanged"];
+const TOKEN_EVENTS = ["Purchase", "Sale", "Graduated"];
+
+interface EventRow {
+  chain_id: number;
+  block_number: string;
+  log_index: number;
+  block_time: Date;
+  transaction_hash: string;
+  address: string;
+  event: string;
+  args: Record<string, unknown>;
+  drop_address: string;
+}
+
+/** The objectId of a log position: block number (16 hex digits) and log index (8). */
+export const objectIdOf = (blockNumber: bigint, logIndex: number) =>
+  `${blockNumber.toString(16).padStart(16, "0")}${logIndex.toString(16).padStart(8, "0")}`;
+
+const text = (value: unknown) => (value === undefined || value === null ? null : String(value));
+const address = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null);
+
+function activityOf(row: EventRow): ClassicActivityEvent | undefined {
+  const args = row.args;
+  const blockNumber = BigInt(row.block_number);
+  const base = {
+    id: objectIdOf(blockNumber, row.log_index),
+    chainId: row.chain_id,
+    contractAddress: row.drop_address,
+    address: row.address,
+    blockNumber: Number(blockNumber),
+    logIndex: row.log_index,
+    txHash: row.transaction_hash,
+    timestamp: row.block_time.toISOString(),
+    tokenIds: [] as string[],
+    actor: null as string | null,
+    to: null as string | null,
+    rarity: null as number | null,
+    ethAmount: null as string | null,
+    tokenAmount: null as string | null,
+  };
+  const event = (type: ClassicActivityType, fields: Partial<typeof base>): ClassicActivityEvent => ({
+    ...base,
+    type,
+    ...fields,
+  });
+  switch (row.event) {
+    case "GameCreated":
+      return event("game_created", { actor: address(args["creator"]) });
+    case "Minted": {
+      const ids: string[] = [];
+      const end = BigInt(String(args["endTokenId"]));
+      for (let id = BigInt(String(args["startTokenId"])); id <= end && ids.length < 10_000; id++)
+        ids.push(id.toString());
+      const amount = BigInt(String(args["amount"] ?? ids.length));
+      const price = BigInt(String(args["pricePerPack"] ?? 0));
+      return event("mint", {
+        actor: address(args["minter"]),
+        tokenIds: ids,
+        ethAmount: (price * amount).toString(),
+      });
+    }
+    case "RarityAssigned":
+      return event("rarity_assigned", {
+        tokenIds: [String(args["tokenId"])],
+        rarity: Number(args["rarity"]),
+      });
+    case "Opened":
+      return event("open", {
+        actor: address(args["owner"]),
+        tokenIds: Array.isArray(args["tokenIds"]) ? args["tokenIds"].map(String) : [],
+      });
+    case "SoldBack":
+      return event("sell_back", {
+        actor: address(args["owner"]),
+        tokenIds: [String(args["tokenId"])],
+        rarity: Number(args["rarity"]),
+        tokenAmount: text(args["offer"]),
+      });
+    case "Transfer":
+      return event("transfer", {
+        actor: address(args["from"]),
+        to: address(args["to"]),
+        tokenIds: [String(args["tokenId"])],
+      });
+    case "ActiveChanged":
+      return event(args["active"] === false || args["active"] === "false" ? "pause" : "resume", {});
+    case "Purchase":
+      return event("curve_purchase", {
+        actor: address(args["buyer"]),
+        ethAmount: text(args["ethIn"]),
+        tokenAmount: text(args["tokensOut"]),
+      });
+    case "Sale":
+      return event("curve_sale", {
+        actor: address(args["seller"]),
+        ethAmount: text(args["ethOut"]),
+        tokenAmount: text(args["tokensIn"]),
+      });
+    case "Graduated":
+      return event("graduation", {
+        to: address(args["pool"]),
+        ethAmount: text(args["ethLiquidity"]),
+        tokenAmount: text(args["tokenLiquidity"]),
+      });
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Which `chain_events` rows are activity of a game `g`: the drop's lifecycle
+ * logs (transfers only between two holders: a mint's and a burn's transfer
+ * are told by `Minted` and `SoldBack`), its token's curve logs, and the
+ * factory's `GameCreated` naming the drop.
+ */
+const ACTIVITY_OF_GAME = sql`(
+  (e.address = g.drop_address AND e.event IN (${sql.join(DROP_EVENTS)})
+    AND NOT (e.event = 'Transfer' AND (lower(e.args->>'from') = ${ZERO_ADDRESS} OR lower(e.args->>'to') = ${ZERO_ADDRESS})))
+  OR (e.address = g.token_address AND e.event IN (${sql.join(TOKEN_EVENTS)}))
+  OR (e.event = 'GameCreated' AND lower(e.args->>'drop') = g.drop_address)
+)`;
+
+const EVENT_COLUMNS = sql`e.chain_id, e.block_number::text AS block_number, e.log_index, e.block_time,
+  e.transaction_hash, e.address, e.event, e.args, g.drop_address`;
+
+/**
+ * Activity of the classic games from `chain_events`: one game's, walked
+ * forward by log position (`/collection/{contractAddress}/events`), and every
+ * game's, walked backward by time (`/recent`).
+ */
+export function createActivityReader({ db, directory }: { db: Database; directory: ClassicGameDirectory }) {
+  return {
+    async collection(
+      addressOrSlug: string,
+      query: ClassicCollectionEventsQuery,
+    ): Promise<ClassicCollectionEvents> {
+      const drop = await directory.resolve(query.chainId, addressOrSlug.toLowerCase());
+      if (drop === undefined)
+        throw notFound(`no game ${addressOrSlug} on this chain`, CLASSIC_ERROR_CODES.gameNotFound);
+      const [afterBlock, afterLog] = query.cursor ? query.cursor.split(":") : ["-1", "0"];
+      const found = await sql<EventRow>`
+        SELECT ${EVENT_COLUMNS}
+        FROM classic_games g, chain_events e
+        WHERE g.chain_id = ${query.chainId} AND g.drop_address = ${drop}
+          AND e.chain_id = g.chain_id
+          AND (e.address IN (g.drop_address, g.token_address) OR e.event = 'GameCreated')
+          AND ${ACTIVITY_OF_GAME}
+          AND (e.block_number, e.log_index) > (${afterBlock}::bigint, ${Number(afterLog)}::integer)
+        ORDER BY e.block_number ASC, e.log_index ASC
+        LIMIT ${query.limit + 1}`.execute(db.kysely);
+      const page = found.rows.slice(0, query.limit);
+      const events = page.flatMap((row) => activityOf(row) ?? []);
+      const last = page.at(-1);
+      const head = await sql<{ head: string | null }>`
+        SELECT (h.next_block - 1)::text AS head FROM indexer_heads h
+        JOIN classic_games g ON g.scope = h.scope
+        WHERE g.chain_id = ${query.chainId} AND g.drop_address = ${drop}`.execute(db.kysely);
+      const headBlock = head.rows[0]?.head;
+      return {
+        success: true,
+        events,
+        nextCursor: last ? `${last.block_number}:${last.log_index}` : (query.cursor ?? null),
+        hasMore: found.rows.length > query.limit,
+        head:
+          headBlock === undefined || headBlock === null || Number(headBlock) < 0 ? null : Number(headBlock),
+      };
+    },
+
+    async recent(query: ClassicRecentQuery): Promise<ClassicRecent> {
+      const before = query.cursor ? parseRecentCursor(query.cursor) : undefined;
+      const { rows } = await sql<EventRow>`
+        SELECT ${EVENT_COLUMNS}
+        FROM chain_events e
+        JOIN classic_games g ON g.chain_id = e.chain_id AND ${ACTIVITY_OF_GAME}
+        WHERE e.chain_id = ${query.chainId}
+          ${
+            before
+              ? sql`AND (e.block_time, e.block_number, e.log_index) <
+                  (${before.time}::timestamptz, ${before.block}::bigint, ${before.logIndex}::integer)`
+              : sql``
+          }
+        ORDER BY e.block_time DESC, e.block_number DESC, e.log_index DESC
+        LIMIT ${query.limit + 1}`.execute(db.kysely);
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        success: true,
+        events: page.flatMap((row) => activityOf(row) ?? []),
+        nextCursor:
+          rows.length > query.limit && last
+            ? `${last.block_time.getTime()}-${objectIdOf(BigInt(last.block_number), last.log_index)}`
+            : null,
+      };
+    },
+  };
+}
+
+function parseRecentCursor(cursor: string) {
+  const [ms, objectId] = cursor.split("-") as [string, string];
+  return {
+    time: new Date(Number(ms)).toISOString(),
+    block: BigInt(`0x${objectId.slice(0, 16)}`).toString(),
+    logIndex: Number.parseInt(objectId.slice(16), 16),
+  };
+}
+
+export type ActivityReader = ReturnType<typeof createActivityReader>;

@@ -1,0 +1,398 @@
+import {
+  CLASSIC_ERROR_CODES,
+  CLASSIC_RARITY_NAMES,
+  type ClassicHoldings,
+  type ClassicHoldingsPack,
+  type ClassicHoldingsQuery,
+  type ClassicOwnerPage,
+  type ClassicOwnerQuery,
+  type ClassicPackStatus,
+  type ClassicPagination,
+  type ClassicRangePack,
+  type ClassicRangePage,
+  type ClassicRangeQuery,
+  type ClassicTokenMetadata,
+} from "@mkt/protocol";
+import { type RawBuilder, sql } from "kysely";
+import type { Database } from "../../db/index.ts";
+import { notFound } from "../../errors.ts";
+import type { ProfileReader } from "../../market/profile/index.ts";
+import type { CardCatalogue, ClassicGameDirectory, RenderOptions } from "../directory.ts";
+import { artUrl } from "../images.ts";
+import { type DrawnCard, drawPackCard, isFirstEdition } from "./card.ts";
+
+/** One `classic_packs` row with what the reads need of its game, every uint as text. */
+interface PackRow {
+  chain_id: number;
+  contract_address: string;
+  token_id: string;
+  owner: string;
+  status: ClassicPackStatus;
+  rarity: number;
+  batch_id: string;
+  token_seed: string | null;
+  random_value: string | null;
+  acquired_price: string;
+  reward_amount: string | null;
+  mint_tx: string;
+  mint_block: string;
+  mint_time: Date;
+  rarity_tx: string | null;
+  rarity_block: string | null;
+  rarity_time: Date | null;
+  opened_tx: string | null;
+  opened_block: string | null;
+  opened_time: Date | null;
+  burn_tx: string | null;
+  burn_block: string | null;
+  burn_time: Date | null;
+  updated_at: Date;
+  nft_name: string;
+  offers: unknown;
+  first_token_id: string;
+}
+
+const PACK_COLUMNS = sql`
+  p.chain_id, p.contract_address, p.token_id::text AS token_id, p.owner, p.status, p.rarity,
+  p.batch_id::text AS batch_id, p.token_seed::text AS token_seed, p.random_value::text AS random_value,
+  p.acquired_price::text AS acquired_price, p.reward_amount::text AS reward_amount,
+  p.mint_tx, p.mint_block::text AS mint_block, p.mint_time,
+  p.rarity_tx, p.rarity_block::text AS rarity_block, p.rarity_time,
+  p.opened_tx, p.opened_block::text AS opened_block, p.opened_time,
+  p.burn_tx, p.burn_block::text AS burn_block, p.burn_time, p.updated_at,
+  g.nft_name, g.offers, g.first_token_id::text AS first_token_id`;
+
+const PACKS_FROM = sql`classic_packs p
+  JOIN classic_games g ON g.chain_id = p.chain_id AND g.drop_address = p.contract_address`;
+
+const RANGE_ORDER: Record<ClassicRangeQuery["sortBy"], string> = {
+  latestUpdateTimestamp: "p.updated_at",
+  tokenId: "p.token_id",
+  mintedAt: "p.mint_time",
+  rarity: "p.rarity",
+};
+
+const iso = (date: Date) => date.toISOString();
+const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
+const numberOrNull = (value: string | null) => (value === null ? null : Number(value));
+const rarityName = (rarity: number) => CLASSIC_RARITY_NAMES[rarity] ?? "NOT_ASSIGNED";
+
+function pagination(page: number, limit: number, total: number): ClassicPagination {
+  return { page, limit, total, totalPages: Math.ceil(total / limit) };
+}
+
+/** The sell-back offers Common..Mythic as the projection keeps them (JSON decimal strings). */
+function offersOf(row: PackRow): bigint[] {
+  const offers = Array.isArray(row.offers) ? row.offers : [];
+  return offers.map((offer) => BigInt(String(offer)));
+}
+
+/** The card a pack drew, once its rarity (and so its seed) is known. */
+function drawn(row: PackRow, catalogue: CardCatalogue | undefined): DrawnCard | undefined {
+  if (!catalogue || row.rarity < 1 || row.token_seed === null) return undefined;
+  return drawPackCard(catalogue, BigInt(row.token_id), BigInt(row.token_seed), row.rarity);
+}
+
+export interface PackReaderDeps {
+  db: Database;
+  directory: ClassicGameDirectory;
+  profiles: Pick<ProfileReader, "ofAccount">;
+  publicUrl: string;
+}
+
+/**
+ * The pack reads of the Classic API (`/range`, `/owner/{address}`,
+ * `/collection/{ownerAddress}`, token metadata) over the `classic_packs`
+ * projection; games, their card catalogues and prices come from the
+ * directory.
+ */
+export function createPackReader({ db, directory, profiles, publicUrl }: PackReaderDeps) {
+  const gameNotFound = (what: string) =>
+    notFound(`no game ${what} on this chain`, CLASSIC_ERROR_CODES.gameNotFound);
+
+  const resolve = async (chainId: number, addressOrSlug: string) => {
+    const address = await directory.resolve(chainId, addressOrSlug.toLowerCase());
+    if (address === undefined) throw gameNotFound(addressOrSlug);
+    return address;
+  };
+
+  const packRows = async (
+    where: RawBuilder<unknown>,
+    order: RawBuilder<unknown>,
+    limit: number,
+    offset: number,
+  ) =>
+    (
+      await sql<PackRow>`SELECT ${PACK_COLUMNS} FROM ${PACKS_FROM} WHERE ${where}
+        ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`.execute(db.kysely)
+    ).rows;
+
+  const count = async (where: RawBuilder<unknown>) => {
+    const { rows } = await sql<{
+      total: string;
+    }>`SELECT count(*)::text AS total FROM ${PACKS_FROM} WHERE ${where}`.execute(db.kysely);
+    return Number(rows[0]?.total ?? 0);
+  };
+
+  const catalogues = async (chainId: number, addresses: Iterable<string>, options: RenderOptions) => {
+    const out = new Map<string, CardCatalogue>();
+    for (const address of new Set(addresses)) {
+      const catalogue = await directory.catalogue(chainId, address, options);
+      if (catalogue) out.set(address, catalogue);
+    }
+    return out;
+  };
+
+  const tokenMetadata = (row: PackRow, catalogue: CardCatalogue | undefined): ClassicTokenMetadata => {
+    const tokenId = row.token_id;
+    const packArt = artUrl(publicUrl, row.chain_id, row.contract_address, "pack");
+    const draw = drawn(row, catalogue);
+    const firstEdition = isFirstEdition(BigInt(tokenId), BigInt(row.first_token_id));
+    const attributes: ClassicTokenMetadata["attributes"] = [
+      { trait_type: "Rarity", value: rarityName(row.rarity) },
+      { trait_type: "Status", value: row.status },
+      { trait_type: "First Edition", value: firstEdition ? "Yes" : "No" },
+    ];
+    if (!draw) {
+      return {
+        name: `${row.nft_name} Pack #${tokenId}`,
+        description: `A ${row.nft_name} booster pack. Its card is drawn once its rarity is assigned.`,
+        image: catalogue?.cards[0]?.unopenedImageUrl ?? packArt,
+        external_url: `${publicUrl}/classic/metadata/${row.contract_address}/${tokenId}`,
+        attributes,
+      };
+    }
+    attributes.push(
+      { trait_type: "Randomness", value: row.random_value ?? "" },
+      { trait_type: "Card ID", value: draw.cardId },
+      { trait_type: "Wear", value: draw.wear },
+      { trait_type: "Wear Value", value: draw.wearValue, display_type: "number", max_value: 1 },
+      { trait_type: "Foil", value: draw.foil },
+    );
+    const opened = row.opened_time !== null || row.status === "opened" || row.status === "burned";
+    const cardImage = (firstEdition ? draw.card.firstEditionImageUrl : null) ?? draw.card.imageUrl;
+    return {
+      name: `${draw.card.name} #${tokenId}`,
+      description: draw.card.metadataDescription || draw.card.description,
+      image: (opened ? cardImage : draw.card.unopenedImageUrl) ?? draw.card.unopenedImageUrl ?? packArt,
+      external_url:
+        draw.card.externalLink ?? `${publicUrl}/classic/metadata/${row.contract_address}/${tokenId}`,
+      attributes,
+    };
+  };
+
+  const rangePack = (row: PackRow): ClassicRangePack => ({
+    tokenId: BigInt(row.token_id),
+    tokenIdString: row.token_id,
+    contractAddress: row.contract_address,
+    chainId: row.chain_id,
+    owner: row.owner,
+    status: row.status,
+    rarity: row.rarity,
+    rarityName: rarityName(row.rarity),
+    randomValue: row.random_value,
+    tokenSpecificRandomness: row.token_seed,
+    batchId: row.batch_id,
+    mintTxHash: row.mint_tx,
+    mintBlockNumber: Number(row.mint_block),
+    acquiredAtPackPrice: row.acquired_price,
+    mintedAt: iso(row.mint_time),
+    openedAt: isoOrNull(row.opened_time),
+    latestUpdateTimestamp: iso(row.updated_at),
+  });
+
+  /** Range-style packs with the optional metadata and game of the caller's asking. */
+  const rangePacks = async (
+    chainId: number,
+    rows: PackRow[],
+    include: { metadata: boolean; contractDetails: boolean },
+    options: RenderOptions,
+  ): Promise<ClassicRangePack[]> => {
+    const addresses = rows.map((row) => row.contract_address);
+    const cards =
+      include.metadata && rows.length > 0 ? await catalogues(chainId, addresses, options) : undefined;
+    const games =
+      include.contractDetails && rows.length > 0
+        ? await directory.games(chainId, [...new Set(addresses)], options)
+        : undefined;
+    return rows.map((row) => {
+      const pack = rangePack(row);
+      if (cards) pack.metadata = tokenMetadata(row, cards.get(row.contract_address));
+      const game = games?.get(row.contract_address);
+      if (game) pack.contractDetails = game;
+      return pack;
+    });
+  };
+
+  return {
+    async range(query: ClassicRangeQuery, options: RenderOptions): Promise<ClassicRangePage> {
+      const address = await resolve(query.chainId, query.contractAddress);
+      const filters = [sql`p.chain_id = ${query.chainId}`, sql`p.contract_address = ${address}`];
+      if (query.tokenIds) {
+        if (query.tokenIds.length === 0) filters.push(sql`false`);
+        else
+          filters.push(
+            sql`p.token_id IN (${sql.join(query.tokenIds.map((id) => sql`${id.toString()}::numeric`))})`,
+          );
+      }
+      if (query.startTokenId !== undefined)
+        filters.push(sql`p.token_id >= ${query.startTokenId.toString()}::numeric`);
+      if (query.endTokenId !== undefined)
+        filters.push(sql`p.token_id <= ${query.endTokenId.toString()}::numeric`);
+      if (query.status) filters.push(sql`p.status = ${query.status}`);
+      if (query.rarity !== undefined) filters.push(sql`p.rarity = ${query.rarity}`);
+      const where = sql.join(filters, sql` AND `);
+      const direction = sql.raw(query.sortOrder === "asc" ? "ASC" : "DESC");
+      const order = sql`${sql.raw(RANGE_ORDER[query.sortBy])} ${direction}, p.token_id ${direction}`;
+      const [total, rows] = await Promise.all([
+        count(where),
+        packRows(where, order, query.limit, (query.page - 1) * query.limit),
+      ]);
+      return {
+        success: true,
+        boosterBoxes: await rangePacks(
+          query.chainId,
+          rows,
+          { metadata: query.includeMetadata, contractDetails: query.includeContractDetails },
+          options,
+        ),
+        pagination: pagination(query.page, query.limit, total),
+      };
+    },
+
+    async owner(
+      ownerAddress: string,
+      query: ClassicOwnerQuery,
+      options: RenderOptions,
+    ): Promise<ClassicOwnerPage> {
+      const filters = [sql`p.chain_id = ${query.chainId}`, sql`p.owner = ${ownerAddress}`];
+      if (query.status) filters.push(sql`p.status = ${query.status}`);
+      const where = sql.join(filters, sql` AND `);
+      const direction = sql.raw(query.sortOrder === "asc" ? "ASC" : "DESC");
+      const order = sql`p.updated_at ${direction}, p.contract_address ${direction}, p.token_id ${direction}`;
+      const [total, rows] = await Promise.all([
+        count(where),
+        packRows(where, order, query.limit, (query.page - 1) * query.limit),
+      ]);
+      return {
+        success: true,
+        boosterBoxes: await rangePacks(
+          query.chainId,
+          rows,
+          { metadata: query.includeMetadata, contractDetails: query.includeContractDetails },
+          options,
+        ),
+        pagination: pagination(query.page, query.limit, total),
+      };
+    },
+
+    async holdings(
+      ownerAddress: string,
+      query: ClassicHoldingsQuery,
+      options: RenderOptions,
+    ): Promise<ClassicHoldings> {
+      const contractAddress =
+        query.contractAddress === undefined ? null : await resolve(query.chainId, query.contractAddress);
+      const filters = [sql`p.chain_id = ${query.chainId}`, sql`p.owner = ${ownerAddress}`];
+      if (contractAddress) filters.push(sql`p.contract_address = ${contractAddress}`);
+      const where = sql.join(filters, sql` AND `);
+      const [total, rows] = await Promise.all([
+        count(where),
+        packRows(
+          where,
+          sql`p.contract_address ASC, p.token_id ASC`,
+          query.limit,
+          (query.page - 1) * query.limit,
+        ),
+      ]);
+      const addresses = [...new Set(rows.map((row) => row.contract_address))];
+      const [cards, games, userData] = await Promise.all([
+        catalogues(query.chainId, addresses, options),
+        addresses.length > 0 ? directory.searchGames(query.chainId, addresses, options) : new Map(),
+        rows.length > 0 ? userDataOf(ownerAddress) : null,
+      ]);
+      const boxes: ClassicHoldingsPack[] = [];
+      for (const row of rows) {
+        const contract = games.get(row.contract_address);
+        if (!contract) continue;
+        const draw = drawn(row, cards.get(row.contract_address));
+        const offer = offersOf(row)[row.rarity - 1];
+        boxes.push({
+          tokenId: BigInt(row.token_id),
+          tokenIdString: row.token_id,
+          owner: row.owner,
+          contractAddress: row.contract_address,
+          chainId: row.chain_id,
+          status: row.status,
+          rarity: row.rarity,
+          rarityName: rarityName(row.rarity),
+          batchId: row.batch_id,
+          tokenSeed: row.token_seed,
+          randomValue: row.random_value,
+          mintTxHash: row.mint_tx,
+          burnTxHash: row.burn_tx,
+          rarityAssignedTxHash: row.rarity_tx,
+          openedTxHash: row.opened_tx,
+          mintBlockNumber: Number(row.mint_block),
+          burnBlockNumber: numberOrNull(row.burn_block),
+          rarityAssignedBlockNumber: numberOrNull(row.rarity_block),
+          openedBlockNumber: numberOrNull(row.opened_block),
+          rewardAmount:
+            row.reward_amount ?? (row.rarity >= 1 && offer !== undefined ? offer.toString() : null),
+          acquiredAtPackPrice: row.acquired_price,
+          mintTimestamp: iso(row.mint_time),
+          burnTimestamp: isoOrNull(row.burn_time),
+          rarityAssignedTimestamp: isoOrNull(row.rarity_time),
+          openedTimestamp: isoOrNull(row.opened_time),
+          latestUpdateTimestamp: iso(row.updated_at),
+          isMarketfit: contract.isMarketfit,
+          isFirstEdition: isFirstEdition(BigInt(row.token_id), BigInt(row.first_token_id)),
+          metadata: draw
+            ? { ...draw.card, wear: draw.wear, wearValue: draw.wearValue, foil: draw.foil }
+            : null,
+          contract,
+          userData,
+        });
+      }
+      return {
+        ownerAddress,
+        contractAddress,
+        chainId: query.chainId,
+        boxes,
+        pagination: pagination(query.page, query.limit, total),
+      };
+    },
+
+    /** The ERC-721 token JSON of one pack (404 PACK_NOT_FOUND for a token that was never minted). */
+    async tokenMetadata(
+      chainId: number,
+      addressOrSlug: string,
+      tokenId: bigint,
+      options: RenderOptions,
+    ): Promise<ClassicTokenMetadata> {
+      const address = await resolve(chainId, addressOrSlug);
+      const where = sql`p.chain_id = ${chainId} AND p.contract_address = ${address} AND p.token_id = ${tokenId.toString()}::numeric`;
+      const [row] = await packRows(where, sql`p.token_id`, 1, 0);
+      if (!row) throw notFound(`no pack ${tokenId} in this game`, CLASSIC_ERROR_CODES.packNotFound);
+      return tokenMetadata(row, await directory.catalogue(chainId, address, options));
+    },
+  };
+
+  async function userDataOf(address: string): Promise<ClassicHoldingsPack["userData"]> {
+    const { rows } = await sql<{ account_id: string }>`
+      SELECT account_id FROM account_wallets WHERE address = ${address}`.execute(db.kysely);
+    const accountId = rows[0]?.account_id;
+    if (!accountId) return null;
+    const profile = await profiles.ofAccount(accountId);
+    if (!profile) return null;
+    return {
+      id: accountId,
+      username: profile.username,
+      displayName: profile.username || profile.xUsername,
+      profileImage: profile.avatarUrl || profile.pixelPfpUrl || profile.xAvatarUrl || null,
+      address,
+    };
+  }
+}
+
+export type PackReader = ReturnType<typeof createPackReader>;

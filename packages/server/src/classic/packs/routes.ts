@@ -1,0 +1,176 @@
+import {
+  CLASSIC_HOLDINGS_MAX,
+  classicAddressParamsSchema,
+  classicCollectionEventsQuerySchema,
+  classicCollectionEventsSchema,
+  classicContractAddressParamsSchema,
+  classicHoldingsQuerySchema,
+  classicHoldingsSchema,
+  classicOwnerAddressParamsSchema,
+  classicOwnerPageSchema,
+  classicOwnerQuerySchema,
+  classicQuery,
+  classicRangePageSchema,
+  classicRangeQuerySchema,
+  classicRecentQuerySchema,
+  classicRecentSchema,
+  classicTokenMetadataParamsSchema,
+  classicTokenMetadataSchema,
+} from "@mkt/protocol";
+import { z } from "zod";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { bypassesImageProxy } from "../images.ts";
+import type { ActivityReader } from "./activity.ts";
+import type { PackReader } from "./reader.ts";
+
+const refused = { description: "API key missing or invalid, or quota exhausted (one identical response)." };
+const malformed = { description: "A malformed parameter (`error`: `VALIDATION_ERROR`)." };
+const noGame = { description: "No game with that address or slug on the chain (`error`: `GAME_NOT_FOUND`)." };
+const noPrice = {
+  description:
+    "The ETH/USD price is unavailable, so the game's USD fields cannot be given (`error`: `PRICE_UNAVAILABLE`).",
+};
+const EXACT_IDS =
+  "Token ids are exact JSON integers of any size (never rounded through a 64-bit float), each with a decimal-string twin `tokenIdString` for parsers that keep only 53 bits.";
+
+const metadataQuerySchema = z.object({ chainId: classicQuery.chainId });
+
+export function classicPackRoutes({
+  packs,
+  activity,
+}: {
+  packs: PackReader;
+  activity: ActivityReader;
+}): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/range",
+      operationId: "classicRange",
+      summary: "Packs of one game, filtered, sorted and paged",
+      description: [
+        "The packs (booster boxes) of one game. Filters combine (AND): `tokenIds`, `startTokenId`..`endTokenId`, `status`, `rarity`.",
+        "As section 4 of the Classic document states them, `status` takes only `minted`, `rarity_assigned` and `burned` (opened packs are listed without the filter but cannot be selected by it) and `rarity` takes only 0 to 4 (Mythic, 5, cannot be selected by it). We follow the document where it is explicit.",
+        "The order is `sortBy` then token id, both in `sortOrder`, so pages are stable.",
+        EXACT_IDS,
+      ].join("\n\n"),
+      tags: ["Packs"],
+      request: { query: classicRangeQuerySchema },
+      responses: {
+        200: { description: "A page of packs.", schema: classicRangePageSchema },
+        400: malformed,
+        404: noGame,
+        429: refused,
+        503: noPrice,
+      },
+      handler: (request) =>
+        packs.range(request.query, { bypassImageProxy: bypassesImageProxy(request.headers) }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/owner/:address",
+      operationId: "classicOwnerPacks",
+      summary: "Packs of an owner across games",
+      description: [
+        "Every pack the address holds (or held until it sold it back) on the chain, of every game, newest change first by default (`sortOrder` applies to the latest update time; ties by drop address and token id).",
+        EXACT_IDS,
+      ].join("\n\n"),
+      tags: ["Packs"],
+      request: { params: classicAddressParamsSchema, query: classicOwnerQuerySchema },
+      responses: {
+        200: { description: "A page of packs.", schema: classicOwnerPageSchema },
+        400: malformed,
+        429: refused,
+        503: noPrice,
+      },
+      handler: (request) =>
+        packs.owner(request.params.address, request.query, {
+          bypassImageProxy: bypassesImageProxy(request.headers),
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/collection/:ownerAddress",
+      operationId: "classicHoldings",
+      summary: "Holdings of a wallet",
+      description: [
+        "The holdings response, returned directly (no `success` envelope). `contractAddress` (address or slug) is optional: without it the answer holds the owner's packs of every game on the chain, grouped by game (ordered by drop address, then token id) and `contractAddress` is null.",
+        `At most ${CLASSIC_HOLDINGS_MAX} boxes per answer: larger holdings are paged with \`page\` and \`limit\` (\`pagination\` says how many there are). Burned (sold-back) packs stay listed with their burn facts.`,
+        "`metadata` is the card the pack drew (the card rule: card, wear and foil from the pack's onchain token seed) once its rarity is assigned; `rewardAmount` the sell-back offer of its rarity, or the offer paid once burned. `userData` is the owner's shared market profile, when the wallet belongs to a market account.",
+        EXACT_IDS,
+      ].join("\n\n"),
+      tags: ["Packs"],
+      request: { params: classicOwnerAddressParamsSchema, query: classicHoldingsQuerySchema },
+      responses: {
+        200: { description: "The wallet's packs.", schema: classicHoldingsSchema },
+        400: malformed,
+        404: noGame,
+        429: refused,
+        503: noPrice,
+      },
+      handler: (request) =>
+        packs.holdings(request.params.ownerAddress, request.query, {
+          bypassImageProxy: bypassesImageProxy(request.headers),
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/collection/:contractAddress/events",
+      operationId: "classicCollectionEvents",
+      summary: "Activity of one game, incrementally",
+      description: [
+        "The game's onchain activity (mints, rarity assignments, openings, sell-backs, transfers between holders, curve purchases and sales, graduation, pause and resume), oldest first by (block, log index).",
+        "Poll with the `nextCursor` of the previous answer: each answer holds the events strictly after it, so a poller walks forward without duplicates while new blocks arrive. `hasMore` says more events already follow; `head` is the last block the indexer has applied.",
+        "Activity is a refresh signal (section 6): after a gap, re-read the durable resource.",
+      ].join("\n\n"),
+      tags: ["Activity"],
+      request: { params: classicContractAddressParamsSchema, query: classicCollectionEventsQuerySchema },
+      responses: {
+        200: { description: "Events after the cursor.", schema: classicCollectionEventsSchema },
+        400: malformed,
+        404: noGame,
+        429: refused,
+      },
+      handler: (request) => activity.collection(request.params.contractAddress, request.query),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/recent",
+      operationId: "classicRecent",
+      summary: "Recent activity across games",
+      description:
+        "The activity of every game on the chain, newest first (block time, then block number and log index). `nextCursor` (`timestamp-objectId`) pages to older events; walking it while new activity arrives never repeats or skips an older event (new events appear before the first page).",
+      tags: ["Activity"],
+      request: { query: classicRecentQuerySchema },
+      responses: {
+        200: { description: "A page of events.", schema: classicRecentSchema },
+        400: malformed,
+        429: refused,
+      },
+      handler: (request) => activity.recent(request.query),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/metadata/:addressOrSlug/:tokenId",
+      operationId: "classicTokenMetadata",
+      summary: "ERC-721 token metadata of a pack",
+      description: [
+        "What a drop's `tokenURI(id)` points at (`<PUBLIC_URL>/classic/metadata/<drop address>/<id>`), as NFT marketplaces read it. Public: neither credential, 2,000 requests per minute per client.",
+        "`name` is `<card name> #<tokenId>` once the pack's card is drawn (its rarity assigned), else `<nft name> Pack #<tokenId>`; `image` the card's image once the pack is opened (first-edition art for a first edition when the game has one), the pack image before. Attributes: `Rarity`, `Status`, `First Edition` (`Yes`/`No`), and once drawn `Randomness`, `Card ID`, `Wear`, `Wear Value` (number, max 1), `Foil`.",
+        "A pack whose rarity is pending is a 200 with `Status` `minted`; a token that was never minted is a 404 (`PACK_NOT_FOUND`). `chainId` defaults to 8453.",
+      ].join("\n\n"),
+      tags: ["Metadata"],
+      request: { params: classicTokenMetadataParamsSchema, query: metadataQuerySchema },
+      responses: {
+        200: { description: "The token JSON.", schema: classicTokenMetadataSchema },
+        400: { description: "The token id is not a uint256 in decimal digits (`VALIDATION_ERROR`)." },
+        404: { description: "No such game (`GAME_NOT_FOUND`) or token (`PACK_NOT_FOUND`)." },
+        429: { description: "More than 2,000 requests in a minute from this client." },
+      },
+      handler: (request) =>
+        packs.tokenMetadata(request.query.chainId, request.params.addressOrSlug, request.params.tokenId, {
+          bypassImageProxy: bypassesImageProxy(request.headers),
+        }),
+    }),
+  ];
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createManualClock } from "../_test/app.ts";
+import { insertClassicGame } from "../_test/classic.ts";
+import { setupDatabase, type TestDatabase } from "../_test/database.ts";
+import { createClassicGameDirectory, createClassicMetadataStore } from "../classic/games/index.ts";
+import { createImageLinks } from "../classic/images.ts";
+import { fixedPriceSource } from "../classic/price.ts";
+import { createDemoClassicMetadata } from "./classic-metadata.ts";
+
+const PUBLIC = "https://api.mkt.test";
+const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+
+describe("demo classic metadata", () => {
+  let database: TestDatabase;
+  const clock = createManualClock();
+  beforeAll(async () => {
+    database = await setupDatabase();
+  });
+  afterAll(() => database.close());
+
+  it("publishes creator metadata for two of every three new games and features two", async () => {
+    const metadata = createClassicMetadataStore({ db: database.db, clock, bump: async () => {} });
+    const games = createClassicGameDirectory({
+      db: database.db,
+      publicUrl: PUBLIC,
+      images: createImageLinks({ publicUrl: PUBLIC, key: Buffer.alloc(32, 2) }),
+      price: fixedPriceSource("3000"),
+      clock,
+    });
+    for (const id of [1, 2, 3]) {
+      await insertClassicGame(database.db, {
+        address: address(id),
+        gameId: BigInt(id),
+        nftName: `Demo ${id}`,
+        createdBlock: id,
+      });
+    }
+    const demo = createDemoClassicMetadata({ metadata, publicUrl: PUBLIC });
+    expect(await demo.tick()).toEqual([
+      { action: "publish", address: address(1), gameId: "1", version: 1 },
+      { action: "feature", address: address(1), gameId: "1" },
+      { action: "publish", address: address(2), gameId: "2", version: 1 },
+      { action: "feature", address: address(2), gameId: "2" },
+      { action: "skip", address: address(3), gameId: "3" },
+    ]);
+    expect(await demo.tick()).toEqual([]);
+
+    await insertClassicGame(database.db, {
+      address: address(4),
+      gameId: 4n,
+      nftName: "Demo 4",
+      createdBlock: 4,
+    });
+    expect(await demo.tick()).toEqual([{ action: "publish", address: address(4), gameId: "4", version: 1 }]);
+
+    const page = await games.list(
+      { chainId: 8453, page: 1, limit: 10, includeGraduated: true, featured: true },
+      { bypassImageProxy: false },
+    );
+    expect(page.games.map((game) => [game.dropContractAddress, game.slug, game.version])).toEqual([
+      [address(2), "demo-2-c", "1"],
+      [address(1), "demo-1-b", "1"],
+    ]);
+    const catalogue = await games.catalogue(8453, address(2), { bypassImageProxy: false });
+    expect(
+      catalogue?.cards.map((card) => [card.name, card.rarity, card.startId, card.endId, card.imageUrl]),
+    ).toEqual([
+      ["Copper Gear", "Common", 1, 3, `${PUBLIC}/classic/art/8453/${address(2)}/1.svg`],
+      ["Tin Soldier", "Common", 4, 4, `${PUBLIC}/classic/art/8453/${address(2)}/4.svg`],
+      ["Clockwork Owl", "Rare", 5, 6, `${PUBLIC}/classic/art/8453/${address(2)}/5.svg`],
+      ["Brass Golem", "Epic", 7, 7, `${PUBLIC}/classic/art/8453/${address(2)}/7.svg`],
+      ["Steam Titan", "Legendary", 8, 8, `${PUBLIC}/classic/art/8453/${address(2)}/8.svg`],
+      ["Aether Engine", "Mythic", 9, 9, `${PUBLIC}/classic/art/8453/${address(2)}/9.svg`],
+    ]);
+    // A new demo (a restart) adopts what it finds: nothing is published twice.
+    expect(
+      (await createDemoClassicMetadata({ metadata, publicUrl: PUBLIC }).tick()).map(
+        (report) => report.action,
+      ),
+    ).toEqual(["skip"]);
+  });
+});

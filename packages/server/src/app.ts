@@ -4,9 +4,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
 import { chainRoles } from "./chains/index.ts";
+import { classicImageRoutes, createImageFetcher, type ImageFetcherOptions } from "./classic/images/index.ts";
+import { createImageLinks } from "./classic/images.ts";
+import { createPriceSource } from "./classic/price.ts";
 import { CLASSIC_INDEXER_SOURCE, CLASSIC_SETTINGS_SOURCE, classicRoutes } from "./classic/routes.ts";
 import { createClassicSettings } from "./classic/settings.ts";
 import { classicSettingsRoutes, registerClassicAdmin } from "./classic/settings-routes.ts";
+import { classicStatsRoutes, createClassicStatsService } from "./classic/stats/index.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { createCorsPolicy, registerPreflight } from "./http/cors.ts";
@@ -90,6 +94,12 @@ export interface AppOptions {
   xProvider?: XAccountProvider;
   /** Live-update limits other than the documented ones (tests). */
   live?: Partial<LiveLimits>;
+  /**
+   * The classic image proxy's limits other than the documented ones (tests).
+   * `allowLoopback` lets an allowlisted host resolve to 127.0.0.1: only a
+   * test sets it; the configuration has no way to.
+   */
+  classicImageProxy?: Pick<ImageFetcherOptions, "allowLoopback" | "timeoutMs" | "maxBytes" | "cacheBytes">;
 }
 
 export interface App {
@@ -262,7 +272,22 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     bump: () => revisions.bump(CLASSIC_SETTINGS_SOURCE),
   });
-  const classic = classicRoutes([...classicSettingsRoutes({ settings: classicSettings })]);
+  const classicPrice = createPriceSource(config, {
+    clock,
+    onError: (reason) => logger.warn({ msg: "ETH/USD price fetch failed", reason }),
+  });
+  const classicImageLinks = createImageLinks({
+    publicUrl: config.publicUrl,
+    key: await secrets.key("classic-images", "classic-image-proxy"),
+  });
+  const classic = classicRoutes([
+    ...classicSettingsRoutes({ settings: classicSettings }),
+    ...classicImageRoutes({
+      links: classicImageLinks,
+      fetcher: createImageFetcher({ hosts: config.imageProxyHosts, clock, ...options.classicImageProxy }),
+    }),
+    ...classicStatsRoutes({ stats: createClassicStatsService({ db, clock, price: classicPrice }) }),
+  ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
     app: proxyRoutes(market),

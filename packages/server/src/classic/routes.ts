@@ -42,6 +42,13 @@ const holdings = cache.shared(30, [CLASSIC_INDEXER_SOURCE, CLASSIC_METADATA_SOUR
  */
 export const CLASSIC_ROUTES = {
   "GET /unboxing-disallowed": { access: read, cache: cache.shared(5, [CLASSIC_SETTINGS_SOURCE]) },
+  // Images and art (classic/images): for <img> tags, which send no headers, so no key.
+  "GET /image/:signature": { access: publicMetadata, cache: cache.public(86_400) },
+  "GET /art/:chainId/:address/:what.svg": { access: publicMetadata, cache: cache.public(86_400) },
+  // Leaderboards and platform statistics (classic/stats).
+  "GET /leaderboards/collectors": { access: read, cache: stable },
+  "GET /leaderboards/games": { access: read, cache: stable },
+  "GET /stats": { access: read, cache: stable },
 } satisfies RouteTable;
 
 void state;

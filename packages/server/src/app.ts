@@ -4,8 +4,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
 import { chainRoles } from "./chains/index.ts";
-import { classicImageRoutes, createImageFetcher, type ImageFetcherOptions } from "./classic/images/index.ts";
-import { createImageLinks } from "./classic/images.ts";
+import {
+  classicImageRoutes,
+  createClassicImageLinks,
+  createImageFetcher,
+  type ImageFetcherOptions,
+} from "./classic/images/index.ts";
 import { createPriceSource } from "./classic/price.ts";
 import { CLASSIC_INDEXER_SOURCE, CLASSIC_SETTINGS_SOURCE, classicRoutes } from "./classic/routes.ts";
 import { createClassicSettings } from "./classic/settings.ts";
@@ -276,10 +280,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     onError: (reason) => logger.warn({ msg: "ETH/USD price fetch failed", reason }),
   });
-  const classicImageLinks = createImageLinks({
-    publicUrl: config.publicUrl,
-    key: await secrets.key("classic-images", "classic-image-proxy"),
-  });
+  const classicImageLinks = await createClassicImageLinks({ publicUrl: config.publicUrl, secrets });
   const classic = classicRoutes([
     ...classicSettingsRoutes({ settings: classicSettings }),
     ...classicImageRoutes({

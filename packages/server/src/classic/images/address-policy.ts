@@ -7,7 +7,10 @@ import { BlockList, isIP } from "node:net";
  * are refused, and so are IPv6 forms that embed an IPv4 address (mapped,
  * compatible, NAT64, 6to4, Teredo), since they could name a private one.
  */
-const NOT_PUBLIC = new BlockList();
+// One list per family: a BlockList checks an IPv4 address against its IPv6
+// rules too (as ::ffff:a.b.c.d), so ::ffff:0:0/96 would block every IPv4 address.
+const NOT_PUBLIC_V4 = new BlockList();
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
@@ -25,7 +28,7 @@ for (const [network, prefix] of [
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
 ] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, "ipv4");
+  NOT_PUBLIC_V4.addSubnet(network, prefix, "ipv4");
 for (const [network, prefix] of [
   ["::", 96], // unspecified, loopback, IPv4-compatible
   ["::ffff:0:0", 96], // IPv4-mapped
@@ -40,22 +43,32 @@ for (const [network, prefix] of [
   ["fec0::", 10], // site-local (deprecated)
   ["ff00::", 8], // multicast
 ] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, "ipv6");
+  NOT_PUBLIC_V6.addSubnet(network, prefix, "ipv6");
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
-LOOPBACK.addAddress("::1", "ipv6");
-
-const familyOf = (address: string) => (isIP(address) === 6 ? "ipv6" : "ipv4");
+const LOOPBACK_V4 = new BlockList();
+LOOPBACK_V4.addSubnet("127.0.0.0", 8, "ipv4");
 
 /** Whether `address` (an IP address) is a public unicast address. */
 export function isPublicAddress(address: string): boolean {
-  if (isIP(address) === 0) return false;
-  return !NOT_PUBLIC.check(address, familyOf(address));
+  switch (isIP(address)) {
+    case 4:
+      return !NOT_PUBLIC_V4.check(address, "ipv4");
+    case 6:
+      return !NOT_PUBLIC_V6.check(address, "ipv6");
+    default:
+      return false;
+  }
 }
 
 export function isLoopbackAddress(address: string): boolean {
-  return isIP(address) !== 0 && LOOPBACK.check(address, familyOf(address));
+  switch (isIP(address)) {
+    case 4:
+      return LOOPBACK_V4.check(address, "ipv4");
+    case 6:
+      return address === "::1" || /^0{0,4}(:0{0,4}){6}:0{0,3}1$/.test(address);
+    default:
+      return false;
+  }
 }
 
 /** Whether `hostname` (lowercase, as `URL.hostname` gives it) is on the allowlist; `*.example.com` covers subdomains only. */

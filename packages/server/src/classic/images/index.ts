@@ -9,3 +9,4 @@ export {
   type ImageFetcherOptions,
 } from "./fetcher.ts";
 export { classicImageRoutes } from "./image-routes.ts";
+export { createClassicImageLinks } from "./links.ts";

@@ -108,6 +108,7 @@ export function createImageFetcher(options: ImageFetcherOptions): ImageFetcher {
     });
   }) as unknown as LookupFunction;
 
+  const downloads = new Map<string, Promise<FetchedImage>>();
   const cache = new Map<string, FetchedImage & { at: number }>();
   let cachedBytes = 0;
   const remember = (url: string, image: FetchedImage) => {
@@ -238,9 +239,17 @@ export function createImageFetcher(options: ImageFetcherOptions): ImageFetcher {
       if (isIP(host) !== 0 && !addressAllowed(host)) throw refused("the image host is not a public address");
       const cached = recall(target.href);
       if (cached) return cached;
-      const image = await download(target);
-      remember(target.href, image);
-      return image;
+      // Concurrent requests for one image share one download.
+      let pending = downloads.get(target.href);
+      if (!pending) {
+        pending = download(target).finally(() => downloads.delete(target.href));
+        downloads.set(target.href, pending);
+        pending.then(
+          (image) => remember(target.href, image),
+          () => {},
+        );
+      }
+      return pending;
     },
   };
 }

@@ -25,6 +25,7 @@ async function startImageHost() {
     switch (path) {
       case "/a.png":
       case "/b.png":
+      case "/c.png":
         response.writeHead(200, { "content-type": "image/png", "content-length": PNG.length }).end(PNG);
         return;
       case "/a.svg":
@@ -128,6 +129,10 @@ describe("classic image proxy and art", () => {
       const again = await proxied(open, host.url("/a.png"));
       expect(again.rawPayload.equals(PNG)).toBe(true);
       expect(hitsOf("/a.png")).toBe(1);
+      // Concurrent requests for one image: one download between them (shared, then cached).
+      const answers = await Promise.all([1, 2, 3].map(() => proxied(open, host.url("/c.png"))));
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+      expect(hitsOf("/c.png")).toBe(1);
     });
 
     it("leaves our own URLs and the bypass variant unproxied", () => {

@@ -13,9 +13,14 @@ import {
   createClassicMetadataStore,
   registerClassicGameAdmin,
 } from "./classic/games/index.ts";
-import { createImageLinks } from "./classic/images.ts";
+import {
+  classicImageRoutes,
+  createClassicImageLinks,
+  createImageFetcher,
+  type ImageFetcherOptions,
+} from "./classic/images/index.ts";
 import { classicPackRoutes, createActivityReader, createPackReader } from "./classic/packs/index.ts";
-import { type EthUsdPriceSource, fixedPriceSource } from "./classic/price.ts";
+import { createPriceSource, type EthUsdPriceSource } from "./classic/price.ts";
 import {
   CLASSIC_INDEXER_SOURCE,
   CLASSIC_METADATA_SOURCE,
@@ -24,6 +29,7 @@ import {
 } from "./classic/routes.ts";
 import { createClassicSettings } from "./classic/settings.ts";
 import { classicSettingsRoutes, registerClassicAdmin } from "./classic/settings-routes.ts";
+import { classicStatsRoutes, createClassicStatsService } from "./classic/stats/index.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { createCorsPolicy, registerPreflight } from "./http/cors.ts";
@@ -107,12 +113,15 @@ export interface AppOptions {
   xProvider?: XAccountProvider;
   /** Live-update limits other than the documented ones (tests). */
   live?: Partial<LiveLimits>;
-  /** The ETH/USD price of the classic reads; default a fixed dev-chain rate (`DEV_ETH_USD_PRICE`). */
+  /** The ETH/USD price of the classic reads (tests); default the configured source (`ETH_USD_PRICE`, `ETH_USD_PRICE_URL`). */
   ethUsdPrice?: EthUsdPriceSource;
+  /**
+   * The classic image proxy's limits other than the documented ones (tests).
+   * `allowLoopback` lets an allowlisted host resolve to 127.0.0.1: only a
+   * test sets it; the configuration has no way to.
+   */
+  classicImageProxy?: Pick<ImageFetcherOptions, "allowLoopback" | "timeoutMs" | "maxBytes" | "cacheBytes">;
 }
-
-/** The ETH/USD rate classic reads use when no price source is given (the dev chain's). */
-export const DEV_ETH_USD_PRICE = "3000";
 
 export interface App {
   server: FastifyInstance;
@@ -291,14 +300,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     bump: () => revisions.bump(CLASSIC_METADATA_SOURCE),
   });
+  // No configured source (a real chain without ETH_USD_PRICE[_URL]): every priced read answers 503.
+  const classicPrice: EthUsdPriceSource = options.ethUsdPrice ??
+    createPriceSource(config, {
+      clock,
+      onError: (reason) => logger.warn({ msg: "ETH/USD price fetch failed", reason }),
+    }) ?? { usdPerEth: async () => undefined };
+  const classicImageLinks = await createClassicImageLinks({ publicUrl: config.publicUrl, secrets });
   const classicGames = createClassicGameDirectory({
     db,
     publicUrl: config.publicUrl,
-    images: createImageLinks({
-      publicUrl: config.publicUrl,
-      key: await secrets.key("classic-images", "classic-image-links"),
-    }),
-    price: options.ethUsdPrice ?? fixedPriceSource(DEV_ETH_USD_PRICE),
+    images: classicImageLinks,
+    price: classicPrice,
     clock,
   });
   const classic = classicRoutes([
@@ -314,6 +327,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       }),
       activity: createActivityReader({ db, directory: classicGames }),
     }),
+    ...classicImageRoutes({
+      links: classicImageLinks,
+      fetcher: createImageFetcher({ hosts: config.imageProxyHosts, clock, ...options.classicImageProxy }),
+    }),
+    ...classicStatsRoutes({ stats: createClassicStatsService({ db, clock, price: classicPrice }) }),
   ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],

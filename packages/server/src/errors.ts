@@ -15,6 +15,10 @@ export type ErrorKind =
   | "unprocessable"
   | "rate_limited"
   | "unavailable"
+  /** A host the server fetched from on the caller's behalf answered wrongly (502). */
+  | "bad_gateway"
+  /** That host did not answer in time (504). */
+  | "gateway_timeout"
   | "internal";
 
 export class AppError extends Error {
@@ -91,5 +95,7 @@ export const statusOfKind: Record<ErrorKind, number> = {
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
+  bad_gateway: 502,
+  gateway_timeout: 504,
   internal: 500,
 };

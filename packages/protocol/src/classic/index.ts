@@ -118,3 +118,21 @@ export {
   adminClassicUnboxingSchema,
   classicUnboxingSchema,
 } from "./settings.ts";
+export type {
+  ClassicCollector,
+  ClassicCollectorsPage,
+  ClassicGameLeaderboardEntry,
+  ClassicGameLeaderboardPage,
+  ClassicStats,
+} from "./stats.ts";
+export {
+  CLASSIC_GAME_LEADERBOARD_SORTS,
+  classicCollectorSchema,
+  classicCollectorsPageSchema,
+  classicCollectorsQuerySchema,
+  classicGameLeaderboardEntrySchema,
+  classicGameLeaderboardPageSchema,
+  classicGameLeaderboardQuerySchema,
+  classicStatsQuerySchema,
+  classicStatsSchema,
+} from "./stats.ts";

@@ -56,6 +56,7 @@ export interface TestAppOptions {
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
   walletVerifier?: AppOptions["walletVerifier"];
   live?: AppOptions["live"];
+  classicImageProxy?: AppOptions["classicImageProxy"];
   /** Chains whose runtimes the market serves and the indexer follows. */
   deployments?: AppOptions["deployments"];
   /**
@@ -87,6 +88,7 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     keyCache: options.keyCache,
     walletVerifier: options.walletVerifier,
     live: options.live,
+    classicImageProxy: options.classicImageProxy,
     deployments: options.deployments,
     indexing: options.indexing ?? false,
     ...(options.ethUsdPrice ? { ethUsdPrice: options.ethUsdPrice } : {}),

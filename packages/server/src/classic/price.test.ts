@@ -1,6 +1,10 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { fixedPriceSource, weiToUsd } from "./price.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createManualClock } from "../_test/app.ts";
+import { loadConfig } from "../config/index.ts";
+import { createHttpPriceSource, createPriceSource, fixedPriceSource, readPrice, weiToUsd } from "./price.ts";
 
 describe("weiToUsd", () => {
   it("converts exactly and rounds down to the cent", () => {
@@ -26,5 +30,129 @@ describe("weiToUsd", () => {
   });
   it("refuses a source that is not a price", () => {
     expect(() => fixedPriceSource("abc")).toThrow();
+  });
+});
+
+describe("createHttpPriceSource", () => {
+  let server: Server;
+  let base: string;
+  /** What the price host answers next: a status and a body. */
+  let answer: { status: number; body: string };
+  let hits = 0;
+  beforeAll(async () => {
+    server = createServer((_request, response) => {
+      hits += 1;
+      response.writeHead(answer.status, { "content-type": "application/json" }).end(answer.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const sourceWith = (jsonPath?: string) => {
+    const clock = createManualClock();
+    const errors: string[] = [];
+    const source = createHttpPriceSource({
+      url: `${base}/price`,
+      ...(jsonPath === undefined ? {} : { jsonPath }),
+      clock,
+      onError: (message) => errors.push(message),
+    });
+    return { clock, errors, source };
+  };
+
+  it("answers a fresh price and fetches at most once a minute", async () => {
+    answer = { status: 200, body: '{"price":"3012.55"}' };
+    hits = 0;
+    const { clock, source } = sourceWith();
+    expect(await source.usdPerEth()).toBe("3012.55");
+    answer = { status: 200, body: '{"price":3100.5}' };
+    clock.advance(59_000);
+    expect(await source.usdPerEth()).toBe("3012.55");
+    expect(hits).toBe(1);
+    // Due: the known price is answered at once while the refresh runs.
+    clock.advance(1_000);
+    expect(await source.usdPerEth()).toBe("3012.55");
+    await vi.waitFor(async () => expect(await source.usdPerEth()).toBe("3100.5"));
+    expect(hits).toBe(2);
+  });
+
+  it("reads a dotted path (Coinbase's spot shape)", async () => {
+    answer = { status: 200, body: '{"data":{"amount":"2999.01","base":"ETH","currency":"USD"}}' };
+    expect(await sourceWith("data.amount").source.usdPerEth()).toBe("2999.01");
+  });
+
+  it("keeps the last price while the host is down, and drops it after 5 minutes", async () => {
+    answer = { status: 200, body: '{"price":"3000"}' };
+    const { clock, errors, source } = sourceWith();
+    expect(await source.usdPerEth()).toBe("3000");
+    answer = { status: 503, body: "{}" };
+    clock.advance(60_000);
+    expect(await source.usdPerEth()).toBe("3000");
+    await vi.waitFor(() => expect(errors).toEqual(["price source answered 503"]));
+    clock.advance(240_000);
+    expect(await source.usdPerEth()).toBe("3000"); // exactly 5 minutes old: still usable
+    await vi.waitFor(() => expect(errors).toHaveLength(2));
+    clock.advance(1);
+    expect(await source.usdPerEth()).toBeUndefined(); // stale, and the next fetch is not due yet
+    clock.advance(60_000);
+    answer = { status: 200, body: '{"price":"3050.10"}' };
+    expect(await source.usdPerEth()).toBe("3050.10");
+  });
+
+  it("has no price from a malformed document or an unreachable host", async () => {
+    for (const body of [
+      "not json",
+      '{"price":"-1"}',
+      '{"price":"1e3"}',
+      '{"price":0}',
+      '{"other":"1"}',
+      "[1]",
+    ]) {
+      answer = { status: 200, body };
+      const { source, errors } = sourceWith();
+      expect(await source.usdPerEth()).toBeUndefined();
+      expect(errors).toHaveLength(1);
+    }
+    // Port 1 on loopback: nothing listens there, the connection is refused.
+    const down = createHttpPriceSource({ url: "http://127.0.0.1:1/price", clock: createManualClock() });
+    expect(await down.usdPerEth()).toBeUndefined();
+  });
+});
+
+describe("readPrice", () => {
+  it("accepts decimal strings and plain numbers at the path, nothing else", () => {
+    expect(readPrice({ price: "3012.55" }, "price")).toBe("3012.55");
+    expect(readPrice({ price: 3012 }, "price")).toBe("3012");
+    expect(readPrice({ data: { amount: "1.5" } }, "data.amount")).toBe("1.5");
+    expect(readPrice({ data: [{ amount: "1.5" }] }, "data.amount")).toBeUndefined();
+    expect(readPrice({ price: "3,012" }, "price")).toBeUndefined();
+    expect(readPrice({ price: Number.NaN }, "price")).toBeUndefined();
+    expect(readPrice({}, "toString")).toBeUndefined();
+  });
+});
+
+describe("createPriceSource", () => {
+  it("follows the configuration: fixed, HTTP or none", async () => {
+    expect(await createPriceSource(loadConfig({}))?.usdPerEth()).toBe("3000");
+    expect(await createPriceSource(loadConfig({ ETH_USD_PRICE: "2500.5" }))?.usdPerEth()).toBe("2500.5");
+    expect(createPriceSource(loadConfig({ RPC_URL_8453: "https://rpc.example.com" }))).toBeUndefined();
+    expect(createPriceSource(loadConfig({ MKT_CONFIG: "chains.json" }))).toBeUndefined();
+    const fetched: string[] = [];
+    const http = createPriceSource(
+      loadConfig({
+        RPC_URL_8453: "https://rpc.example.com",
+        ETH_USD_PRICE_URL: "https://prices.example.com/eth",
+        ETH_USD_PRICE_PATH: "data.amount",
+      }),
+      {
+        fetch: async (url) => {
+          fetched.push(String(url));
+          return new Response('{"data":{"amount":"3333.33"}}');
+        },
+      },
+    );
+    expect(await http?.usdPerEth()).toBe("3333.33");
+    expect(fetched).toEqual(["https://prices.example.com/eth"]);
   });
 });

@@ -60,9 +60,14 @@ export const CLASSIC_ROUTES = {
   "GET /collection/:contractAddress/events": { access: read, cache: state },
   "GET /recent": { access: read, cache: state },
   "GET /metadata/:addressOrSlug/:tokenId": { access: publicMetadata, cache: state },
+  // Images and art (classic/images): for <img> tags, which send no headers, so no key.
+  "GET /image/:signature": { access: publicMetadata, cache: cache.public(86_400) },
+  "GET /art/:chainId/:address/:what.svg": { access: publicMetadata, cache: cache.public(86_400) },
+  // Leaderboards and platform statistics (classic/stats).
+  "GET /leaderboards/collectors": { access: read, cache: stable },
+  "GET /leaderboards/games": { access: read, cache: stable },
+  "GET /stats": { access: read, cache: stable },
 } satisfies RouteTable;
-
-void holdings;
 
 export function classicRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
   return declareRoutes("classic", CLASSIC_ROUTES, specs);

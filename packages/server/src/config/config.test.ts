@@ -53,6 +53,30 @@ describe("configuration", () => {
     ).toBe("secret");
   });
 
+  it("reads the classic image proxy's hosts and the ETH/USD price source", () => {
+    expect(loadConfig({}).imageProxyHosts).toEqual([]);
+    expect(loadConfig({ IMAGE_PROXY_HOSTS: "Images.Example.com, *.ipfs.example" }).imageProxyHosts).toEqual([
+      "images.example.com",
+      "*.ipfs.example",
+    ]);
+    // The dev chain gets a fixed rate; a real chain gets none unless configured.
+    expect(loadConfig({}).priceSource).toEqual({ kind: "fixed", usdPerEth: "3000" });
+    expect(loadConfig({ RPC_URL_8453: "https://rpc.example.com" }).priceSource).toBeUndefined();
+    expect(loadConfig({ ETH_USD_PRICE: "3012.55" }).priceSource).toEqual({
+      kind: "fixed",
+      usdPerEth: "3012.55",
+    });
+    expect(loadConfig({ ETH_USD_PRICE_URL: "https://p.example.com/eth" }).priceSource).toEqual({
+      kind: "http",
+      url: "https://p.example.com/eth",
+      path: "price",
+    });
+    expect(
+      loadConfig({ ETH_USD_PRICE_URL: "https://p.example.com/eth", ETH_USD_PRICE_PATH: "data.amount" })
+        .priceSource,
+    ).toEqual({ kind: "http", url: "https://p.example.com/eth", path: "data.amount" });
+  });
+
   it.each([
     [{ PORT: "http" }, "PORT"],
     [{ PORT: "70000" }, "PORT"],
@@ -69,6 +93,17 @@ describe("configuration", () => {
     [{ X_REDIRECT_URL: "https://mkt.example/x/callback" }, "X_REDIRECT_URL: needs X_CLIENT_ID"],
     [{ X_CLIENT_SECRET: "secret" }, "X_CLIENT_SECRET: needs X_CLIENT_ID"],
     [{ X_CLIENT_ID: "client", X_REDIRECT_URL: "ftp://mkt.example/cb" }, "X_REDIRECT_URL"],
+    [{ IMAGE_PROXY_HOSTS: "https://images.example.com" }, "IMAGE_PROXY_HOSTS"],
+    [{ IMAGE_PROXY_HOSTS: "images.example.com:8443" }, "IMAGE_PROXY_HOSTS"],
+    [{ ETH_USD_PRICE: "3,000" }, "ETH_USD_PRICE"],
+    [{ ETH_USD_PRICE: "0" }, "ETH_USD_PRICE"],
+    [{ ETH_USD_PRICE_URL: "ftp://prices.example.com" }, "ETH_USD_PRICE_URL"],
+    [{ ETH_USD_PRICE: "3000", ETH_USD_PRICE_URL: "https://p.example.com" }, "ETH_USD_PRICE: set either"],
+    [{ ETH_USD_PRICE_PATH: "data.amount" }, "ETH_USD_PRICE_PATH: needs ETH_USD_PRICE_URL"],
+    [
+      { ETH_USD_PRICE_URL: "https://p.example.com", ETH_USD_PRICE_PATH: "data..amount" },
+      "ETH_USD_PRICE_PATH",
+    ],
   ])("refuses %j naming the variable", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(name));

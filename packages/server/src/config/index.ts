@@ -51,6 +51,25 @@ const trustProxy = z
     return list;
   });
 
+/** A host name of the image proxy's allowlist: `images.example.com`, or `*.example.com` for its subdomains. */
+const imageHost = z
+  .string()
+  .transform((value) => value.toLowerCase())
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+        "must be a host name such as images.example.com or *.example.com (no scheme, port or path)",
+      ),
+  );
+
+/** US dollars per ETH: a plain positive decimal (`3012.55`). */
+const usdPerEth = z
+  .string()
+  .regex(/^\d{1,12}(\.\d{1,18})?$/, "must be a decimal price such as 3012.55")
+  .refine((value) => /[1-9]/.test(value), "must be above 0");
+
 const databaseUrl = z
   .string()
   .optional()
@@ -89,6 +108,13 @@ const rawSchema = z.object({
   MKT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
   MKT_MAX_STREAMS: z.coerce.number().int().min(1).default(10_000),
   MKT_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(1).default(5),
+  IMAGE_PROXY_HOSTS: commaList.default([]).pipe(z.array(imageHost)),
+  ETH_USD_PRICE: usdPerEth.optional(),
+  ETH_USD_PRICE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ETH_USD_PRICE_PATH: z
+    .string()
+    .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, "must be a dotted JSON path such as data.amount")
+    .optional(),
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_REDIRECT_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -104,6 +130,14 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
   } else if (raw.X_REDIRECT_URL === undefined) {
     ctx.addIssue({ code: "custom", path: ["X_REDIRECT_URL"], message: "is required with X_CLIENT_ID" });
   }
+  if (raw.ETH_USD_PRICE !== undefined && raw.ETH_USD_PRICE_URL !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["ETH_USD_PRICE"],
+      message: "set either ETH_USD_PRICE or ETH_USD_PRICE_URL",
+    });
+  if (raw.ETH_USD_PRICE_PATH !== undefined && raw.ETH_USD_PRICE_URL === undefined)
+    ctx.addIssue({ code: "custom", path: ["ETH_USD_PRICE_PATH"], message: "needs ETH_USD_PRICE_URL" });
   const publicUrl = (raw.PUBLIC_URL ?? `http://${raw.HOST}:${raw.PORT}`).replace(/\/+$/, "");
   const database =
     raw.DATABASE_URL === "memory://"
@@ -137,6 +171,18 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
     maxStreams: raw.MKT_MAX_STREAMS,
     /** Live-update streams one API key holds open on one replica. */
     maxStreamsPerKey: raw.MKT_MAX_STREAMS_PER_KEY,
+    /**
+     * Host names the classic image proxy fetches from (`*.example.com` covers
+     * the subdomains); empty: nothing is proxied.
+     */
+    imageProxyHosts: raw.IMAGE_PROXY_HOSTS,
+    /**
+     * Where the classic ETH/USD price comes from: a fixed rate, a JSON
+     * document over HTTP, or nowhere (price routes answer 503). Default: a
+     * fixed 3000 while the primary chain is a dev chain (neither RPC_URL_8453
+     * nor MKT_CONFIG), none on a real chain.
+     */
+    priceSource: priceSourceOf(raw),
     /** X account connection through OAuth 2.0 (PKCE); without it only the operator verifies X accounts. */
     x:
       raw.X_CLIENT_ID !== undefined && raw.X_REDIRECT_URL !== undefined
@@ -144,6 +190,22 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
         : undefined,
   };
 });
+
+/** The dev chains' rate: round, so dollar amounts in the demo are easy to check by eye. */
+export const DEV_ETH_USD_PRICE = "3000";
+
+export type PriceSourceConfig =
+  | { kind: "fixed"; usdPerEth: string }
+  | { kind: "http"; url: string; path: string }
+  | undefined;
+
+function priceSourceOf(raw: z.output<typeof rawSchema>): PriceSourceConfig {
+  if (raw.ETH_USD_PRICE !== undefined) return { kind: "fixed", usdPerEth: raw.ETH_USD_PRICE };
+  if (raw.ETH_USD_PRICE_URL !== undefined)
+    return { kind: "http", url: raw.ETH_USD_PRICE_URL, path: raw.ETH_USD_PRICE_PATH ?? "price" };
+  const devChain = raw.RPC_URL_8453 === undefined && raw.MKT_CONFIG === undefined;
+  return devChain ? { kind: "fixed", usdPerEth: DEV_ETH_USD_PRICE } : undefined;
+}
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";

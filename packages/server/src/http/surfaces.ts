@@ -40,6 +40,8 @@ const codeOfKind: Record<ErrorKind, string> = {
   unprocessable: "UNPROCESSABLE",
   rate_limited: "RATE_LIMITED",
   unavailable: "SERVICE_UNAVAILABLE",
+  bad_gateway: "BAD_GATEWAY",
+  gateway_timeout: "GATEWAY_TIMEOUT",
   internal: "INTERNAL_ERROR",
 };
 
@@ -52,7 +54,9 @@ function commonHeaders(error: AppError): Record<string, string> {
     headers[RATE_LIMIT_HEADERS.reset] = String(error.rateLimit.resetSeconds);
   }
   if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
-  if (error.kind === "unavailable" || error.kind === "rate_limited") headers["Cache-Control"] = "no-store";
+  // Transient failures, a fetched host's included, are never cached.
+  if (["unavailable", "rate_limited", "bad_gateway", "gateway_timeout"].includes(error.kind))
+    headers["Cache-Control"] = "no-store";
   return headers;
 }
 

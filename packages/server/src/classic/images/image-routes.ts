@@ -1,0 +1,100 @@
+import { classicQuery } from "@mkt/protocol";
+import { z } from "zod";
+import { notFound } from "../../errors.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import type { ImageLinks } from "../images.ts";
+import { renderArt } from "./art.ts";
+import { CLASSIC_IMAGE_ERRORS, IMAGE_TYPES, type ImageFetcher } from "./fetcher.ts";
+
+/** What an image answer may do in a browser: nothing (no script, no subresource), and no type sniffing. */
+const LOCKED_DOWN = {
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy": "default-src 'none'",
+} as const;
+
+const imageParams = z.object({ signature: z.string().max(128) });
+const imageQuery = z.object({
+  url: z.string().min(1).max(4096).describe("The original image URL, as signed."),
+});
+
+const MAX_CARD_ID = 10_000;
+const artParams = z.object({
+  chainId: z.coerce.number().int("chainId must be an integer").min(1, "chainId must be at least 1"),
+  address: classicQuery.address("address"),
+  what: z
+    .string()
+    .regex(/^(pack|[1-9][0-9]{0,4})$/, `must be a card id 1 to ${MAX_CARD_ID} or pack`)
+    .transform((value) => (value === "pack" ? ("pack" as const) : Number(value)))
+    .refine(
+      (value) => value === "pack" || value <= MAX_CARD_ID,
+      `must be a card id 1 to ${MAX_CARD_ID} or pack`,
+    )
+    .describe(`A card id, 1 to ${MAX_CARD_ID}, or \`pack\` for the unopened pack.`),
+});
+
+const binary = z.string().meta({ format: "binary" });
+
+/** The image proxy and the generated card art: public routes for `<img>` tags. */
+export function classicImageRoutes({
+  links,
+  fetcher,
+}: {
+  links: ImageLinks;
+  fetcher: ImageFetcher;
+}): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/image/:signature",
+      operationId: "classicImageProxy",
+      summary: "Fetch a proxied image",
+      description: `The image behind a proxied image URL of a classic answer (section 4; \`X-Bypass-Image-Proxy: true\` gives the original URLs instead). Only URLs this server signed are fetched: the signature is an HMAC of \`url\` under a server secret, so this is no open proxy. Rules: http or https; a host on the operator's allowlist (\`IMAGE_PROXY_HOSTS\`); every address the host resolves to public (no private, loopback, link-local or reserved addresses, checked on the connection itself); no redirects followed; ${IMAGE_TYPES.join(", ")} only, by Content-Type and by the first bytes (SVG is refused, it can carry script); at most 5 MB; 5 seconds. Answers carry \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: default-src 'none'\`; successful ones are cacheable for a day. No API key (an \`<img>\` tag sends no headers): 2,000 requests per minute per client IP. Failures are in the classic error body.`,
+      tags: ["Images"],
+      request: { params: imageParams, query: imageQuery },
+      responses: {
+        200: {
+          description: "The image bytes, with the host's image type.",
+          contentType: "image/*",
+          schema: binary,
+        },
+        400: { description: "`url` missing or longer than 4096 characters (`VALIDATION_ERROR`)." },
+        403: {
+          description: `\`${CLASSIC_IMAGE_ERRORS.hostNotAllowed}\`: the URL's host is not allowlisted, its scheme is not http(s), it carries credentials, or the host resolves to an address that is not public.`,
+        },
+        404: {
+          description: `\`${CLASSIC_IMAGE_ERRORS.notFound}\`: the signature is not this server's for \`url\`.`,
+        },
+        429: { description: "More than 2,000 requests per minute from this client (`RATE_LIMITED`)." },
+        502: {
+          description: `The image host failed: \`${CLASSIC_IMAGE_ERRORS.upstream}\` (unreachable, a status other than 200, a redirect, an encoded or broken-off body), \`${CLASSIC_IMAGE_ERRORS.typeNotAllowed}\` (not one of the allowed image types), \`${CLASSIC_IMAGE_ERRORS.tooLarge}\` (over 5 MB). Never cached.`,
+        },
+        504: {
+          description: `\`${CLASSIC_IMAGE_ERRORS.timeout}\`: the image host did not deliver within 5 seconds. Never cached.`,
+        },
+      },
+      handler: async (request, reply) => {
+        const { url } = request.query;
+        if (!links.verify(url, request.params.signature))
+          throw notFound("no image has this address", CLASSIC_IMAGE_ERRORS.notFound);
+        const image = await fetcher.fetch(url);
+        return reply.headers(LOCKED_DOWN).type(image.contentType).send(image.bytes);
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/art/:chainId/:address/:what.svg",
+      operationId: "classicGeneratedArt",
+      summary: "Generated art of a card or pack",
+      description: `The art of games without creator images (default metadata): an SVG generated from the chain, the drop address and the card id (or \`pack\`), the same bytes for the same path, with no script and no external reference. It does not check that the game exists. No API key (an \`<img>\` tag sends no headers): 2,000 requests per minute per client IP. Cacheable for a day; served with \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: default-src 'none'\`.`,
+      tags: ["Images"],
+      request: { params: artParams },
+      responses: {
+        200: { description: "The artwork.", contentType: "image/svg+xml", schema: binary },
+        400: { description: "A malformed chain id, address or card id (`VALIDATION_ERROR`)." },
+        429: { description: "More than 2,000 requests per minute from this client (`RATE_LIMITED`)." },
+      },
+      handler: async (request, reply) =>
+        reply.headers(LOCKED_DOWN).type("image/svg+xml; charset=utf-8").send(renderArt(request.params)),
+    }),
+  ];
+}

@@ -1,4 +1,63 @@
-import { type ClassicPagination, type ClassicUnboxing, classicUnboxingSchema } from "@mkt/protocol";
+import {
+  type ClassicActivityEvent,
+  type ClassicAllMetadata,
+  type ClassicCardCatalogueView,
+  type ClassicCollectionEvents,
+  type ClassicCollectorsPage,
+  type ClassicContractMetadata,
+  type ClassicFeatured,
+  type ClassicGame,
+  type ClassicGameDetail,
+  type ClassicGameLeaderboardPage,
+  type ClassicGamesPage,
+  type ClassicHoldings,
+  type ClassicHoldingsPack,
+  type ClassicOddsView,
+  type ClassicOwnerPage,
+  type ClassicPagination,
+  type ClassicRangePack,
+  type ClassicRangePage,
+  type ClassicReady,
+  type ClassicRecent,
+  type ClassicSearchGame,
+  type ClassicSearchPage,
+  type ClassicStats,
+  type ClassicTokenMetadata,
+  type ClassicUnboxing,
+  type classicAllMetadataQuerySchema,
+  classicAllMetadataSchema,
+  classicCardCatalogueSchema,
+  type classicCollectionEventsQuerySchema,
+  classicCollectionEventsSchema,
+  classicCollectorsPageSchema,
+  type classicCollectorsQuerySchema,
+  classicContractMetadataSchema,
+  type classicFeaturedQuerySchema,
+  classicFeaturedSchema,
+  classicGameDetailSchema,
+  classicGameLeaderboardPageSchema,
+  type classicGameLeaderboardQuerySchema,
+  classicGamesPageSchema,
+  type classicGamesQuerySchema,
+  type classicHoldingsQuerySchema,
+  classicHoldingsSchema,
+  type classicMetadataAtQuerySchema,
+  classicOddsViewSchema,
+  classicOwnerPageSchema,
+  type classicOwnerQuerySchema,
+  classicRangePageSchema,
+  type classicRangeQuerySchema,
+  classicReadySchema,
+  type classicRecentQuerySchema,
+  classicRecentSchema,
+  classicSearchPageSchema,
+  type classicSearchQuerySchema,
+  type classicStatsQuerySchema,
+  classicStatsSchema,
+  classicTokenMetadataSchema,
+  classicUnboxingSchema,
+} from "@mkt/protocol";
+import type { z } from "zod";
 import type { Transport } from "./http.ts";
 
 /**
@@ -46,13 +105,26 @@ export type ClassicQuery = Record<
   string | number | boolean | bigint | readonly (string | bigint)[] | undefined
 >;
 
-/** The Classic booster-box API (`/classic`): every read. */
-export function classicApi(request: Transport) {
+/** A route's query as the SDK takes it: the parsed form of its query schema, every field optional. */
+type QueryOf<S extends z.ZodType> = Partial<z.output<S>>;
+
+const segment = (value: string | bigint) => encodeURIComponent(value.toString());
+
+/**
+ * The Classic booster-box API (`/classic`): every read. Answers are parsed
+ * with the `@mkt/protocol` schemas; exact integers (`tokenId`) are `bigint`.
+ * A failed call throws `MktApiError`: branch on `status` and `code`
+ * (`GAME_NOT_FOUND`, `PRICE_UNAVAILABLE`, `VALIDATION_ERROR`, …) and on the
+ * answers' state fields (`ready`, `status`), never on the message.
+ * `bypassImageProxy: true` asks for original image URLs (`X-Bypass-Image-Proxy`).
+ */
+export function classicApi(request: Transport, defaults: { bypassImageProxy?: boolean } = {}) {
+  const headers = defaults.bypassImageProxy ? { "X-Bypass-Image-Proxy": "true" } : undefined;
   const read = async <T>(
     path: string,
     schema: { parse(input: unknown): T },
     query: ClassicQuery = {},
-    headers?: Record<string, string>,
+    options: { authenticated?: boolean } = {},
   ) => {
     const plain: Record<string, string | number | boolean | undefined> = {};
     for (const [name, value] of Object.entries(query)) {
@@ -68,10 +140,204 @@ export function classicApi(request: Transport) {
       path: `/classic${path}`,
       query: plain,
       ...(headers ? { headers } : {}),
+      ...(options.authenticated === false ? { authenticated: false } : {}),
     });
     return schema.parse(exactIntegers(body));
   };
+  const q = (query: object | undefined) => (query ?? {}) as ClassicQuery;
+
+  const games = {
+    /**
+     * One page of games (`GET /classic/games`), newest first.
+     *
+     * @example
+     * ```ts
+     * const { games, pagination } = await client.classic.games.list({ limit: 50, active: true });
+     * ```
+     */
+    list: (query?: QueryOf<typeof classicGamesQuerySchema>): Promise<ClassicGamesPage> =>
+      read("/games", classicGamesPageSchema, q(query)),
+    /** Every game, page after page until `totalPages`. */
+    iterate: (query?: Omit<QueryOf<typeof classicGamesQuerySchema>, "page">): AsyncGenerator<ClassicGame> =>
+      everyPageItem(
+        (page) => read("/games", classicGamesPageSchema, { ...q(query), page }),
+        (answer) => answer.games,
+      ),
+    /** Games by text and/or creator (`GET /classic/search`); at least one of `q` and `ownerAddress`. */
+    search: (query: QueryOf<typeof classicSearchQuerySchema>): Promise<ClassicSearchPage> =>
+      read("/search", classicSearchPageSchema, q(query)),
+    /** Every search result, page after page. */
+    iterateSearch: (
+      query: Omit<QueryOf<typeof classicSearchQuerySchema>, "page">,
+    ): AsyncGenerator<ClassicSearchGame> =>
+      everyPageItem(
+        (page) => read("/search", classicSearchPageSchema, { ...q(query), page }),
+        (answer) => answer.games,
+      ),
+    /** Featured games (`GET /classic/featured`), `sortBy` trending by default. */
+    featured: (query?: QueryOf<typeof classicFeaturedQuerySchema>): Promise<ClassicFeatured> =>
+      read("/featured", classicFeaturedSchema, q(query)),
+    /**
+     * A game by drop address or slug (`GET /classic/contractAddress/{addressOrSlug}`).
+     *
+     * @example
+     * ```ts
+     * const { contractInfo } = await client.classic.games.get("neon-foxes-4");
+     * ```
+     */
+    get: (addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicGameDetail> =>
+      read(`/contractAddress/${segment(addressOrSlug)}`, classicGameDetailSchema, q(query)),
+    /** Whether a new game's metadata is ready (`…/ready`): poll while `ready` is false. */
+    ready: (addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicReady> =>
+      read(`/contractAddress/${segment(addressOrSlug)}/ready`, classicReadySchema, q(query)),
+    /** The cards of a game (`…/all-metadata`), optionally with the game. */
+    allMetadata: (
+      addressOrSlug: string,
+      query?: QueryOf<typeof classicAllMetadataQuerySchema>,
+    ): Promise<ClassicAllMetadata> =>
+      read(`/contractAddress/${segment(addressOrSlug)}/all-metadata`, classicAllMetadataSchema, q(query)),
+  };
+
+  const metadata = {
+    /** The contract-level JSON a drop's `contractURI` points at (public: sent without the key). */
+    collection: (addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicContractMetadata> =>
+      read(`/metadata/${segment(addressOrSlug)}`, classicContractMetadataSchema, q(query), {
+        authenticated: false,
+      }),
+    /** The token JSON a drop's `tokenURI` points at (public: sent without the key). */
+    token: (
+      addressOrSlug: string,
+      tokenId: bigint | string,
+      query?: { chainId?: number },
+    ): Promise<ClassicTokenMetadata> =>
+      read(`/metadata/${segment(addressOrSlug)}/${segment(tokenId)}`, classicTokenMetadataSchema, q(query), {
+        authenticated: false,
+      }),
+    /** The card catalogue with each card's odds, as in effect at `at` (default now). */
+    cards: (
+      addressOrSlug: string,
+      query?: QueryOf<typeof classicMetadataAtQuerySchema>,
+    ): Promise<ClassicCardCatalogueView> =>
+      read(`/metadata/${segment(addressOrSlug)}/cards`, classicCardCatalogueSchema, q(query)),
+    /** The rarity odds and sell-back offers of a game. */
+    odds: (
+      addressOrSlug: string,
+      query?: QueryOf<typeof classicMetadataAtQuerySchema>,
+    ): Promise<ClassicOddsView> =>
+      read(`/metadata/${segment(addressOrSlug)}/odds`, classicOddsViewSchema, q(query)),
+  };
+
+  const packs = {
+    /**
+     * One page of a game's packs (`GET /classic/range`); `tokenId` is a `bigint`.
+     *
+     * @example
+     * ```ts
+     * const page = await client.classic.packs.range({ contractAddress: drop, status: "rarity_assigned" });
+     * for (const pack of page.boosterBoxes) console.log(pack.tokenId, pack.rarity);
+     * ```
+     */
+    range: (query: QueryOf<typeof classicRangeQuerySchema>): Promise<ClassicRangePage> =>
+      read("/range", classicRangePageSchema, q(query)),
+    /** Every pack of a range query, page after page until `totalPages`. */
+    iterateRange: (
+      query: Omit<QueryOf<typeof classicRangeQuerySchema>, "page">,
+    ): AsyncGenerator<ClassicRangePack> =>
+      everyPageItem(
+        (page) => read("/range", classicRangePageSchema, { ...q(query), page }),
+        (answer) => answer.boosterBoxes,
+      ),
+    /** One page of an owner's packs across games (`GET /classic/owner/{address}`). */
+    owner: (address: string, query?: QueryOf<typeof classicOwnerQuerySchema>): Promise<ClassicOwnerPage> =>
+      read(`/owner/${segment(address)}`, classicOwnerPageSchema, q(query)),
+    /** Every pack of an owner, page after page. */
+    iterateOwner: (
+      address: string,
+      query?: Omit<QueryOf<typeof classicOwnerQuerySchema>, "page">,
+    ): AsyncGenerator<ClassicRangePack> =>
+      everyPageItem(
+        (page) => read(`/owner/${segment(address)}`, classicOwnerPageSchema, { ...q(query), page }),
+        (answer) => answer.boosterBoxes,
+      ),
+    /** A wallet's holdings (`GET /classic/collection/{ownerAddress}`), returned directly. */
+    holdings: (
+      ownerAddress: string,
+      query?: QueryOf<typeof classicHoldingsQuerySchema>,
+    ): Promise<ClassicHoldings> =>
+      read(`/collection/${segment(ownerAddress)}`, classicHoldingsSchema, q(query)),
+    /** Every pack a wallet holds, page after page. */
+    iterateHoldings: (
+      ownerAddress: string,
+      query?: Omit<QueryOf<typeof classicHoldingsQuerySchema>, "page">,
+    ): AsyncGenerator<ClassicHoldingsPack> =>
+      everyPageItem(
+        async (page) => {
+          const answer = await read(`/collection/${segment(ownerAddress)}`, classicHoldingsSchema, {
+            ...q(query),
+            page,
+          });
+          return { ...answer, pagination: answer.pagination };
+        },
+        (answer) => answer.boxes,
+      ),
+  };
+
+  const activity = {
+    /** A game's activity after `cursor` (`GET /classic/collection/{contractAddress}/events`), oldest first. */
+    events: (
+      contractAddress: string,
+      query?: QueryOf<typeof classicCollectionEventsQuerySchema>,
+    ): Promise<ClassicCollectionEvents> =>
+      read(`/collection/${segment(contractAddress)}/events`, classicCollectionEventsSchema, q(query)),
+    /**
+     * Polls a game's activity: yields every event after `cursor` until the
+     * server has nothing more (`hasMore` false). Keep the last event's
+     * `nextCursor` (`lastCursor()`) to continue later without duplicates.
+     */
+    async *iterateEvents(
+      contractAddress: string,
+      query: Omit<QueryOf<typeof classicCollectionEventsQuerySchema>, "cursor"> & { cursor?: string } = {},
+    ): AsyncGenerator<ClassicActivityEvent> {
+      let cursor = query.cursor;
+      for (;;) {
+        const page = await activity.events(contractAddress, { ...query, ...(cursor ? { cursor } : {}) });
+        yield* page.events;
+        if (!page.hasMore || page.nextCursor === cursor) return;
+        cursor = page.nextCursor ?? undefined;
+      }
+    },
+    /** Recent activity across games (`GET /classic/recent`), newest first. */
+    recent: (query?: QueryOf<typeof classicRecentQuerySchema>): Promise<ClassicRecent> =>
+      read("/recent", classicRecentSchema, q(query)),
+    /** Every recent event, older and older, following `nextCursor` until it is null. */
+    async *iterateRecent(query: Omit<QueryOf<typeof classicRecentQuerySchema>, "cursor"> = {}) {
+      let cursor: string | undefined;
+      do {
+        const page = await activity.recent({ ...query, ...(cursor ? { cursor } : {}) });
+        yield* page.events;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+    },
+  };
+
+  const stats = {
+    /** Wallets by packs held (`GET /classic/leaderboards/collectors`). */
+    collectors: (query?: QueryOf<typeof classicCollectorsQuerySchema>): Promise<ClassicCollectorsPage> =>
+      read("/leaderboards/collectors", classicCollectorsPageSchema, q(query)),
+    /** Games by mint volume or packs minted (`GET /classic/leaderboards/games`). */
+    games: (query?: QueryOf<typeof classicGameLeaderboardQuerySchema>): Promise<ClassicGameLeaderboardPage> =>
+      read("/leaderboards/games", classicGameLeaderboardPageSchema, q(query)),
+    /** Platform statistics (`GET /classic/stats`). */
+    platform: (query?: QueryOf<typeof classicStatsQuerySchema>): Promise<ClassicStats> =>
+      read("/stats", classicStatsSchema, q(query)),
+  };
+
   return {
+    games,
+    metadata,
+    packs,
+    activity,
+    stats,
     /**
      * Whether the operator currently disallows unboxing (`GET /classic/unboxing-disallowed`).
      *

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../db/index.ts";
+import { insertClassicGame } from "./classic.ts";
 
 /** Fixture rows of the classic projection (classic_games, classic_packs, chain_events), written straight to the tables. */
 
@@ -22,19 +23,28 @@ export interface GameFixture {
   createdAt?: Date;
 }
 
+/** A game row for the pack reads: the games fixture (`insertClassicGame`) with these defaults. */
 export async function insertGame(db: Database, game: GameFixture) {
-  const chainId = game.chainId ?? 8453;
-  const gameId = game.gameId ?? "1";
-  const nftName = game.nftName ?? `Game ${gameId}`;
-  const at = game.createdAt ?? new Date(Date.UTC(2026, 0, 1));
-  await sql`INSERT INTO classic_games (scope, chain_id, drop_address, game_id, token_address, creator,
-      nft_name, nft_symbol, token_name, token_symbol, price_per_pack, merkle_root, created_block, created_tx,
-      created_at, updated_block, updated_at, offers, first_token_id, slug)
-    VALUES (${TEST_SCOPE}, ${chainId}, ${game.drop}, ${gameId}, ${game.token}, ${game.creator ?? addressOf(0xc0)},
-      ${nftName}, 'PK', 'Tickets', 'TIX', '1000', ${hex(0, 64)}, ${game.createdBlock ?? 1}, ${txHash(1)},
-      ${at}, ${game.createdBlock ?? 1}, ${at},
-      ${JSON.stringify((game.offers ?? [10n, 20n, 30n, 40n, 50n]).map(String))}::jsonb,
-      ${(game.firstTokenId ?? 1n).toString()}, ${game.slug ?? `game-${gameId}`})`.execute(db.kysely);
+  const gameId = BigInt(game.gameId ?? "1");
+  await insertClassicGame(db, {
+    address: game.drop,
+    scope: TEST_SCOPE,
+    chainId: game.chainId ?? 8453,
+    gameId,
+    tokenAddress: game.token,
+    creator: game.creator ?? addressOf(0xc0),
+    nftName: game.nftName ?? `Game ${gameId}`,
+    nftSymbol: "PK",
+    tokenName: "Tickets",
+    tokenSymbol: "TIX",
+    pricePerPack: 1000n,
+    offers: game.offers ?? [10n, 20n, 30n, 40n, 50n],
+    firstTokenId: game.firstTokenId ?? 1n,
+    slug: game.slug ?? `game-${gameId}`,
+    createdBlock: game.createdBlock ?? 1,
+    createdAt: game.createdAt ?? new Date(Date.UTC(2026, 0, 1)),
+    createdTx: txHash(1),
+  });
 }
 
 export interface PackFixture {

@@ -10,6 +10,8 @@ import type { Database } from "../db/index.ts";
  */
 export interface ClassicGameFixture {
   address: string;
+  /** The indexer scope of the row (default `classic-test`). */
+  scope?: string;
   chainId?: number;
   gameId?: bigint;
   tokenAddress?: string;
@@ -57,7 +59,7 @@ export async function insertClassicGame(db: Database, fixture: ClassicGameFixtur
       offers, odds_bps, virtual_eth, virtual_tokens, graduation_eth, first_token_id, is_active,
       pool_eth, pool_tokens, mint_volume, slug)
     VALUES (
-      'classic-test', ${fixture.chainId ?? 8453}, ${address}, ${gameId.toString()},
+      ${fixture.scope ?? "classic-test"}, ${fixture.chainId ?? 8453}, ${address}, ${gameId.toString()},
       ${(fixture.tokenAddress ?? `0x${"7".repeat(39)}${gameId % 10n}`).toLowerCase()},
       ${(fixture.creator ?? `0x${"c".repeat(40)}`).toLowerCase()}, ${nftName}, ${fixture.nftSymbol ?? "TEST"},
       ${fixture.tokenName ?? `${nftName} Ticket`}, ${fixture.tokenSymbol ?? "TIX"},

@@ -1,9 +1,15 @@
 // The baseline: the least a Node HTTP server can do for a request, on the same machine. It answers
-// every request with the recorded answer given as its argument (JSON: status, raw headers in their
-// order and spelling, base64 body): the same bytes the API server answered, as fast as Node can.
+// every request with the recorded answer (JSON: status, raw headers in their
+// order and spelling, base64 body), in the file its first argument names: the same bytes the API
+// server answered, as fast as Node can.
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
-const recorded = JSON.parse(process.argv[2] ?? "") as { status: number; headers: string[]; body: string };
+const recorded = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as {
+  status: number;
+  headers: string[];
+  body: string;
+};
 const body = Buffer.from(recorded.body, "base64");
 const server = createServer((_request, response) => {
   // A flat [name, value, name, value, …] list: written as given, without a header object.

@@ -52,7 +52,7 @@ export async function seedClassic(db: Database): Promise<ChainDeployment> {
          updated_block, updated_at)
        SELECT $1, 8453, $2, 18446744073709551616 + n, '0x' || lpad(to_hex(n % 997 + 1), 40, '0'),
          (ARRAY['minted','rarity_assigned','opened','burned'])[n % 4 + 1], CASE WHEN n % 4 = 0 THEN 0 ELSE 1 + n % 5 END,
-         n / 4, CASE WHEN n % 4 = 0 THEN NULL ELSE 1000000007 * n END, CASE WHEN n % 4 = 0 THEN NULL ELSE n % 10000 END,
+         n / 4, CASE WHEN n % 4 = 0 THEN NULL ELSE 1000000007::numeric * n END, CASE WHEN n % 4 = 0 THEN NULL ELSE n % 10000 END,
          10000000000000000, CASE WHEN n % 4 = 3 THEN 2000000000000000 ELSE NULL END,
          '0x' || lpad(to_hex(n), 64, '0'), n, now() - make_interval(secs => $3 - n),
          CASE WHEN n % 4 = 0 THEN NULL ELSE '0x' || lpad(to_hex(n + 1), 64, '0') END, CASE WHEN n % 4 = 0 THEN NULL ELSE n + 1 END,

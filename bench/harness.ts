@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -356,8 +356,11 @@ export async function startBareServer(answer: RecordedAnswer, checkHeaders: Reco
     headers: ownHeaders(answer),
     body: answer.body.toString("base64"),
   });
+  // In a file: a large answer does not fit one command-line argument.
+  const replayFile = join(mkdtempSync(join(tmpdir(), "mkt-bench-")), "answer.json");
+  writeFileSync(replayFile, replay);
   const bare = await startProcess(
-    ["--import", "tsx", `${root}bench/bare-server.ts`, replay, keepAlive ?? ""],
+    ["--import", "tsx", `${root}bench/bare-server.ts`, replayFile, keepAlive ?? ""],
     {},
     /listening on (\S+)/,
   );

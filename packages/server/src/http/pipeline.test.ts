@@ -219,6 +219,17 @@ describe("the read cache", () => {
     });
   });
 
+  it("builds a body once when many requests miss it together; the others answer from the cache", async () => {
+    const key = await a.createKey({ multiplier: 10 });
+    a.app.services.readCache.clear();
+    const before = a.app.services.readCache.stats().stores;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => runtime(a, key.key)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
+    expect(new Set(answers.map((answer) => answer.headers["etag"])).size).toBe(1);
+    expect(a.app.services.readCache.stats().stores).toBe(before + 1);
+  });
+
   it("keeps a refusal out of the cache: a missing key is 401 even after a hit", async () => {
     const key = await a.createKey();
     await runtime(a, key.key);

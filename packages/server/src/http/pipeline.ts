@@ -26,7 +26,7 @@ declare module "fastify" {
     /** Whether the request holds an admission slot (released when it is answered or aborted). */
     admitted: boolean;
     /** Where a shared-cache route's answer is stored once built (read cache miss). */
-    readCacheSlot: { key: string; built: number[] } | undefined;
+    readCacheSlot: { key: string; built: number[]; settle?: () => void } | undefined;
   }
 }
 
@@ -182,6 +182,7 @@ export function createPipeline(deps: PipelineDeps) {
   ): RateLimitedError | undefined => {
     const started = performance.now();
     reply.raw.on("close", () => {
+      request.readCacheSlot?.settle?.();
       release(request);
       answered(request, reply, performance.now() - started);
     });
@@ -198,6 +199,9 @@ export function createPipeline(deps: PipelineDeps) {
     return undefined;
   };
 
+  /** Bodies being built, by read-cache key: the requests that miss meanwhile wait for them. */
+  const building = new Map<string, Promise<void>>();
+
   const compileReadCache = (
     surface: Surface,
     route: RouteDefinition,
@@ -212,13 +216,12 @@ export function createPipeline(deps: PipelineDeps) {
       for (const name of vary) key += `\u0000${request.headers[name] ?? ""}`;
       return key;
     };
-    const lookup: Step = (request, reply) => {
-      const key = keyOf(request);
-      const entry = readCache.get(key);
-      if (entry === undefined) {
-        request.readCacheSlot = { key, built: counters.map((counter) => counter.value) };
-        return;
-      }
+    /** Answers from a cached entry: its ETag, a 304 when the client has it, else the bytes. */
+    const answer = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      entry: NonNullable<ReturnType<ReadCache["get"]>>,
+    ) => {
       reply.header("ETag", entry.etag);
       if (request.headers["if-none-match"] === entry.etag) {
         reply.code(304).send();
@@ -226,9 +229,38 @@ export function createPipeline(deps: PipelineDeps) {
       }
       reply.type(entry.contentType).send(entry.body);
     };
+    const lookup: Step = (request, reply) => {
+      const key = keyOf(request);
+      const entry = readCache.get(key);
+      if (entry !== undefined) {
+        answer(request, reply, entry);
+        return;
+      }
+      // One build per key at a time: a request that misses while another builds the same body
+      // waits for it and answers from the cache (a burst at expiry costs one build, not one per
+      // connection); if that build stored nothing (an error, a moved source), it builds its own.
+      const pending = building.get(key);
+      if (pending !== undefined) {
+        return pending.then(() => {
+          const built = readCache.get(key);
+          if (built !== undefined) answer(request, reply, built);
+          else request.readCacheSlot = { key, built: counters.map((counter) => counter.value) };
+        });
+      }
+      let settle!: () => void;
+      const done = new Promise<void>((resolve) => {
+        settle = () => {
+          if (building.get(key) === done) building.delete(key);
+          resolve();
+        };
+      });
+      building.set(key, done);
+      request.readCacheSlot = { key, built: counters.map((counter) => counter.value), settle };
+    };
     const store: onSendHookHandler = (request, reply, payload, done) => {
       const slot = request.readCacheSlot;
       if (slot === undefined || reply.statusCode !== 200 || typeof payload !== "string") {
+        slot?.settle?.();
         done(null, payload);
         return;
       }
@@ -241,6 +273,7 @@ export function createPipeline(deps: PipelineDeps) {
         built: slot.built,
         maxAgeMs: policy.maxAgeSeconds * 1000,
       });
+      slot.settle?.();
       reply.header("ETag", etag);
       if (request.headers["if-none-match"] === etag) {
         reply.code(304);

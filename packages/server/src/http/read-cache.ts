@@ -81,6 +81,8 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
   let bytes = 0;
   let hits = 0;
   let misses = 0;
+  /** Bodies stored: one per build that produced a cacheable answer. */
+  let stores = 0;
   const drop = (entry: Entry) => {
     entries.delete(entry.key);
     bytes -= entry.bytes;
@@ -121,6 +123,7 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
         maxAgeMs: number;
       },
     ) {
+      stores += 1;
       const size = (key.length + value.body.length) * 2;
       if (size > maxBytes / 4) return;
       const previous = entries.get(key);
@@ -146,7 +149,7 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
       entries.clear();
       bytes = 0;
     },
-    stats: () => ({ entries: entries.size, bytes, hits, misses }),
+    stats: () => ({ entries: entries.size, bytes, hits, misses, stores }),
   };
 }
 

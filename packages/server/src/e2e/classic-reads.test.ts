@@ -301,7 +301,10 @@ describe("Classic reads end to end on the dev chain", () => {
       }),
     );
 
-  /** The activity logs of some games, decoded from the chain, as `[block:logIndex, type, drop]`. */
+  /**
+   * The activity logs of some games, decoded from the chain: position (`block:logIndex`), record type,
+   * drop, and the ETH and ticket amounts the record carries.
+   */
   const chainActivity = async (games: ChainGame[]) => {
     const factory = chain.deployment.contracts["DropFactory"]!.address;
     const kinds = new Map<string, { abi: Abi; drop: string }>();
@@ -315,7 +318,13 @@ describe("Classic reads end to end on the dev chain", () => {
       fromBlock: 0n,
     });
     const zero = "0x0000000000000000000000000000000000000000";
-    const out: { position: string; type: string; drop: string }[] = [];
+    const out: {
+      position: string;
+      type: string;
+      drop: string;
+      ethAmount: string | null;
+      tokenAmount: string | null;
+    }[] = [];
     for (const log of logs) {
       const address = log.address.toLowerCase();
       const abi = address === factory.toLowerCase() ? dropFactoryAbi : kinds.get(address)!.abi;
@@ -323,41 +332,48 @@ describe("Classic reads end to end on the dev chain", () => {
         eventName: string;
         args: Record<string, unknown>;
       };
-      const at = `${log.blockNumber}:${log.logIndex}`;
-      const drop = kinds.get(address)?.drop;
-      const type = (() => {
+      const amount = (name: string) => String(args[name]);
+      const record = (type: string, ethAmount: string | null = null, tokenAmount: string | null = null) => ({
+        type,
+        ethAmount,
+        tokenAmount,
+      });
+      const found = (() => {
         switch (eventName) {
           case "GameCreated":
-            return drops.has(String(args["drop"]).toLowerCase()) ? "game_created" : undefined;
+            return drops.has(String(args["drop"]).toLowerCase()) ? record("game_created") : undefined;
           case "Minted":
-            return "mint";
+            return record("mint", ((args["amount"] as bigint) * (args["pricePerPack"] as bigint)).toString());
           case "RarityAssigned":
-            return "rarity_assigned";
+            return record("rarity_assigned");
           case "Opened":
-            return "open";
+            return record("open");
           case "SoldBack":
-            return "sell_back";
+            // The drop pays the offer in ETH.
+            return record("sell_back", amount("offer"));
           case "Transfer":
             // A drop's transfers between holders; a mint's and a burn's are told by Minted and SoldBack.
             return kinds.get(address)!.abi === boosterDropAbi &&
               String(args["from"]).toLowerCase() !== zero &&
               String(args["to"]).toLowerCase() !== zero
-              ? "transfer"
+              ? record("transfer")
               : undefined;
           case "ActiveChanged":
-            return args["active"] ? "resume" : "pause";
+            return record(args["active"] ? "resume" : "pause");
           case "Purchase":
-            return "curve_purchase";
+            return record("curve_purchase", amount("ethIn"), amount("tokensOut"));
           case "Sale":
-            return "curve_sale";
+            return record("curve_sale", amount("ethOut"), amount("tokensIn"));
           case "Graduated":
-            return "graduation";
+            return record("graduation", amount("ethLiquidity"), amount("tokenLiquidity"));
           default:
             return undefined;
         }
       })();
-      if (type !== undefined)
-        out.push({ position: at, type, drop: drop ?? String(args["drop"]).toLowerCase() });
+      if (found !== undefined) {
+        const drop = kinds.get(address)?.drop ?? String(args["drop"]).toLowerCase();
+        out.push({ position: `${log.blockNumber}:${log.logIndex}`, drop, ...found });
+      }
     }
     return out;
   };
@@ -732,8 +748,8 @@ describe("Classic reads end to end on the dev chain", () => {
     }
     expect(walked).toEqual(full);
     const onChain = await chainActivity([await chainGame(genesis.nftName)]);
-    expect(full.map((event) => [position(event), event.type])).toEqual(
-      onChain.map((event) => [event.position, event.type]),
+    expect(full.map((event) => [position(event), event.type, event.ethAmount, event.tokenAmount])).toEqual(
+      onChain.map((event) => [event.position, event.type, event.ethAmount, event.tokenAmount]),
     );
     // This test's and beforeAll's activity on the game is all there.
     const types = new Set(full.map((event) => event.type));
@@ -902,6 +918,7 @@ describe("Classic reads end to end on the dev chain", () => {
           expect(metadata.name, where).toBe(`${card.name} #${pack.tokenId}`);
           expect(attribute(metadata, "Card ID"), where).toBe(draw.cardId);
           expect(attribute(metadata, "Wear"), where).toBe(draw.wear);
+          expect(attribute(metadata, "Wear Value"), where).toBe(draw.wearValue);
           expect(attribute(metadata, "Foil"), where).toBe(draw.foil);
           expect(attribute(metadata, "Randomness"), where).toBe((pack.tokenSeed % 10_000n).toString());
           expect(metadata.image, where).toBe(

@@ -666,6 +666,24 @@ describe("Classic reads end to end on the dev chain", () => {
       rarityName: RARITY_NAMES[pack.rarity],
       drop: pack.drop,
     });
+    // A pack's reward: its rarity's sell-back offer (the offers are fixed at creation, so also the one paid).
+    const offers = new Map<string, bigint[]>();
+    for (const game of games) {
+      offers.set(
+        game.drop.toLowerCase(),
+        await Promise.all(
+          [0n, 1n, 2n, 3n, 4n, 5n].map((rarity) =>
+            publicClient().readContract({
+              address: game.drop,
+              abi: boosterDropAbi,
+              functionName: "offers",
+              args: [rarity],
+            }),
+          ),
+        ),
+      );
+    }
+    const firstIdOf = new Map(games.map((game) => [game.drop.toLowerCase(), game.firstTokenId]));
     const deployer = chain.clients.accounts[DEPLOYER]!.address.toLowerCase();
     const simulated = everyPack.find((pack) => pack.owner !== collector && pack.owner !== deployer)!.owner;
     for (const owner of [collector, deployer, simulated]) {
@@ -690,6 +708,12 @@ describe("Classic reads end to end on the dev chain", () => {
       const everywhere = await ok<ClassicHoldings>(`/classic/collection/${owner}`);
       expect(everywhere.contractAddress).toBeNull();
       expect(everywhere.boxes.map(holdingFacts)).toEqual(own.map(expectedHolding));
+      expect(everywhere.boxes.map((box) => [box.rewardAmount, box.isFirstEdition])).toEqual(
+        own.map((pack) => [
+          pack.rarity > 0 ? offers.get(pack.drop)![pack.rarity]!.toString() : null,
+          pack.tokenId < firstIdOf.get(pack.drop)! + 1000n,
+        ]),
+      );
       expect(everywhere.pagination.total).toBe(own.length);
 
       const listed: ClassicRangePack[] = [];

@@ -226,7 +226,7 @@ export const classicHoldingsPackSchema = z
     rarityAssignedBlockNumber: z.number().int().nullable(),
     openedBlockNumber: z.number().int().nullable(),
     rewardAmount: weiString(
-      "The sell-back offer of the pack's rarity (tickets) while unburned, the offer paid once burned; null before the rarity is assigned. In",
+      "The sell-back offer of the pack's rarity (paid in ETH by the drop) while unburned, the offer paid once burned; null before the rarity is assigned. In",
     ).nullable(),
     acquiredAtPackPrice: weiString("The pack price paid at mint, in"),
     mintTimestamp: isoDateTime("Mint block time."),
@@ -322,7 +322,7 @@ export type ClassicActivityType = (typeof CLASSIC_ACTIVITY_TYPES)[number];
  * - `mint`: actor = minter, tokenIds = the minted range, ethAmount = price x amount;
  * - `rarity_assigned`: tokenIds = [pack], rarity;
  * - `open`: actor = owner, tokenIds = the opened packs;
- * - `sell_back`: actor = seller, tokenIds = [pack], rarity, tokenAmount = the offer paid (tickets);
+ * - `sell_back`: actor = seller, tokenIds = [pack], rarity, ethAmount = the offer paid (the drop pays it in ETH);
  * - `transfer`: actor = sender, to = recipient, tokenIds = [pack] (mints and burns are `mint`/`sell_back`);
  * - `curve_purchase`: actor = buyer, ethAmount = ETH in, tokenAmount = tickets out;
  * - `curve_sale`: actor = seller, tokenAmount = tickets in, ethAmount = ETH out;

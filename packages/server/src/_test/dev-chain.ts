@@ -23,11 +23,21 @@ export interface TestChain {
 /**
  * A dev chain on a free port with the reference contracts deployed. Blocks
  * move only with the test's own transactions (no interval mining).
+ * `metadataBaseUrl` is the drop factory's `metadataBaseURI` (8453), e.g. a
+ * test app's `${PUBLIC_URL}/classic/metadata/`.
  */
-export async function setupDevChain(chainId: 8453 | 4663, { finalityDepth = 3 } = {}): Promise<TestChain> {
+export async function setupDevChain(
+  chainId: 8453 | 4663,
+  { finalityDepth = 3, metadataBaseUrl }: { finalityDepth?: number; metadataBaseUrl?: string } = {},
+): Promise<TestChain> {
   const chain = await startDevChain({ chainId, port: 0, intervalMs: 0 });
   try {
-    const deployment = await deployReferenceContracts({ rpcUrl: chain.rpcUrl, chainId, finalityDepth });
+    const deployment = await deployReferenceContracts({
+      rpcUrl: chain.rpcUrl,
+      chainId,
+      finalityDepth,
+      ...(metadataBaseUrl === undefined ? {} : { metadataBaseUrl }),
+    });
     const clients = createChainClients({ rpcUrl: chain.rpcUrl, chainId, pollingIntervalMs: 20 });
     const simulations = new Map<bigint, ReturnType<typeof createChainSimulation>>();
     return {

@@ -144,7 +144,8 @@ describe("classic activity", () => {
       expect(sellBack).toMatchObject({
         actor: BOB,
         rarity: 3,
-        tokenAmount: "999",
+        ethAmount: "999",
+        tokenAmount: null,
         tokenIds: [BIG.toString()],
       });
       expect(graduation).toMatchObject({ to: addressOf(0x9001), ethAmount: "55", tokenAmount: "66" });

@@ -92,7 +92,8 @@ function activityOf(row: EventRow): ClassicActivityEvent | undefined {
         actor: address(args["owner"]),
         tokenIds: [String(args["tokenId"])],
         rarity: Number(args["rarity"]),
-        tokenAmount: text(args["offer"]),
+        // The drop pays the offer in ETH (BoosterDrop.sellBack), not in tickets.
+        ethAmount: text(args["offer"]),
       });
     case "Transfer":
       return event("transfer", {

@@ -9,6 +9,7 @@ import {
   SAMPLE_BIG_FIRST_TOKEN_ID,
   waitForSuccess,
 } from "@mkt/chain";
+import { createMktClient } from "@mkt/client";
 import {
   type ClassicActivityEvent,
   type ClassicCard,
@@ -879,6 +880,17 @@ describe("Classic reads end to end on the dev chain", () => {
     // Every Deep Booster id in the holdings body is one the chain holds for the collector.
     const chainIds = (await chainPacks(deep)).filter((p) => p.owner === collector).map((p) => p.tokenId);
     expect([...holdings.text.matchAll(/"tokenId":(\d+)/g)].map((m) => BigInt(m[1]!))).toEqual(chainIds);
+    // Through the SDK: bigint ids, exact.
+    const client = createMktClient({ baseUrl, apiKey });
+    const page = await client.classic.packs.range({
+      contractAddress: drop,
+      tokenIds: [first!, second!],
+      sortBy: "tokenId",
+      sortOrder: "asc",
+    });
+    expect(page.boosterBoxes.map((pack) => pack.tokenId)).toEqual([first, second]);
+    const sdkHoldings = await client.classic.packs.holdings(collector, { contractAddress: drop });
+    expect(sdkHoldings.boxes.map((box) => box.tokenId)).toEqual(chainIds);
     // Activity writes pack ids as decimal strings.
     const events = await get<ClassicRecent>("/classic/recent?limit=5");
     expect(events.body.events.find((event) => event.type === "mint")?.tokenIds).toEqual([

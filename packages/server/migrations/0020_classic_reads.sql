@@ -27,6 +27,9 @@ CREATE INDEX classic_games_slug ON classic_games (chain_id, slug);
 
 CREATE INDEX classic_packs_contract_status ON classic_packs (chain_id, contract_address, status, rarity);
 CREATE INDEX classic_packs_minted ON classic_packs (chain_id, mint_time);
+-- `/range`'s default order (latest update first, token id breaking ties) read straight from an index.
+DROP INDEX classic_packs_updated;
+CREATE INDEX classic_packs_updated ON classic_packs (chain_id, contract_address, updated_at DESC, token_id DESC);
 
 -- `/recent` walks activity by time: (block_time, block_number, log_index) is
 -- the order, and the cursor's objectId is the 24 hex digits of block number

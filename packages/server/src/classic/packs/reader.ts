@@ -62,8 +62,14 @@ const PACK_COLUMNS = sql`
   p.burn_tx, p.burn_block::text AS burn_block, p.burn_time, p.updated_at,
   g.nft_name, g.offers, g.first_token_id::text AS first_token_id`;
 
-const PACKS_FROM = sql`classic_packs p
-  JOIN classic_games g ON g.chain_id = p.chain_id AND g.drop_address = p.contract_address`;
+/**
+ * A page of packs with their games: the page is cut from `classic_packs`
+ * alone, then joined with `classic_games` (one row per pack of the page), so
+ * the join never runs over a whole game's packs.
+ */
+const pagePacks = (where: RawBuilder<unknown>, order: RawBuilder<unknown>, limit: number, offset: number) =>
+  sql`(SELECT * FROM classic_packs p WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) p
+    JOIN classic_games g ON g.chain_id = p.chain_id AND g.drop_address = p.contract_address`;
 
 const RANGE_ORDER: Record<ClassicRangeQuery["sortBy"], string> = {
   latestUpdateTimestamp: "p.updated_at",
@@ -123,14 +129,14 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
     offset: number,
   ) =>
     (
-      await sql<PackRow>`SELECT ${PACK_COLUMNS} FROM ${PACKS_FROM} WHERE ${where}
-        ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`.execute(db.kysely)
+      await sql<PackRow>`SELECT ${PACK_COLUMNS} FROM ${pagePacks(where, order, limit, offset)}
+        ORDER BY ${order}`.execute(db.kysely)
     ).rows;
 
   const count = async (where: RawBuilder<unknown>) => {
     const { rows } = await sql<{
       total: string;
-    }>`SELECT count(*)::text AS total FROM ${PACKS_FROM} WHERE ${where}`.execute(db.kysely);
+    }>`SELECT count(*)::text AS total FROM classic_packs p WHERE ${where}`.execute(db.kysely);
     return Number(rows[0]?.total ?? 0);
   };
 

@@ -11,23 +11,37 @@ const CLAIM_DROPS = "0x000000000000000000000000000000000000c0de";
 const CLAIMS_PER_OWNER = 100;
 const OTHER_CLAIMS = 20_000;
 
-export async function seedClaims(db: Database): Promise<ChainDeployment> {
-  const deployment: ChainDeployment = {
+/** A chain-8453 deployment of `contracts` the benchmark server serves without indexing (no chain behind it). */
+export function benchDeployment(contracts: ChainDeployment["contracts"]): ChainDeployment {
+  return {
     chainId: 8453,
     // Never called: the benchmark server does not index.
     rpcUrl: "http://127.0.0.1:9",
     finalityDepth: 2,
     genesisHash: `0x${"00".repeat(32)}`,
-    contracts: { RuntimeRegistry: { address: REGISTRY, startBlock: 1 } },
+    contracts,
     runtimes: [],
   };
+}
+
+/** The indexer head of a seeded scope: block 100000 applied. */
+export async function seedHead(
+  connection: { query(text: string, params: unknown[]): Promise<unknown> },
+  scope: string,
+  deployment: ChainDeployment,
+) {
+  await connection.query(
+    `INSERT INTO indexer_heads (scope, chain_id, genesis_hash, next_block, block_hash, revision, observed_head, observed_at)
+     VALUES ($1, 8453, $2, 100001, $3, 42, 100001, now())`,
+    [scope, deployment.genesisHash, `0x${"ab".repeat(32)}`],
+  );
+}
+
+export async function seedClaims(db: Database): Promise<ChainDeployment> {
+  const deployment = benchDeployment({ RuntimeRegistry: { address: REGISTRY, startBlock: 1 } });
   const scope = chainRoles([deployment]).market!.scope;
   await db.withConnection(async (connection) => {
-    await connection.query(
-      `INSERT INTO indexer_heads (scope, chain_id, genesis_hash, next_block, block_hash, revision, observed_head, observed_at)
-       VALUES ($1, 8453, $2, 100001, $3, 42, 100001, now())`,
-      [scope, deployment.genesisHash, `0x${"ab".repeat(32)}`],
-    );
+    await seedHead(connection, scope, deployment);
     await connection.query(
       `INSERT INTO market_runtimes (scope, chain_id, runtime_id, version, registry, claim_drops, registered_block, registered_tx, registered_at)
        VALUES ($1, 8453, 'r1', 1, $2, $3, 1, $4, now())`,

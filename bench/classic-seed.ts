@@ -4,6 +4,7 @@
 import type { ChainDeployment } from "../packages/chain/src/index.ts";
 import { chainRoles } from "../packages/server/src/chains/index.ts";
 import type { Database } from "../packages/server/src/db/index.ts";
+import { benchDeployment, seedHead } from "./claims-seed.ts";
 
 const FACTORY = "0x000000000000000000000000000000000000fac7";
 /** The first game's drop: the one whose packs `/classic/range` pages. */
@@ -12,22 +13,10 @@ const GAMES = 200;
 const PACKS = 20_000;
 
 export async function seedClassic(db: Database): Promise<ChainDeployment> {
-  const deployment: ChainDeployment = {
-    chainId: 8453,
-    // Never called: the benchmark server does not index.
-    rpcUrl: "http://127.0.0.1:9",
-    finalityDepth: 2,
-    genesisHash: `0x${"00".repeat(32)}`,
-    contracts: { DropFactory: { address: FACTORY, startBlock: 1 } },
-    runtimes: [],
-  };
+  const deployment = benchDeployment({ DropFactory: { address: FACTORY, startBlock: 1 } });
   const scope = chainRoles([deployment]).classic!.scope;
   await db.withConnection(async (connection) => {
-    await connection.query(
-      `INSERT INTO indexer_heads (scope, chain_id, genesis_hash, next_block, block_hash, revision, observed_head, observed_at)
-       VALUES ($1, 8453, $2, 100001, $3, 42, 100001, now())`,
-      [scope, deployment.genesisHash, `0x${"ab".repeat(32)}`],
-    );
+    await seedHead(connection, scope, deployment);
     await connection.query(
       `INSERT INTO classic_games (scope, chain_id, drop_address, game_id, token_address, creator, nft_name, nft_symbol,
          token_name, token_symbol, price_per_pack, merkle_root, eth_reserve, tokens_sold, is_graduated, packs_minted,

@@ -409,6 +409,25 @@ export function createClassicGameDirectory({
 
   const NEWEST = sql`g.created_block DESC, g.drop_address`;
 
+  /** A page of the games matching `conditions`, newest first, rendered in one of the two variants. */
+  const newestPage = async <Game>(
+    conditions: RawBuilder<unknown>[],
+    query: { page: number; limit: number },
+    options: RenderOptions,
+    render: (resolved: Resolved, usdPerEth: string, bypass: boolean) => Game,
+  ): Promise<{ games: Game[]; total: number }> => {
+    const { rows, total } = await paged(
+      atOf(options),
+      sql`WHERE ${sql.join(conditions, sql` AND `)}`,
+      NEWEST,
+      query.page,
+      query.limit,
+    );
+    if (rows.length === 0) return { games: [], total };
+    const usd = await usdPerEth();
+    return { games: rows.map((row) => render(resolveRow(row), usd, options.bypassImageProxy)), total };
+  };
+
   return {
     async resolve(chainId, addressOrSlug) {
       const key = addressOrSlug.toLowerCase();
@@ -489,16 +508,7 @@ export function createClassicGameDirectory({
       if (!query.includeGraduated) conditions.push(sql`NOT g.is_graduated`);
       if (query.featured !== undefined)
         conditions.push(sql`coalesce(f.is_featured, false) = ${query.featured}`);
-      const { rows, total } = await paged(
-        atOf(options),
-        sql`WHERE ${sql.join(conditions, sql` AND `)}`,
-        NEWEST,
-        query.page,
-        query.limit,
-      );
-      if (rows.length === 0) return { games: [], total };
-      const usd = await usdPerEth();
-      return { games: rows.map((row) => renderGame(resolveRow(row), usd, options.bypassImageProxy)), total };
+      return newestPage(conditions, query, options, renderGame);
     },
 
     async search(query, options) {
@@ -512,19 +522,7 @@ export function createClassicGameDirectory({
           OR strpos(lower(g.nft_symbol), ${q}) > 0 OR strpos(lower(g.token_symbol), ${q}) > 0
           OR strpos(coalesce(s.slug, g.slug), ${q}) > 0)`);
       }
-      const { rows, total } = await paged(
-        atOf(options),
-        sql`WHERE ${sql.join(conditions, sql` AND `)}`,
-        NEWEST,
-        query.page,
-        query.limit,
-      );
-      if (rows.length === 0) return { games: [], total };
-      const usd = await usdPerEth();
-      return {
-        games: rows.map((row) => renderSearchGame(resolveRow(row), usd, options.bypassImageProxy)),
-        total,
-      };
+      return newestPage(conditions, query, options, renderSearchGame);
     },
 
     async featured(query, options) {

@@ -230,6 +230,35 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
     });
   };
 
+  /** A page of range-style packs (`/range`, `/owner`): its rows, their total and the pagination. */
+  const rangePage = async (
+    where: RawBuilder<unknown>,
+    order: RawBuilder<unknown>,
+    query: {
+      chainId: number;
+      page: number;
+      limit: number;
+      includeMetadata: boolean;
+      includeContractDetails: boolean;
+    },
+    options: RenderOptions,
+  ) => {
+    const [total, rows] = await Promise.all([
+      count(where),
+      packRows(where, order, query.limit, (query.page - 1) * query.limit),
+    ]);
+    return {
+      success: true as const,
+      boosterBoxes: await rangePacks(
+        query.chainId,
+        rows,
+        { metadata: query.includeMetadata, contractDetails: query.includeContractDetails },
+        options,
+      ),
+      pagination: pagination(query.page, query.limit, total),
+    };
+  };
+
   return {
     async range(query: ClassicRangeQuery, options: RenderOptions): Promise<ClassicRangePage> {
       const address = await resolve(query.chainId, query.contractAddress);
@@ -250,20 +279,7 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       const where = sql.join(filters, sql` AND `);
       const direction = sql.raw(query.sortOrder === "asc" ? "ASC" : "DESC");
       const order = sql`${sql.raw(RANGE_ORDER[query.sortBy])} ${direction}, p.token_id ${direction}`;
-      const [total, rows] = await Promise.all([
-        count(where),
-        packRows(where, order, query.limit, (query.page - 1) * query.limit),
-      ]);
-      return {
-        success: true,
-        boosterBoxes: await rangePacks(
-          query.chainId,
-          rows,
-          { metadata: query.includeMetadata, contractDetails: query.includeContractDetails },
-          options,
-        ),
-        pagination: pagination(query.page, query.limit, total),
-      };
+      return rangePage(where, order, query, options);
     },
 
     async owner(
@@ -276,20 +292,7 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       const where = sql.join(filters, sql` AND `);
       const direction = sql.raw(query.sortOrder === "asc" ? "ASC" : "DESC");
       const order = sql`p.updated_at ${direction}, p.contract_address ${direction}, p.token_id ${direction}`;
-      const [total, rows] = await Promise.all([
-        count(where),
-        packRows(where, order, query.limit, (query.page - 1) * query.limit),
-      ]);
-      return {
-        success: true,
-        boosterBoxes: await rangePacks(
-          query.chainId,
-          rows,
-          { metadata: query.includeMetadata, contractDetails: query.includeContractDetails },
-          options,
-        ),
-        pagination: pagination(query.page, query.limit, total),
-      };
+      return rangePage(where, order, query, options);
     },
 
     async holdings(

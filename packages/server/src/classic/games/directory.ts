@@ -197,7 +197,7 @@ export function createClassicGameDirectory({
   const defaultCards = (row: GameRow): StoredCard[] =>
     ([1, 2, 3, 4, 5] as const).map((rarity) => ({
       name: `${row.nft_name} ${CLASSIC_RARITY_NAMES[rarity]}`,
-      description: `A ${CLASSIC_RARITY_NAMES[rarity]} card of ${row.nft_name}.`,
+      description: `${row.nft_name}: a card of rarity ${CLASSIC_RARITY_NAMES[rarity]}.`,
       imageUrl: artUrl(publicUrl, row.chain_id, row.drop_address, rarity),
       unopenedImageUrl: artUrl(publicUrl, row.chain_id, row.drop_address, "pack"),
       firstEditionImageUrl: null,

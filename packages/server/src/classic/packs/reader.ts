@@ -162,7 +162,7 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
     if (!draw) {
       return {
         name: `${row.nft_name} Pack #${tokenId}`,
-        description: `A ${row.nft_name} booster pack. Its card is drawn once its rarity is assigned.`,
+        description: `A booster pack of ${row.nft_name}. Its card is drawn once its rarity is assigned.`,
         image: catalogue?.cards[0]?.unopenedImageUrl ?? packArt,
         external_url: `${publicUrl}/classic/metadata/${row.contract_address}/${tokenId}`,
         attributes,

@@ -1,9 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { ChainDeployment } from "@mkt/chain";
+import { CLASSIC_DEFAULT_CHAIN_ID } from "@mkt/protocol";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
 import { chainRoles } from "./chains/index.ts";
+import {
+  classicAuthRoutes,
+  createClassicAuthService,
+  createClassicBearerAuth,
+} from "./classic/auth/index.ts";
 import {
   type ClassicGameCatalog,
   type ClassicMetadataStore,
@@ -314,7 +320,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     price: classicPrice,
     clock,
   });
+  const classicAuth = createClassicAuthService({
+    db,
+    clock,
+    sessions,
+    chainId: roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID,
+  });
   const classic = classicRoutes([
+    ...classicAuthRoutes({ auth: classicAuth }),
     ...classicSettingsRoutes({ settings: classicSettings }),
     ...classicGameRoutes({ games: classicGames }),
     ...classicMetadataRoutes({ games: classicGames }),
@@ -358,6 +371,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   // `POST /keys` and `DELETE /keys/current` belong to all three documents (their `{key_create_url}`).
   const keyApi = routes.platform.filter((route) => route.path.startsWith("/keys"));
 
+  const marketSessionAuth = createSessionAuth(sessions);
+  const classicBearer = createClassicBearerAuth(classicAuth);
   const cors = createCorsPolicy(config.allowedOrigins);
   const readCache = createReadCache({ clock });
   const pipeline = createPipeline({
@@ -375,7 +390,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     readCache,
     revisions,
     maxInFlight: config.maxInFlight,
-    sessionAuth: createSessionAuth(sessions),
+    sessionAuth: (kind) => (kind === "classic" ? classicBearer : marketSessionAuth(kind)),
     sessionPresented,
     proxyOriginCheck: createProxyOriginCheck(config.allowedOrigins),
   });
@@ -396,6 +411,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   server.decorateRequest("apiKey", undefined);
   server.decorateRequest("idempotency", undefined);
   server.decorateRequest("session", undefined);
+  server.decorateRequest("classicAccount", undefined);
   server.decorateRequest("admitted", false);
   server.decorateRequest("readCacheSlot", undefined);
   server.setErrorHandler(errorHandlerFor(surfaces.platform, logger));

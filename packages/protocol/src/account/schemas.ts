@@ -12,6 +12,13 @@ export const sessionKindSchema = z.enum(["account", "chat", "access"]);
 export type SessionKind = z.infer<typeof sessionKindSchema>;
 
 /**
+ * Every kind of session token the server issues: the market's session kinds
+ * and the Classic API's access tokens (`classic`, issue 14), which only the
+ * classic routes accept.
+ */
+export type AnySessionKind = SessionKind | "classic";
+
+/**
  * The longest signature accepted, in bytes. An EOA signs 65 bytes; a
  * contract wallet's ERC-1271 signature or a counterfactual wallet's ERC-6492
  * wrapper (factory, its calldata, the inner signature, the 32-byte suffix)

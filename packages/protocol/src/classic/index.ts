@@ -1,3 +1,24 @@
+export type {
+  ClassicAccount,
+  ClassicNonce,
+  ClassicSession,
+  ClassicSignIn,
+  ClassicSignInFields,
+  ClassicSignInRequest,
+} from "./auth.ts";
+export {
+  CLASSIC_ACCESS_TOKEN_LIFETIME_MS,
+  CLASSIC_SIGN_IN_CONSENT,
+  CLASSIC_SIGN_IN_LIMITS,
+  classicAccountSchema,
+  classicNonceQuerySchema,
+  classicNonceSchema,
+  classicSessionSchema,
+  classicSignInMessage,
+  classicSignInRequestSchema,
+  classicSignInResponseSchema,
+  classicSignOutSchema,
+} from "./auth.ts";
 export type { ClassicPackStatus, ClassicPagination, ClassicRarityName } from "./common.ts";
 export {
   addressString,

@@ -18,6 +18,11 @@ const search = { kind: "classic", class: "search", key: true } as const;
 /** The marketplace-standard metadata routes: neither credential, 2,000 per minute per client. */
 const publicMetadata = { kind: "classic", class: "metadata", key: false } as const;
 
+/** API-key writes (section 8: search and API-key writes share a class). */
+const write = { kind: "classic", class: "search", key: true } as const;
+/** Bearer-only routes (section 5): no key; the write class's budget per client instead. */
+const bearerOnly = { kind: "classic", class: "search", key: false } as const;
+
 /** Answers vary on the image-proxy header (section 4): original or proxied image URLs. */
 const IMAGE_VARY = ["x-bypass-image-proxy"] as const;
 
@@ -36,9 +41,10 @@ const holdings = cache.shared(30, [CLASSIC_INDEXER_SOURCE, CLASSIC_METADATA_SOUR
 
 /**
  * The classic surface (`/classic`), every route and its rules: the quota
- * class it charges (section 8), whether it needs the API key, its cache
- * policy. Nothing else declares these; route files define schemas,
- * documentation and handlers only.
+ * class it charges (section 8), whether it needs the API key, whether it
+ * needs the bearer (`session: "classic"`: with `key: true` "API-KEY and
+ * bearer", with `key: false` "bearer only"), its cache policy. Nothing else
+ * declares these; route files define schemas, documentation and handlers only.
  */
 export const CLASSIC_ROUTES = {
   "GET /unboxing-disallowed": { access: read, cache: cache.shared(5, [CLASSIC_SETTINGS_SOURCE]) },
@@ -67,6 +73,11 @@ export const CLASSIC_ROUTES = {
   "GET /leaderboards/collectors": { access: read, cache: stable },
   "GET /leaderboards/games": { access: read, cache: stable },
   "GET /stats": { access: read, cache: stable },
+  // Bearer sign-in (classic/auth, issue 14).
+  "GET /auth/nonce": { access: read, cache: cache.noStore },
+  "POST /auth/sign-in": { access: write, cache: cache.noStore },
+  "GET /auth/session": { access: read, session: "classic", cache: cache.private },
+  "POST /auth/sign-out": { access: bearerOnly, session: "classic", cache: cache.noStore },
 } satisfies RouteTable;
 
 export function classicRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {

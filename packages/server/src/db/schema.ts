@@ -1,4 +1,4 @@
-import type { SessionKind } from "@mkt/protocol";
+import type { AnySessionKind } from "@mkt/protocol";
 import type { ColumnType, Generated, Kysely, Transaction } from "kysely";
 
 /**
@@ -65,7 +65,8 @@ export interface UsedNoncesTable {
 export interface SessionsTable {
   id: string;
   token_hash: string;
-  kind: SessionKind;
+  /** The market's kinds and the Classic API's bearer tokens (`classic`, migration 0021). */
+  kind: AnySessionKind;
   account_id: string | null;
   wallet: string | null;
   origin: string | null;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { SessionKind } from "@mkt/protocol";
+import type { AnySessionKind } from "@mkt/protocol";
 import type {
   FastifyInstance,
   FastifyReply,
@@ -44,10 +44,10 @@ export interface PipelineDeps {
   revisions: Revisions;
   /** Requests in flight per replica before 429 (admission cap). */
   maxInFlight: number;
-  /** Authenticates a route's session kind (market routes). */
-  sessionAuth?: (kind: SessionKind) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Authenticates a route's session kind (market sessions, the classic bearer). */
+  sessionAuth?: (kind: AnySessionKind) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Whether a request presents a credential of a session kind (routes whose session is optional). */
-  sessionPresented?: (kind: SessionKind) => (request: FastifyRequest) => boolean;
+  sessionPresented?: (kind: AnySessionKind) => (request: FastifyRequest) => boolean;
   /** The first-party proxy's origin check, before anything else on its routes. */
   proxyOriginCheck?: (request: FastifyRequest) => void;
 }
@@ -299,13 +299,13 @@ export function createPipeline(deps: PipelineDeps) {
     const record = metrics.routeRecorder(surface.name, url, route.method);
     const cached = route.cache.kind === "shared" ? compileReadCache(surface, route, route.cache) : undefined;
     const sessionKind = route.session;
-    const authenticate = (kind: SessionKind) => {
+    const authenticate = (kind: AnySessionKind) => {
       if (!deps.sessionAuth)
         throw new Error(`${url} needs a ${kind} session but no session authentication is set up`);
       return deps.sessionAuth(kind);
     };
     /** The route's checks in order, for a request with a session (`kind`) or without one. */
-    const stepsFor = (kind: SessionKind | undefined): Step[] => {
+    const stepsFor = (kind: AnySessionKind | undefined): Step[] => {
       const steps: Step[] = [];
       if (surface.name === "app" && deps.proxyOriginCheck) steps.push(deps.proxyOriginCheck);
       const access = guard.compile(surface.name, route.access, { session: kind !== undefined });

@@ -124,4 +124,24 @@ describe("route tables", () => {
       ]),
     ).toThrow(/names no session kind/);
   });
+
+  it("keep the classic bearer to classic routes and classic routes to the classic bearer", () => {
+    const classic = { kind: "classic", class: "read", key: true } as const;
+    const [route] = declareRoutes(
+      "t",
+      { "GET /a": { access: classic, session: "classic", cache: cache.private } },
+      [spec("GET", "/a")],
+    );
+    expect(route).toMatchObject({ access: classic, session: "classic" });
+    expect(() =>
+      declareRoutes("t", { "GET /a": { access: read, session: "classic", cache: cache.private } }, [
+        spec("GET", "/a"),
+      ]),
+    ).toThrow(/classic routes take only the classic bearer/);
+    expect(() =>
+      declareRoutes("t", { "GET /a": { access: classic, session: "account", cache: cache.private } }, [
+        spec("GET", "/a"),
+      ]),
+    ).toThrow(/classic routes take only the classic bearer/);
+  });
 });

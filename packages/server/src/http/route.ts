@@ -1,4 +1,4 @@
-import type { MarketBucket, SessionKind } from "@mkt/protocol";
+import type { AnySessionKind, MarketBucket } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { ClassicClass } from "../quotas/policies.ts";
@@ -16,7 +16,14 @@ export type Access =
    * (`GET /market/api-key`). `publicRead` routes need no key when PUBLIC_READS=open.
    */
   | { kind: "market"; bucket: MarketBucket | "query"; publicRead?: boolean }
-  /** Classic route in one quota class; `key: false` for the public marketplace-standard metadata routes. */
+  /**
+   * Classic route in one quota class. `key: true`: the API key, checked first
+   * (one opaque 429). `key: false`: the class's per-client budget instead, for
+   * the public marketplace-standard metadata routes and, with `session:
+   * "classic"`, the bearer-only routes. With `session: "classic"` and
+   * `key: true` a route needs both (section 5: "API-KEY and bearer"); a bearer
+   * never replaces the key.
+   */
   | { kind: "classic"; class: ClassicClass; key: boolean }
   /** Every prediction-feed route: key required, one per-IP budget. */
   | { kind: "predict" }
@@ -48,8 +55,13 @@ export type CachePolicy =
 /** A route's rules, declared once in its surface's route table (`market/routes.ts`, …). */
 export interface RouteDeclaration {
   access: Access;
-  /** The session kind the route needs (market-api.md section 5), checked after the API key. */
-  session?: SessionKind;
+  /**
+   * The session kind the route needs, checked after the API key: a market
+   * kind (market-api.md section 5) on market routes, `classic` (the Classic
+   * API's bearer token, 401 in the classic body when missing, expired,
+   * revoked or invalid) on classic routes.
+   */
+  session?: AnySessionKind;
   /**
    * The route answers anonymous callers too; `session` is then the kind it
    * accepts. A request that presents that kind's credential (the bearer token
@@ -156,6 +168,14 @@ export function declareRoutes(
     seen.add(key);
     const declaration = table[key];
     if (!declaration) throw new Error(`${surface}: route ${key} is not in the surface's route table`);
+    if (
+      (declaration.session === "classic") !==
+      (declaration.access.kind === "classic" && !!declaration.session)
+    ) {
+      throw new Error(
+        `${surface}: route ${key}: classic routes take only the classic bearer, and only they take it`,
+      );
+    }
     if (declaration.sessionOptional && !declaration.session) {
       throw new Error(`${surface}: route ${key} has an optional session but names no session kind`);
     }

@@ -1,4 +1,4 @@
-import type { SessionKind } from "@mkt/protocol";
+import type { AnySessionKind, SessionKind } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { forbidden, unauthorized } from "../../errors.ts";
 import type { Session, SessionService } from "./sessions.ts";
@@ -51,16 +51,21 @@ export function clearedSessionCookie(kind: SessionKind, secure: boolean): string
 
 export const onProxy = (request: FastifyRequest) => request.routeOptions.config.surface === "app";
 
-const WRONG_KIND: Record<SessionKind, Partial<Record<SessionKind, string>>> = {
+const CLASSIC_TOKEN = "a Classic API access token authorizes only /classic routes";
+
+const WRONG_KIND: Record<SessionKind, Partial<Record<AnySessionKind, string>>> = {
   account: {
+    classic: CLASSIC_TOKEN,
     chat: "a chat session authorizes only the room and follow routes, not account actions or direct messages",
     access: "an access session goes in X-MKT-Session and authorizes only the access area",
   },
   chat: {
+    classic: CLASSIC_TOKEN,
     account: "this route takes a chat session (POST /market/chat/session), not the account session",
     access: "an access session goes in X-MKT-Session and authorizes only the access area",
   },
   access: {
+    classic: CLASSIC_TOKEN,
     account: "an account session cannot act as an access session",
     chat: "a chat session cannot act as an access session",
   },
@@ -136,9 +141,10 @@ export type SessionAuth = ReturnType<typeof createSessionAuth>;
  * route, so a malformed, expired or signed-out credential is a 401, never an
  * anonymous answer; one that presents none is anonymous.
  */
-export function sessionPresented(kind: SessionKind) {
+export function sessionPresented(kind: AnySessionKind) {
   return (request: FastifyRequest): boolean => {
-    if (onProxy(request)) return Boolean(readCookie(request, SESSION_COOKIES[kind]));
+    // Classic bearer tokens are never cookies (classic routes are not proxied).
+    if (onProxy(request) && kind !== "classic") return Boolean(readCookie(request, SESSION_COOKIES[kind]));
     return Boolean(header(request, kind === "access" ? "x-mkt-session" : "authorization"));
   };
 }

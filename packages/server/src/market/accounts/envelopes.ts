@@ -10,7 +10,13 @@ import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 export const MAX_SIGNATURE_WINDOW_MS = 5 * 60_000;
 
 /** What a nonce was spent on, kept with it. */
-export type NoncePurpose = "sign-in" | "deletion" | "wallet-link" | "release-action" | "pack-edit";
+export type NoncePurpose =
+  | "sign-in"
+  | "deletion"
+  | "wallet-link"
+  | "release-action"
+  | "pack-edit"
+  | "classic-sign-in";
 
 /** What every signed message states besides its text: the wallet, a single-use nonce, an expiry, the signature. */
 export interface SignedFields {

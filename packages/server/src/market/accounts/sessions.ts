@@ -1,4 +1,4 @@
-import { type SessionKind, type SignedEnvelope, signInMessage } from "@mkt/protocol";
+import { type AnySessionKind, type SignedEnvelope, signInMessage } from "@mkt/protocol";
 import type { Database, Executor } from "../../db/index.ts";
 import { hashSecret } from "../../keys/secrets.ts";
 import type { Clock, SlidingWindowLimiter } from "../../quotas/limiter.ts";
@@ -22,7 +22,7 @@ export const ACCESS_SESSION_LIFETIME_MS = 7 * 24 * 3_600_000;
 /** An authenticated session, as routes see it. */
 export interface Session {
   id: string;
-  kind: SessionKind;
+  kind: AnySessionKind;
   accountId: string | null;
   /** The wallet it acts as (account and chat sessions). */
   wallet: string | null;
@@ -133,7 +133,7 @@ export function createSessionService({
   const issue = async (
     tx: Executor,
     values: {
-      kind: SessionKind;
+      kind: AnySessionKind;
       accountId: string | null;
       wallet: string | null;
       origin: string | null;
@@ -188,6 +188,13 @@ export function createSessionService({
       await unlisten?.();
       unlisten = undefined;
     },
+
+    /**
+     * Issues a session of any kind in the caller's transaction, for the
+     * surfaces that sign in on this model (the Classic API's bearer tokens):
+     * the token once, stored only as its hash.
+     */
+    open: issue,
 
     /** `POST /market/account/session`. */
     async signIn(envelope: SignedEnvelope, request: EnvelopeRequest) {
@@ -244,7 +251,7 @@ export function createSessionService({
     },
 
     /** Signs one session out, with the chat sessions it issued. */
-    async signOut(session: Session) {
+    async signOut(session: Pick<Session, "id">) {
       const revoked = await db.kysely
         .transaction()
         .execute(async (tx) => [

@@ -1,0 +1,167 @@
+import {
+  CLASSIC_ACCESS_TOKEN_LIFETIME_MS,
+  CLASSIC_SIGN_IN_CONSENT,
+  CLASSIC_SIGN_IN_LIMITS,
+  classicNonceQuerySchema,
+  classicNonceSchema,
+  classicSessionSchema,
+  classicSignInRequestSchema,
+  classicSignInResponseSchema,
+  classicSignOutSchema,
+  MAX_SIGNATURE_BYTES,
+} from "@mkt/protocol";
+import type { FastifyRequest } from "fastify";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import {
+  defaultFailedVerificationBudgets,
+  MAX_SIGNATURE_WINDOW_MS,
+} from "../../market/accounts/envelopes.ts";
+import { VERIFICATION_GAS_LIMIT } from "../../market/accounts/wallet-signatures.ts";
+import type { ClassicAccountContext, ClassicAuthService } from "./service.ts";
+
+const HOURS = CLASSIC_ACCESS_TOKEN_LIFETIME_MS / 3_600_000;
+const { perAddress, perClientGroup } = defaultFailedVerificationBudgets;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The signed-in account of a bearer route; the pipeline has set it before any handler runs. */
+const accountOf = (request: FastifyRequest) => request.classicAccount as ClassicAccountContext;
+
+const bearerRules = `Authentication (section 5): \`Authorization: Bearer <accessToken>\` from \`POST /classic/auth/sign-in\`, read from that header only (never from a URL or a cookie). A missing, malformed, expired, signed-out or unknown token, or a token of another kind (a market session), is a 401 \`{success:false, message, error:"UNAUTHORIZED"}\`.`;
+
+const keyAndBearer = `${bearerRules} The route lists API-KEY and bearer: both are needed, the key is checked first, and a request without a valid key gets the classic 429 whatever its token (a bearer never replaces the key).`;
+
+const signInDescription = `Exchanges a wallet signature for an access token that identifies the wallet's account (the market's accounts: one account, several wallets, each linked by that wallet's own signature; a wallet no account holds gets a new account). Classic routes that list bearer take it as \`Authorization: Bearer <accessToken>\`. The token lasts ${HOURS} hours (no refresh: sign in again), is stored only as its SHA-256 and is revoked at once by \`POST /classic/auth/sign-out\`, by unlinking the signing wallet from the account, or by deleting the account.
+
+The message is \`classicSignInMessage\` from \`@mkt/protocol\` (or the \`message\` of \`GET /classic/auth/nonce\`), lines in order, the Website line only when \`origin\` is given, no trailing newline:
+
+    mkt Classic API: sign in
+    Website: <origin>
+    Wallet: <lowercase address>
+    Chain ID: <chainId>
+    Nonce: <nonce>
+    Expires: <expires>
+
+    ${CLASSIC_SIGN_IN_CONSENT}
+
+    ${CLASSIC_SIGN_IN_LIMITS}
+
+Rules, each refused as stated:
+- \`chainId\` must be the classic chain (400 otherwise); a signature over another chain id, wallet, nonce or expiry is not a signature of this message (401);
+- \`origin\`, when given, must equal the request's \`Origin\` header (403): a browser application names itself and the token is bound to the page that asked. Backends and scripts leave it out. Unlike the market's first-party sign-in, any integrator may sign its users in here;
+- \`nonce\` must be a UUID v4 (400) never used before (401); it is spent only after the signature verifies, so nobody can burn another wallet's nonce;
+- \`expires\` must be in the future (401) and at most ${MAX_SIGNATURE_WINDOW_MS / 60_000} minutes ahead (400);
+- the signature must be the wallet's (401; 503 when the chain cannot be asked), at most ${MAX_SIGNATURE_BYTES} bytes (400). As on the market: a 65-byte EOA signature is checked locally; only otherwise, for an address with code or an ERC-6492 wrapped signature, the chain's ERC-6492 universal validator is asked (ERC-1271 and counterfactual wallets), capped at ${VERIFICATION_GAS_LIMIT} gas;
+- failed verifications are budgeted with the market's: ${perAddress.limit} per signing address and ${perClientGroup.limit} per client network in ${perAddress.windowMs / 60_000} minutes, then 429 for signatures that do not recover locally.
+
+Access: API-KEY (the search and API-key write budget; the classic 429 without a valid key).`;
+
+const errors = {
+  400: {
+    description:
+      "A field is missing or malformed, `chainId` is not the classic chain, `expires` is too far ahead.",
+  },
+  401: { description: "Bearer token missing, malformed, expired, signed out or invalid (`UNAUTHORIZED`)." },
+  429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+  503: { description: "The database is unavailable (`SERVICE_UNAVAILABLE`)." },
+};
+
+/** The Classic API's bearer sign-in (issue 14): nonce, sign-in, the signed-in session, sign-out. */
+export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/auth/nonce",
+      operationId: "classicSignInNonce",
+      summary: "A nonce and the exact message to sign",
+      description: `Answers a fresh nonce, an expiry ${MAX_SIGNATURE_WINDOW_MS / 60_000} minutes ahead and the \`classicSignInMessage\` of these fields for \`address\` (and \`origin\`, when given): the wallet signs \`message\` and posts the fields to \`POST /classic/auth/sign-in\`. The server keeps nothing: the nonce is spent at sign-in, so a client may also make its own UUID v4 and build the message with \`@mkt/protocol\`. API-KEY required.`,
+      tags: ["Authentication"],
+      request: { query: classicNonceQuerySchema },
+      responses: {
+        200: { description: "The fields and the message to sign.", schema: classicNonceSchema },
+        400: errors[400],
+        429: errors[429],
+      },
+      handler: (request) => ({ success: true, ...auth.nonce(request.query) }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/auth/sign-in",
+      operationId: "classicSignIn",
+      summary: "Sign in with a wallet signature for a bearer token",
+      description: signInDescription,
+      tags: ["Authentication"],
+      request: { body: classicSignInRequestSchema },
+      responses: {
+        200: { description: "Signed in: the access token, shown once.", schema: classicSignInResponseSchema },
+        400: errors[400],
+        401: {
+          description: "Expired message, reused nonce, or a signature not by this wallet over this message.",
+        },
+        403: { description: "`origin` given and the request's Origin header is not it." },
+        429: {
+          description:
+            "API key missing or invalid, quota exhausted, or the failed signature verifications of this wallet or client network spent (Retry-After).",
+        },
+        503: { description: "The database or the chain RPC (contract wallets) is unavailable." },
+      },
+      handler: async (request) => {
+        const origin = request.headers.origin;
+        const signedIn = await auth.signIn(request.body, {
+          origin: Array.isArray(origin) ? origin[0] : origin,
+          ip: request.ip,
+        });
+        return {
+          success: true,
+          accessToken: signedIn.accessToken,
+          tokenType: "Bearer",
+          expiresAt: iso(signedIn.expiresAt),
+          address: signedIn.address,
+          account: signedIn.account,
+        };
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/auth/session",
+      operationId: "classicSession",
+      summary: "The signed-in account and its wallets",
+      description: `The account the access token signed in, every wallet linked to it now (creator writes act for these wallets), and the token's times. ${keyAndBearer}`,
+      tags: ["Authentication"],
+      responses: {
+        200: { description: "The token is valid.", schema: classicSessionSchema },
+        401: errors[401],
+        429: errors[429],
+        503: errors[503],
+      },
+      handler: (request) => {
+        const account = accountOf(request);
+        return {
+          success: true,
+          address: account.address,
+          account: { id: account.id, wallets: [...account.wallets] },
+          createdAt: iso(account.createdAt),
+          expiresAt: iso(account.expiresAt),
+        };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/auth/sign-out",
+      operationId: "classicSignOut",
+      summary: "Revoke the access token",
+      description: `Revokes the access token at once, on every replica; later requests with it get 401. Bearer only (section 5): the token is the credential, no API key is needed, and the request spends the per-client budget of API-key writes. ${bearerRules}`,
+      tags: ["Authentication"],
+      responses: {
+        200: { description: "Signed out.", schema: classicSignOutSchema },
+        401: errors[401],
+        429: { description: "Too many requests from this client (the classic 429)." },
+        503: errors[503],
+      },
+      handler: async (request) => {
+        await auth.signOut(accountOf(request));
+        return { success: true, message: "signed out" };
+      },
+    }),
+  ];
+}

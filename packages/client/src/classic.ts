@@ -58,6 +58,7 @@ import {
   classicUnboxingSchema,
 } from "@mkt/protocol";
 import type { z } from "zod";
+import { bearerHeaders, type ClassicCredential, classicAuthApi } from "./classic-auth.ts";
 import type { Transport } from "./http.ts";
 
 /**
@@ -119,7 +120,9 @@ const segment = (value: string | bigint) => encodeURIComponent(value.toString())
  * `bypassImageProxy: true` asks for original image URLs (`X-Bypass-Image-Proxy`).
  */
 export function classicApi(request: Transport, defaults: { bypassImageProxy?: boolean } = {}) {
-  const headers = defaults.bypassImageProxy ? { "X-Bypass-Image-Proxy": "true" } : undefined;
+  const proxyHeaders = defaults.bypassImageProxy ? { "X-Bypass-Image-Proxy": "true" } : undefined;
+  // Once `auth.signIn` has run, every classic call sends the access token beside the API key.
+  const credential: ClassicCredential = { token: undefined };
   const read = async <T>(
     path: string,
     schema: { parse(input: unknown): T },
@@ -135,11 +138,12 @@ export function classicApi(request: Transport, defaults: { bypassImageProxy?: bo
           ? value.toString()
           : (value as string | number | boolean);
     }
+    const headers = { ...proxyHeaders, ...bearerHeaders(credential) };
     const { body } = await request<unknown>({
       method: "GET",
       path: `/classic${path}`,
       query: plain,
-      ...(headers ? { headers } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
       ...(options.authenticated === false ? { authenticated: false } : {}),
     });
     return schema.parse(exactIntegers(body));
@@ -333,6 +337,8 @@ export function classicApi(request: Transport, defaults: { bypassImageProxy?: bo
   };
 
   return {
+    /** Bearer sign-in (`/classic/auth`): `signIn(account)`, `session()`, `signOut()`. */
+    auth: classicAuthApi(request, credential),
     games,
     metadata,
     packs,

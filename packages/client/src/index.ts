@@ -10,6 +10,8 @@ export type {
   ClassicHoldingsPack,
   ClassicRangePack,
   ClassicSearchGame,
+  ClassicSession,
+  ClassicSignIn,
   ClassicTokenMetadata,
   Creator,
   CreatorDropList,
@@ -31,6 +33,7 @@ export type {
   RoomDetail,
 } from "@mkt/protocol";
 export type { MarketSessionCredentials, MessageSigner, SignInOptions } from "./account.ts";
+export type { ClassicSigner, ClassicSignInOptions } from "./classic-auth.ts";
 export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export { MktApiError } from "./errors.ts";

@@ -150,7 +150,7 @@ export function buildOpenApiDocument(
           }
         : {}),
       responses,
-      ...security(route.access),
+      ...security(route.access, route.session),
     };
   }
 
@@ -165,7 +165,19 @@ export function buildOpenApiDocument(
     paths,
     components: {
       schemas: {} as Record<string, JsonObject>,
-      securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "API-KEY" } },
+      securitySchemes: {
+        ApiKey: { type: "apiKey", in: "header", name: "API-KEY" },
+        ...(surface.name === "classic"
+          ? {
+              ClassicBearer: {
+                type: "http",
+                scheme: "bearer",
+                description:
+                  "The access token of `POST /classic/auth/sign-in` (24 hours). Where a route lists API-KEY and ClassicBearer both are needed; a bearer never replaces the key.",
+              },
+            }
+          : {}),
+      },
       parameters: {
         IdempotencyKey: {
           name: "Idempotency-Key",
@@ -204,7 +216,11 @@ export function buildOpenApiDocument(
 
 const limitedRoute = (route: RouteDefinition) => route.access.kind !== "none";
 
-function security(access: Access): JsonObject {
+function security(access: Access, session: RouteDefinition["session"]): JsonObject {
+  if (access.kind === "classic" && session === "classic") {
+    // One requirement object: every scheme in it is needed (API-KEY and bearer), or the bearer alone.
+    return { security: [access.key ? { ApiKey: [], ClassicBearer: [] } : { ClassicBearer: [] }] };
+  }
   switch (access.kind) {
     case "none":
     case "key-creation":

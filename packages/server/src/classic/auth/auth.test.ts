@@ -11,6 +11,7 @@ import {
 } from "@mkt/chain";
 import {
   CLASSIC_ACCESS_TOKEN_LIFETIME_MS,
+  CLASSIC_SIGN_IN_CONSENT,
   type ClassicSignInRequest,
   classicSignInMessage,
 } from "@mkt/protocol";
@@ -390,6 +391,17 @@ describe("contract wallets on the dev chain", () => {
       await withChain.close();
       await chain.close();
     }
+  });
+});
+
+describe("published document", () => {
+  it("states API-KEY and bearer, and bearer only, as security requirements", async () => {
+    const doc = (await test.app.server.inject({ method: "GET", url: "/openapi/classic.json" })).json();
+    expect(doc.components.securitySchemes.ClassicBearer).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.paths["/classic/auth/session"].get.security).toEqual([{ ApiKey: [], ClassicBearer: [] }]);
+    expect(doc.paths["/classic/auth/sign-out"].post.security).toEqual([{ ClassicBearer: [] }]);
+    expect(doc.paths["/classic/auth/sign-in"].post.security).toEqual([{ ApiKey: [] }]);
+    expect(doc.paths["/classic/auth/sign-in"].post.description).toContain(CLASSIC_SIGN_IN_CONSENT);
   });
 });
 

@@ -1,27 +1,16 @@
 import { randomUUID } from "node:crypto";
 import {
-  CLASSIC_CHAIN_ID,
-  createChainClients,
-  DEV_ACCOUNT_ROLES,
-  deploySmartWallet,
-  deploySmartWalletFactory,
-  predictSmartWallet,
-  startDevChain,
-  wrapErc6492Signature,
-} from "@mkt/chain";
-import {
   CLASSIC_ACCESS_TOKEN_LIFETIME_MS,
   CLASSIC_SIGN_IN_CONSENT,
   type ClassicSignInRequest,
   classicSignInMessage,
 } from "@mkt/protocol";
-import { numberToHex, pad, zeroHash } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, signEnvelope, signIn, TEST_ORIGIN, testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import { withContractWallets } from "../../_test/contract-wallets.ts";
 import { hashSecret } from "../../keys/secrets.ts";
-import { createWalletVerifier } from "../../market/accounts/wallet-signatures.ts";
 
 const clock = createManualClock(Date.now());
 let test: TestApp;
@@ -328,69 +317,41 @@ describe("bearer only (POST /classic/auth/sign-out)", () => {
 
 describe("contract wallets on the dev chain", () => {
   it("signs in a deployed ERC-1271 wallet and a counterfactual ERC-6492 one; refuses another owner", async () => {
-    const chain = await startDevChain({ chainId: CLASSIC_CHAIN_ID, port: 0, intervalMs: 0 });
-    const withChain = await setupApp({
-      clock,
-      walletVerifier: createWalletVerifier({ rpcUrl: chain.rpcUrl }),
-    });
-    try {
-      const key = (await withChain.createKey({ multiplier: 100 })).key;
-      const clients = createChainClients({
-        rpcUrl: chain.rpcUrl,
-        chainId: CLASSIC_CHAIN_ID,
-        pollingIntervalMs: 20,
-      });
-      const factory = await deploySmartWalletFactory({ clients });
-      const owner = clients.wallet(DEV_ACCOUNT_ROLES.firstUser);
-      const deployed = await deploySmartWallet({
-        clients,
-        factory,
-        owner: owner.account.address,
-        salt: zeroHash,
-      });
-      const salt = pad(numberToHex(9), { size: 32 });
-      const counterfactual = predictSmartWallet({ factory, owner: owner.account.address, salt });
-
-      const bodyFor = async (address: string, signer = owner) => {
-        const fields = {
-          address: address.toLowerCase(),
-          chainId: 8453,
-          nonce: randomUUID(),
-          expires: clock.now() + 60_000,
+    await withContractWallets(
+      { clock, salt: 9 },
+      async ({ app, key, owner, intruder, deployed, counterfactual, wrap }) => {
+        const bodyFor = async (address: string, signer = owner) => {
+          const fields = {
+            address: address.toLowerCase(),
+            chainId: 8453,
+            nonce: randomUUID(),
+            expires: clock.now() + 60_000,
+          };
+          return {
+            ...fields,
+            signature: await signer.signMessage({ message: classicSignInMessage(fields) }),
+          };
         };
-        return { ...fields, signature: await signer.signMessage({ message: classicSignInMessage(fields) }) };
-      };
-      const postTo = (payload: unknown) =>
-        withChain.app.server.inject({
-          method: "POST",
-          url: "/classic/auth/sign-in",
-          headers: { "api-key": key },
-          payload: payload as object,
-        });
+        const postTo = (payload: unknown) =>
+          app.app.server.inject({
+            method: "POST",
+            url: "/classic/auth/sign-in",
+            headers: { "api-key": key },
+            payload: payload as object,
+          });
 
-      const erc1271 = await postTo(await bodyFor(deployed));
-      expect(erc1271.statusCode).toBe(200);
-      expect(erc1271.json().account.wallets).toEqual([deployed.toLowerCase()]);
+        const erc1271 = await postTo(await bodyFor(deployed));
+        expect(erc1271.statusCode).toBe(200);
+        expect(erc1271.json().account.wallets).toEqual([deployed.toLowerCase()]);
 
-      const inner = await bodyFor(counterfactual);
-      const erc6492 = await postTo({
-        ...inner,
-        signature: wrapErc6492Signature({
-          factory,
-          owner: owner.account.address,
-          salt,
-          signature: inner.signature as `0x${string}`,
-        }),
-      });
-      expect(erc6492.statusCode).toBe(200);
-      expect(erc6492.json().address).toBe(counterfactual.toLowerCase());
+        const inner = await bodyFor(counterfactual);
+        const erc6492 = await postTo({ ...inner, signature: wrap(inner.signature) });
+        expect(erc6492.statusCode).toBe(200);
+        expect(erc6492.json().address).toBe(counterfactual.toLowerCase());
 
-      const intruder = clients.wallet(DEV_ACCOUNT_ROLES.firstUser + 1);
-      expectUnauthorized(await postTo(await bodyFor(deployed, intruder)));
-    } finally {
-      await withChain.close();
-      await chain.close();
-    }
+        expectUnauthorized(await postTo(await bodyFor(deployed, intruder)));
+      },
+    );
   });
 });
 

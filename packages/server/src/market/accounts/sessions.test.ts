@@ -1,16 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  CLASSIC_CHAIN_ID,
-  createChainClients,
-  DEV_ACCOUNT_ROLES,
-  deploySmartWallet,
-  deploySmartWalletFactory,
-  predictSmartWallet,
-  startDevChain,
-  wrapErc6492Signature,
-} from "@mkt/chain";
 import { ACCOUNT_ACTION_KINDS, SIGN_IN_CONSENT, signInMessage } from "@mkt/protocol";
-import { numberToHex, pad, zeroHash } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   accountAction,
@@ -22,9 +11,9 @@ import {
   testWallet,
 } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import { withContractWallets } from "../../_test/contract-wallets.ts";
 import { setupDatabase } from "../../_test/database.ts";
 import { hashSecret } from "../../keys/secrets.ts";
-import { createWalletVerifier } from "./wallet-signatures.ts";
 
 const clock = createManualClock(Date.now());
 let test: TestApp;
@@ -631,72 +620,40 @@ describe("secrets stay out of logs", () => {
 
 describe("contract wallets on the dev chain", () => {
   it("signs in a deployed ERC-1271 wallet and a counterfactual ERC-6492 one; refuses another owner", async () => {
-    const chain = await startDevChain({ chainId: CLASSIC_CHAIN_ID, port: 0, intervalMs: 0 });
-    const withChain = await setupApp({
-      clock,
-      walletVerifier: createWalletVerifier({ rpcUrl: chain.rpcUrl }),
-    });
-    try {
-      const key = (await withChain.createKey({ multiplier: 100 })).key;
-      const clients = createChainClients({
-        rpcUrl: chain.rpcUrl,
-        chainId: CLASSIC_CHAIN_ID,
-        pollingIntervalMs: 20,
-      });
-      const factory = await deploySmartWalletFactory({ clients });
-      const owner = clients.wallet(DEV_ACCOUNT_ROLES.firstUser);
-      const deployed = await deploySmartWallet({
-        clients,
-        factory,
-        owner: owner.account.address,
-        salt: zeroHash,
-      });
-      const salt = pad(numberToHex(7), { size: 32 });
-      const counterfactual = predictSmartWallet({ factory, owner: owner.account.address, salt });
-      expect(await clients.publicClient.getCode({ address: counterfactual })).toBeUndefined();
-
-      const envelopeFor = async (address: string, signer = owner) => {
-        const fields = {
-          origin: TEST_ORIGIN,
-          address: address.toLowerCase(),
-          nonce: randomUUID(),
-          expires: clock.now() + 60_000,
+    await withContractWallets(
+      { clock, salt: 7 },
+      async ({ app, key, owner, intruder, deployed, counterfactual, wrap }) => {
+        const envelopeFor = async (address: string, signer = owner) => {
+          const fields = {
+            origin: TEST_ORIGIN,
+            address: address.toLowerCase(),
+            nonce: randomUUID(),
+            expires: clock.now() + 60_000,
+          };
+          return { ...fields, signature: await signer.signMessage({ message: signInMessage(fields) }) };
         };
-        return { ...fields, signature: await signer.signMessage({ message: signInMessage(fields) }) };
-      };
-      const postTo = (payload: unknown) =>
-        withChain.app.server.inject({
-          method: "POST",
-          url: "/market/account/session",
-          headers: { "api-key": key, origin: TEST_ORIGIN },
-          payload: payload as object,
-        });
+        const postTo = (payload: unknown) =>
+          app.app.server.inject({
+            method: "POST",
+            url: "/market/account/session",
+            headers: { "api-key": key, origin: TEST_ORIGIN },
+            payload: payload as object,
+          });
 
-      const erc1271 = await postTo(await envelopeFor(deployed));
-      expect(erc1271.statusCode).toBe(200);
-      expect(erc1271.json().address).toBe(deployed.toLowerCase());
+        const erc1271 = await postTo(await envelopeFor(deployed));
+        expect(erc1271.statusCode).toBe(200);
+        expect(erc1271.json().address).toBe(deployed.toLowerCase());
 
-      const inner = await envelopeFor(counterfactual);
-      const erc6492 = await postTo({
-        ...inner,
-        signature: wrapErc6492Signature({
-          factory,
-          owner: owner.account.address,
-          salt,
-          signature: inner.signature as `0x${string}`,
-        }),
-      });
-      expect(erc6492.statusCode).toBe(200);
-      expect(erc6492.json().address).toBe(counterfactual.toLowerCase());
+        const inner = await envelopeFor(counterfactual);
+        const erc6492 = await postTo({ ...inner, signature: wrap(inner.signature) });
+        expect(erc6492.statusCode).toBe(200);
+        expect(erc6492.json().address).toBe(counterfactual.toLowerCase());
 
-      const intruder = clients.wallet(DEV_ACCOUNT_ROLES.firstUser + 1);
-      expect((await postTo(await envelopeFor(deployed, intruder))).statusCode).toBe(401);
-      const unwrapped = await envelopeFor(counterfactual);
-      expect((await postTo(unwrapped)).statusCode).toBe(401);
-    } finally {
-      await withChain.close();
-      await chain.close();
-    }
+        expect((await postTo(await envelopeFor(deployed, intruder))).statusCode).toBe(401);
+        const unwrapped = await envelopeFor(counterfactual);
+        expect((await postTo(unwrapped)).statusCode).toBe(401);
+      },
+    );
   });
 });
 

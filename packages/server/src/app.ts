@@ -270,6 +270,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     unread: createDmService({ db, clock }).unread,
     limits: { maxStreams: config.maxStreams, maxStreamsPerKey: config.maxStreamsPerKey, ...options.live },
   });
+  /** Shared profiles: the market's creator pages and the classic holdings' `userData`. */
+  const profiles = createProfileReader({ db, publicUrl: config.publicUrl });
   const market = marketRoutes([
     apiKeyCheckRoute,
     ...releaseRoutes({ releases }),
@@ -281,7 +283,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...creatorRoutes({
       creators: createCreatorService({
         db,
-        profiles: createProfileReader({ db, publicUrl: config.publicUrl }),
+        profiles,
         releases,
         scope: roles.market?.scope,
       }),
@@ -335,7 +337,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       packs: createPackReader({
         db,
         directory: classicGames,
-        profiles: createProfileReader({ db, publicUrl: config.publicUrl }),
+        profiles,
         publicUrl: config.publicUrl,
       }),
       activity: createActivityReader({ db, directory: classicGames }),

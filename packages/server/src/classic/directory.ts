@@ -65,4 +65,10 @@ export interface ClassicGameDirectory {
   ): Promise<Map<string, ClassicSearchGame>>;
   /** The card catalogue in effect at `options.at` (now when absent), or undefined for an unknown drop. */
   catalogue(chainId: number, address: string, options: RenderOptions): Promise<CardCatalogue | undefined>;
+  /** The card catalogues of several drops in one read, by lowercase address (unknown ones absent). */
+  catalogues(
+    chainId: number,
+    addresses: readonly string[],
+    options: RenderOptions,
+  ): Promise<Map<string, CardCatalogue>>;
 }

@@ -2,6 +2,7 @@ import { adminClassicUnboxingSchema, classicUnboxingSchema } from "@mkt/protocol
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
+import { keyRefused } from "./responses.ts";
 import type { ClassicSettings } from "./settings.ts";
 
 export function classicSettingsRoutes({ settings }: { settings: ClassicSettings }): RouteSpec[] {
@@ -16,7 +17,7 @@ export function classicSettingsRoutes({ settings }: { settings: ClassicSettings 
       tags: ["Platform"],
       responses: {
         200: { description: "The switch's state.", schema: classicUnboxingSchema },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+        429: keyRefused,
       },
       handler: async () => ({ disallowed: await settings.unboxingDisallowed() }),
     }),

@@ -17,6 +17,7 @@ import {
   MAX_SIGNATURE_WINDOW_MS,
 } from "../../market/accounts/envelopes.ts";
 import { VERIFICATION_GAS_LIMIT } from "../../market/accounts/wallet-signatures.ts";
+import { keyRefused } from "../responses.ts";
 import type { ClassicAccountContext, ClassicAuthService } from "./service.ts";
 
 const HOURS = CLASSIC_ACCESS_TOKEN_LIFETIME_MS / 3_600_000;
@@ -62,7 +63,7 @@ const errors = {
       "A field is missing or malformed, `chainId` is not the classic chain, `expires` is too far ahead.",
   },
   401: { description: "Bearer token missing, malformed, expired, signed out or invalid (`UNAUTHORIZED`)." },
-  429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+  429: keyRefused,
   503: { description: "The database is unavailable (`SERVICE_UNAVAILABLE`)." },
 };
 

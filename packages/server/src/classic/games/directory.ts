@@ -407,6 +407,61 @@ export function createClassicGameDirectory({
     return { rows, total: Number(counted[0]?.n ?? 0) };
   };
 
+  /** The games of `addresses` rendered in one variant, by drop address (unknown ones absent). */
+  const renderedByAddress = async <Game>(
+    chainId: number,
+    addresses: readonly string[],
+    options: RenderOptions,
+    render: (resolved: Resolved, usdPerEth: string, bypass: boolean) => Game,
+  ): Promise<Map<string, Game>> => {
+    const rows = await byAddresses(chainId, addresses, options);
+    const games = new Map<string, Game>();
+    if (rows.length === 0) return games;
+    const usd = await usdPerEth();
+    for (const row of rows)
+      games.set(row.drop_address, render(resolveRow(row), usd, options.bypassImageProxy));
+    return games;
+  };
+
+  /** The card catalogue of one game row. */
+  const catalogueOf = (chainId: number, row: GameRow, options: RenderOptions): CardCatalogue => {
+    const resolved = resolveRow(row);
+    const bypass = options.bypassImageProxy;
+    return {
+      chainId,
+      contractAddress: row.drop_address,
+      cards: renderCards(resolved, bypass),
+      disableWear: resolved.game.disableWear,
+      disableFoil: resolved.game.disableFoil,
+      firstTokenId: BigInt(row.first_token_id),
+      oddsBps: resolved.oddsBps,
+      offers: resolved.offers,
+      game: {
+        nftName: row.nft_name,
+        nftSymbol: row.nft_symbol,
+        creator: row.creator,
+        slug: resolved.slug,
+        description: resolved.game.description,
+        imageUrl: images.link(resolved.game.imageUrl, bypass),
+        featuredImageUrl: images.link(resolved.game.featuredImageUrl, bypass),
+        websiteUrl: resolved.game.websiteUrl,
+        packsMinted: BigInt(row.packs_minted),
+      },
+      metadataSource: resolved.source,
+      version: resolved.version,
+      effectiveFrom: resolved.source === "user" && row.effective_from ? iso(row.effective_from) : null,
+      effectiveUntil: resolved.source === "user" && row.effective_until ? iso(row.effective_until) : null,
+    };
+  };
+
+  /** The card catalogues of `addresses` in effect at `options.at`, in one query, by drop address. */
+  const catalogues = async (chainId: number, addresses: readonly string[], options: RenderOptions) => {
+    const out = new Map<string, CardCatalogue>();
+    for (const row of await byAddresses(chainId, addresses, options))
+      out.set(row.drop_address, catalogueOf(chainId, row, options));
+    return out;
+  };
+
   const NEWEST = sql`g.created_block DESC, g.drop_address`;
 
   /** A page of the games matching `conditions`, newest first, rendered in one of the two variants. */
@@ -450,57 +505,16 @@ export function createClassicGameDirectory({
       return rows.length > 0;
     },
 
-    async games(chainId, addresses, options) {
-      const rows = await byAddresses(chainId, addresses, options);
-      const games = new Map<string, ClassicGame>();
-      if (rows.length === 0) return games;
-      const usd = await usdPerEth();
-      for (const row of rows)
-        games.set(row.drop_address, renderGame(resolveRow(row), usd, options.bypassImageProxy));
-      return games;
+    games: (chainId, addresses, options) => renderedByAddress(chainId, addresses, options, renderGame),
+
+    searchGames: (chainId, addresses, options) =>
+      renderedByAddress(chainId, addresses, options, renderSearchGame),
+
+    async catalogue(chainId, address, options) {
+      return (await catalogues(chainId, [address], options)).get(address.toLowerCase());
     },
 
-    async searchGames(chainId, addresses, options) {
-      const rows = await byAddresses(chainId, addresses, options);
-      const games = new Map<string, ClassicSearchGame>();
-      if (rows.length === 0) return games;
-      const usd = await usdPerEth();
-      for (const row of rows)
-        games.set(row.drop_address, renderSearchGame(resolveRow(row), usd, options.bypassImageProxy));
-      return games;
-    },
-
-    async catalogue(chainId, address, options): Promise<CardCatalogue | undefined> {
-      const [row] = await byAddresses(chainId, [address], options);
-      if (!row) return undefined;
-      const resolved = resolveRow(row);
-      const bypass = options.bypassImageProxy;
-      return {
-        chainId,
-        contractAddress: row.drop_address,
-        cards: renderCards(resolved, bypass),
-        disableWear: resolved.game.disableWear,
-        disableFoil: resolved.game.disableFoil,
-        firstTokenId: BigInt(row.first_token_id),
-        oddsBps: resolved.oddsBps,
-        offers: resolved.offers,
-        game: {
-          nftName: row.nft_name,
-          nftSymbol: row.nft_symbol,
-          creator: row.creator,
-          slug: resolved.slug,
-          description: resolved.game.description,
-          imageUrl: images.link(resolved.game.imageUrl, bypass),
-          featuredImageUrl: images.link(resolved.game.featuredImageUrl, bypass),
-          websiteUrl: resolved.game.websiteUrl,
-          packsMinted: BigInt(row.packs_minted),
-        },
-        metadataSource: resolved.source,
-        version: resolved.version,
-        effectiveFrom: resolved.source === "user" && row.effective_from ? iso(row.effective_from) : null,
-        effectiveUntil: resolved.source === "user" && row.effective_until ? iso(row.effective_until) : null,
-      };
-    },
+    catalogues,
 
     async list(query, options) {
       const conditions = [sql`g.chain_id = ${query.chainId}`];

@@ -18,6 +18,7 @@ import {
 import { notFound } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { bypassesImageProxy } from "../images.ts";
+import { keyRefused } from "../responses.ts";
 import type { ClassicGameCatalog } from "./directory.ts";
 
 const gameNotFound = () => notFound("no game with this address or slug on this chain", "GAME_NOT_FOUND");
@@ -38,7 +39,7 @@ const METADATA =
 
 const errors = {
   400: { description: "A malformed query or path value (`VALIDATION_ERROR`)." },
-  429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+  429: keyRefused,
   503: { description: "No ETH/USD price (`PRICE_UNAVAILABLE`)." },
 } as const;
 const notFoundError = { 404: { description: "No such game on this chain (`GAME_NOT_FOUND`)." } } as const;

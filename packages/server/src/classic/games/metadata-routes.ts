@@ -11,6 +11,7 @@ import { notFound } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { CardCatalogue } from "../directory.ts";
 import { bypassesImageProxy } from "../images.ts";
+import { keyRefused } from "../responses.ts";
 import type { ClassicGameCatalog } from "./directory.ts";
 import { formatPercent } from "./economics.ts";
 
@@ -90,7 +91,7 @@ export function classicMetadataRoutes({ games }: { games: ClassicGameCatalog }):
         200: { description: "The cards.", schema: classicCardCatalogueSchema },
         400: { description: "A malformed address, slug, chainId or `at` (`VALIDATION_ERROR`)." },
         404: { description: "No such game on this chain (`GAME_NOT_FOUND`)." },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+        429: keyRefused,
       },
       handler: async (request) => {
         const { chainId, at } = request.query;
@@ -113,7 +114,7 @@ export function classicMetadataRoutes({ games }: { games: ClassicGameCatalog }):
         200: { description: "The odds.", schema: classicOddsViewSchema },
         400: { description: "A malformed address, slug, chainId or `at` (`VALIDATION_ERROR`)." },
         404: { description: "No such game on this chain (`GAME_NOT_FOUND`)." },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+        429: keyRefused,
       },
       handler: async (request) => {
         const { chainId, at } = request.query;

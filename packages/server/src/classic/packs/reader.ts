@@ -140,15 +140,6 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
     return Number(rows[0]?.total ?? 0);
   };
 
-  const catalogues = async (chainId: number, addresses: Iterable<string>, options: RenderOptions) => {
-    const out = new Map<string, CardCatalogue>();
-    for (const address of new Set(addresses)) {
-      const catalogue = await directory.catalogue(chainId, address, options);
-      if (catalogue) out.set(address, catalogue);
-    }
-    return out;
-  };
-
   const tokenMetadata = (row: PackRow, catalogue: CardCatalogue | undefined): ClassicTokenMetadata => {
     const tokenId = row.token_id;
     const packArt = artUrl(publicUrl, row.chain_id, row.contract_address, "pack");
@@ -216,7 +207,9 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
   ): Promise<ClassicRangePack[]> => {
     const addresses = rows.map((row) => row.contract_address);
     const cards =
-      include.metadata && rows.length > 0 ? await catalogues(chainId, addresses, options) : undefined;
+      include.metadata && rows.length > 0
+        ? await directory.catalogues(chainId, addresses, options)
+        : undefined;
     const games =
       include.contractDetails && rows.length > 0
         ? await directory.games(chainId, [...new Set(addresses)], options)
@@ -316,7 +309,7 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       ]);
       const addresses = [...new Set(rows.map((row) => row.contract_address))];
       const [cards, games, userData] = await Promise.all([
-        catalogues(query.chainId, addresses, options),
+        directory.catalogues(query.chainId, addresses, options),
         addresses.length > 0 ? directory.searchGames(query.chainId, addresses, options) : new Map(),
         rows.length > 0 ? userDataOf(ownerAddress) : null,
       ]);

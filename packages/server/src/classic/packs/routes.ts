@@ -20,10 +20,10 @@ import {
 import { z } from "zod";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { bypassesImageProxy } from "../images.ts";
+import { keyRefused } from "../responses.ts";
 import type { ActivityReader } from "./activity.ts";
 import type { PackReader } from "./reader.ts";
 
-const refused = { description: "API key missing or invalid, or quota exhausted (one identical response)." };
 const malformed = { description: "A malformed parameter (`error`: `VALIDATION_ERROR`)." };
 const noGame = { description: "No game with that address or slug on the chain (`error`: `GAME_NOT_FOUND`)." };
 const noPrice = {
@@ -60,7 +60,7 @@ export function classicPackRoutes({
         200: { description: "A page of packs.", schema: classicRangePageSchema },
         400: malformed,
         404: noGame,
-        429: refused,
+        429: keyRefused,
         503: noPrice,
       },
       handler: (request) =>
@@ -80,7 +80,7 @@ export function classicPackRoutes({
       responses: {
         200: { description: "A page of packs.", schema: classicOwnerPageSchema },
         400: malformed,
-        429: refused,
+        429: keyRefused,
         503: noPrice,
       },
       handler: (request) =>
@@ -105,7 +105,7 @@ export function classicPackRoutes({
         200: { description: "The wallet's packs.", schema: classicHoldingsSchema },
         400: malformed,
         404: noGame,
-        429: refused,
+        429: keyRefused,
         503: noPrice,
       },
       handler: (request) =>
@@ -129,7 +129,7 @@ export function classicPackRoutes({
         200: { description: "Events after the cursor.", schema: classicCollectionEventsSchema },
         400: malformed,
         404: noGame,
-        429: refused,
+        429: keyRefused,
       },
       handler: (request) => activity.collection(request.params.contractAddress, request.query),
     }),
@@ -145,7 +145,7 @@ export function classicPackRoutes({
       responses: {
         200: { description: "A page of events.", schema: classicRecentSchema },
         400: malformed,
-        429: refused,
+        429: keyRefused,
       },
       handler: (request) => activity.recent(request.query),
     }),

@@ -7,6 +7,7 @@ import {
   classicStatsSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { keyRefused } from "../responses.ts";
 import type { ClassicStatsService } from "./service.ts";
 
 const CACHE =
@@ -14,7 +15,7 @@ const CACHE =
 
 const errors = {
   400: { description: "A malformed query value (`VALIDATION_ERROR`)." },
-  429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+  429: keyRefused,
   503: { description: "The database is unavailable (`SERVICE_UNAVAILABLE`)." },
 };
 

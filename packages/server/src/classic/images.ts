@@ -1,3 +1,4 @@
+import { secretsEqual } from "../keys/secrets.ts";
 import { hmac } from "../secrets/index.ts";
 
 /**
@@ -31,13 +32,7 @@ export function createImageLinks({ publicUrl, key }: { publicUrl: string; key: B
       if (url === null || bypass || url.startsWith(own)) return url;
       return `${publicUrl}/classic/image/${sign(url)}?url=${encodeURIComponent(url)}`;
     },
-    verify(url, signature) {
-      const expected = sign(url);
-      if (signature.length !== expected.length) return false;
-      let diff = 0;
-      for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ signature.charCodeAt(i);
-      return diff === 0;
-    },
+    verify: (url, signature) => secretsEqual(signature, sign(url)),
   };
 }
 

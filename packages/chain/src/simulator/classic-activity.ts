@@ -46,7 +46,7 @@ const ODDS: readonly RarityOdds[] = [
 const FIRST_TOKEN_IDS = [0n, 0n, 1001n, 10n ** 21n] as const;
 
 /** Classic generation traffic: games (with varied odds and first pack ids), pack mints (some
- * allowlisted), randomness, opens, sell-backs, pack transfers, pauses and bonding-curve trades. Packs are tracked from the simulator's own receipts and
+ * allowlisted), randomness, opens, sell-backs, pack transfers, pauses, allowlist changes and bonding-curve trades. Packs are tracked from the simulator's own receipts and
  * re-checked onchain before use, since anyone else on the chain may move them. */
 export function createClassicActivity(
   context: SimulationContext,
@@ -174,6 +174,43 @@ export function createClassicActivity(
     );
     game.active = active;
     return { action: "setActive", gameId: game.gameId.toString(), active };
+  }
+
+  /** Allowlist-gated games whose creator the simulator acts for and whose list it knows. */
+  function gatedOwnGames(): Game[] {
+    return games.filter(
+      (game) => game.creator !== undefined && game.merkleRoot !== zeroHash && allowlists.has(game.merkleRoot),
+    );
+  }
+
+  /** A creator changes a gated drop's allowlist: one member leaves, another joins, and the new root goes onchain. */
+  async function setMerkleRoot(): Promise<ActionReport> {
+    const game = prng.pick(gatedOwnGames());
+    const current = allowlists.get(game.merkleRoot)!;
+    const creatorAddress = addressOf(context, game.creator!);
+    const leaving = current.addresses.filter((address) => address !== creatorAddress);
+    const gone = leaving.length > 1 ? prng.pick(leaving) : undefined;
+    const outsiders = users.filter((index) => !current.addresses.includes(addressOf(context, index)));
+    const joining = outsiders.length > 0 ? addressOf(context, prng.pick(outsiders)) : undefined;
+    const members = [...current.addresses.filter((address) => address !== gone), ...(joining ? [joining] : [])];
+    const allowlist = buildAllowlist(members);
+    allowlists.set(allowlist.root, allowlist);
+    await context.send(
+      clients.wallet(game.creator!).writeContract({
+        address: game.drop,
+        abi: boosterDropAbi,
+        functionName: "setMerkleRoot",
+        args: [allowlist.root],
+      }),
+    );
+    game.merkleRoot = allowlist.root;
+    return {
+      action: "setMerkleRoot",
+      gameId: game.gameId.toString(),
+      members: members.length,
+      ...(joining ? { joined: joining } : {}),
+      ...(gone ? { left: gone } : {}),
+    };
   }
 
   async function open(): Promise<ActionReport> {
@@ -406,6 +443,7 @@ export function createClassicActivity(
         { action: "buyToken", weight: tradable ? 14 : 0, run: buyToken },
         { action: "sellToken", weight: sellableHoldings().length > 0 ? 7 : 0, run: sellToken },
         { action: "createGame", weight: games.length < MAX_GAMES ? 3 : 0, run: createGame },
+        { action: "setMerkleRoot", weight: gatedOwnGames().length > 0 ? 3 : 0, run: setMerkleRoot },
         {
           action: "setActive",
           weight: pausable().length === 0 ? 0 : games.some((g) => !g.active) ? 6 : 2,

@@ -16,7 +16,7 @@ import type { ActionReport } from "./index.ts";
 import { createChainSimulation, startSimulator } from "./index.ts";
 
 /** Per chain, a seed whose first 50 steps reach every event listed below on a fresh dev chain. */
-const SEEDS: Record<number, bigint> = { [CLASSIC_CHAIN_ID]: 6n, [PREDICT_CHAIN_ID]: 4n };
+const SEEDS: Record<number, bigint> = { [CLASSIC_CHAIN_ID]: 1n, [PREDICT_CHAIN_ID]: 4n };
 const abis: Abi[] = [
   boosterDropAbi,
   boosterTokenAbi,
@@ -55,6 +55,7 @@ describe.each([
       "Sale",
       "Graduated",
       "ActiveChanged",
+      "MerkleRootUpdated",
       "DropCreated",
       "Claimed",
     ],

@@ -192,7 +192,10 @@ export function createClassicActivity(
     const gone = leaving.length > 1 ? prng.pick(leaving) : undefined;
     const outsiders = users.filter((index) => !current.addresses.includes(addressOf(context, index)));
     const joining = outsiders.length > 0 ? addressOf(context, prng.pick(outsiders)) : undefined;
-    const members = [...current.addresses.filter((address) => address !== gone), ...(joining ? [joining] : [])];
+    const members = [
+      ...current.addresses.filter((address) => address !== gone),
+      ...(joining ? [joining] : []),
+    ];
     const allowlist = buildAllowlist(members);
     allowlists.set(allowlist.root, allowlist);
     await context.send(

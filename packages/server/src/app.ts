@@ -11,6 +11,11 @@ import {
   createClassicBearerAuth,
 } from "./classic/auth/index.ts";
 import {
+  classicDraftRoutes,
+  createClassicDraftService,
+  createDeploymentReader,
+} from "./classic/drafts/index.ts";
+import {
   type ClassicGameCatalog,
   type ClassicMetadataStore,
   classicGameRoutes,
@@ -328,10 +333,25 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions,
     chainId: roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID,
   });
+  const classicDrafts = createClassicDraftService({
+    db,
+    clock,
+    chainId: roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID,
+    metadata: classicMetadata,
+    deployments: roles.classic
+      ? createDeploymentReader({
+          rpcUrl: roles.classic.deployment.rpcUrl,
+          chainId: roles.classic.deployment.chainId,
+          factory: roles.classic.factory.address,
+        })
+      : undefined,
+    onPublishFailure: (draftId, error) =>
+      logger.warn({ msg: "classic draft metadata publish failed", draftId, err: error }),
+  });
   const classic = classicRoutes([
     ...classicAuthRoutes({ auth: classicAuth }),
     ...classicSettingsRoutes({ settings: classicSettings }),
-    ...classicGameRoutes({ games: classicGames }),
+    ...classicGameRoutes({ games: classicGames, publication: classicDrafts }),
     ...classicMetadataRoutes({ games: classicGames }),
     ...classicPackRoutes({
       packs: createPackReader({
@@ -347,6 +367,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       fetcher: createImageFetcher({ hosts: config.imageProxyHosts, clock, ...options.classicImageProxy }),
     }),
     ...classicStatsRoutes({ stats: createClassicStatsService({ db, clock, price: classicPrice }) }),
+    ...classicDraftRoutes({ drafts: classicDrafts }),
   ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],

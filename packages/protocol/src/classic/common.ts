@@ -78,6 +78,17 @@ export const CLASSIC_ERROR_CODES = {
   priceUnavailable: "PRICE_UNAVAILABLE",
   unavailable: "SERVICE_UNAVAILABLE",
   internal: "INTERNAL_ERROR",
+  // Creator workflow (issue 14, classic/drafts).
+  forbidden: "FORBIDDEN",
+  draftNotFound: "DRAFT_NOT_FOUND",
+  draftConfirmed: "DRAFT_CONFIRMED",
+  draftLimit: "DRAFT_LIMIT",
+  deploymentMismatch: "DEPLOYMENT_MISMATCH",
+  merkleRootMismatch: "MERKLE_ROOT_MISMATCH",
+  notAGameDeployment: "NOT_A_GAME_DEPLOYMENT",
+  transactionReverted: "TRANSACTION_REVERTED",
+  versionConflict: "VERSION_CONFLICT",
+  slugTaken: "SLUG_TAKEN",
 } as const;
 
 /** Query helpers shared by the classic routes: lenient the way query strings are, strict on range. */

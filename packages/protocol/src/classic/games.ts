@@ -268,7 +268,9 @@ export const classicReadySchema = z
       .int()
       .min(0)
       .max(100)
-      .describe("0 while the drop is not indexed yet, 100 once it is."),
+      .describe(
+        "0 while the drop is not indexed yet, 50 while its confirmed creator metadata is not published yet, 100 once ready.",
+      ),
     status: z
       .enum(CLASSIC_READY_STATUSES)
       .describe("`indexing` (not in the projection yet: poll again) or `ready`."),

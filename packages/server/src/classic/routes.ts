@@ -78,6 +78,16 @@ export const CLASSIC_ROUTES = {
   "POST /auth/sign-in": { access: write, cache: cache.noStore },
   "GET /auth/session": { access: read, session: "classic", cache: cache.private },
   "POST /auth/sign-out": { access: bearerOnly, session: "classic", cache: cache.noStore },
+  // Creator workflow (classic/drafts, issue 14): drafts, allowlists, confirm, revisions.
+  "POST /metadata/draft/poll": { access: write, session: "classic", cache: cache.noStore },
+  "GET /metadata/draft": { access: write, session: "classic", cache: cache.private },
+  "GET /metadata/draft/:draftId": { access: write, session: "classic", cache: cache.private },
+  "DELETE /metadata/draft/:draftId": { access: write, session: "classic", cache: cache.noStore },
+  "POST /metadata/draft/whitelist": { access: write, session: "classic", cache: cache.noStore },
+  "POST /metadata/draft/whitelist/finalize": { access: write, session: "classic", cache: cache.noStore },
+  "GET /metadata/draft/:draftId/whitelist/proof": { access: read, cache: cache.noStore },
+  "POST /metadata/confirm": { access: bearerOnly, session: "classic", cache: cache.noStore },
+  "PUT /metadata/:contractAddress": { access: bearerOnly, session: "classic", cache: cache.noStore },
 } satisfies RouteTable;
 
 export function classicRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {

@@ -45,7 +45,17 @@ const errors = {
 const notFoundError = { 404: { description: "No such game on this chain (`GAME_NOT_FOUND`)." } } as const;
 
 /** `/games`, `/search`, `/featured` and `/contractAddress/{addressOrSlug}` with `/ready` and `/all-metadata`. */
-export function classicGameRoutes({ games }: { games: ClassicGameCatalog }): RouteSpec[] {
+export function classicGameRoutes({
+  games,
+  publication,
+}: {
+  games: ClassicGameCatalog;
+  /**
+   * Confirmed creator metadata waiting for its game to be indexed
+   * (classic/drafts): `/ready` publishes it, and stays false while it cannot.
+   */
+  publication?: { pendingPublication(chainId: number, address: string): Promise<boolean> };
+}): RouteSpec[] {
   const resolveOr404 = async (chainId: number, addressOrSlug: string) => {
     const address = await games.resolve(chainId, addressOrSlug);
     if (address === undefined) throw gameNotFound();
@@ -132,7 +142,7 @@ export function classicGameRoutes({ games }: { games: ClassicGameCatalog }): Rou
       operationId: "classicGameReady",
       summary: "Whether a new game can be read yet",
       description:
-        'Step 5 of the creator workflow: poll until `ready`. A drop address the indexer has not seen yet is not an error (its deployment may still be on its way): 200 with `ready: false`, `progress: 0`, `status: "indexing"`. Once indexed: `ready: true`, `progress: 100`, `status: "ready"`, and `metadataSource` says whether the creator\'s metadata (`user`) or the default one is in effect. A slug nobody has is 404 `GAME_NOT_FOUND` (a slug exists only once its game does). Cached about 5 seconds.',
+        'Step 5 of the creator workflow: poll until `ready`. A drop address the indexer has not seen yet is not an error (its deployment may still be on its way): 200 with `ready: false`, `progress: 0`, `status: "indexing"`. Indexed, but the creator\'s confirmed metadata (`POST /classic/metadata/confirm`) not published yet: `ready: false`, `progress: 50`, `status: "indexing"` (this read publishes it when it can). Once indexed and published: `ready: true`, `progress: 100`, `status: "ready"`, and `metadataSource` says whether the creator\'s metadata (`user`) or the default one is in effect. A slug nobody has is 404 `GAME_NOT_FOUND` (a slug exists only once its game does). Cached about 5 seconds.',
       tags: ["Games"],
       request: { params: classicGameParamsSchema, query: classicChainQuerySchema },
       responses: {
@@ -150,6 +160,8 @@ export function classicGameRoutes({ games }: { games: ClassicGameCatalog }): Rou
             return { success: true, ready: false, progress: 0, status: "indexing", metadataSource: null };
           throw gameNotFound();
         }
+        if (await publication?.pendingPublication(chainId, address))
+          return { success: true, ready: false, progress: 50, status: "indexing", metadataSource: null };
         const catalogue = await games.catalogue(chainId, address, { bypassImageProxy: true });
         return {
           success: true,

@@ -54,7 +54,11 @@ describe("classic metadata store", () => {
       cards: cards(["One", "Two", "Three", "Four", "Five"]),
       slug: "paper-boats",
     });
-    expect(first).toEqual({ version: 1, effectiveFrom: new Date(Date.UTC(2026, 0, 1)) });
+    expect(first).toEqual({
+      version: 1,
+      effectiveFrom: new Date(Date.UTC(2026, 0, 1)),
+      effectiveUntil: null,
+    });
     expect(bumps).toBe(1);
     clock.advance(DAY);
     const second = await store().publish(8453, A, {

@@ -1,9 +1,15 @@
-import type { AdminClassicGameFlags, ClassicGameFlags } from "@mkt/protocol";
+import {
+  type AdminClassicGameFlags,
+  CLASSIC_CREATOR_SLUG,
+  CLASSIC_ERROR_CODES,
+  type ClassicGameFlags,
+  isCreatorSlug,
+} from "@mkt/protocol";
 import { sql } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { isUniqueViolation } from "../../db/index.ts";
-import { badRequest, conflict, notFound } from "../../errors.ts";
+import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 
 const url = z.string().max(2048).nullable().default(null);
@@ -58,18 +64,28 @@ export interface MetadataRevisionInput {
   slug?: string;
   /** When the revision takes effect; now when absent. Not before the latest revision's start. */
   effectiveFrom?: Date;
+  /**
+   * When it stops; absent: open-ended. An open-ended revision closes the
+   * revisions before it where it starts; a bounded one leaves them as they
+   * are, so the latest open one is in effect again once it ends.
+   */
+  effectiveUntil?: Date;
+  /** The version this revision must get (optimistic concurrency): 409 `VERSION_CONFLICT` otherwise. */
+  expectedVersion?: number;
 }
 
 export interface PublishedRevision {
   version: number;
   effectiveFrom: Date;
+  effectiveUntil: Date | null;
 }
 
 /**
  * Creator slugs: lowercase letters, digits and single inner `-`, 3 to 80
- * characters, never ending in `-<digits>` (that form is the default slugs').
+ * characters, never ending in `-<digits>` (that form is the default slugs'),
+ * never a reserved word (`isCreatorSlug` in `@mkt/protocol`).
  */
-export const CREATOR_SLUG = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,79}$/;
+export const CREATOR_SLUG = CLASSIC_CREATOR_SLUG;
 
 /**
  * Checks a revision's cards: card ids run 1..N without gaps or overlaps in
@@ -128,9 +144,12 @@ export function createClassicMetadataStore({
       const parsed = storedCardsSchema.safeParse(revision.cards);
       if (!parsed.success) throw badRequest(`cards: ${parsed.error.issues[0]?.message ?? "invalid"}`);
       const cards = checkCards(parsed.data);
-      if (revision.slug !== undefined && (!CREATOR_SLUG.test(revision.slug) || /-\d+$/.test(revision.slug)))
-        throw badRequest("slug: 3 to 80 of a-z, 0-9 and inner -, not ending in -<digits>");
+      if (revision.slug !== undefined && !isCreatorSlug(revision.slug))
+        throw badRequest("slug: 3 to 80 of a-z, 0-9 and inner -, not ending in -<digits>, not `draft`");
       const from = revision.effectiveFrom ?? new Date(clock.now());
+      const until = revision.effectiveUntil ?? null;
+      if (until && until.getTime() <= from.getTime())
+        throw badRequest("effectiveUntil must be after effectiveFrom");
       let published: PublishedRevision;
       try {
         published = await db.kysely.transaction().execute(async (tx) => {
@@ -147,15 +166,22 @@ export function createClassicMetadataStore({
           if (previous && new Date(previous.effective_from).getTime() >= from.getTime())
             throw badRequest("effectiveFrom must be after the latest revision's start");
           const version = (previous?.version ?? 0) + 1;
+          if (revision.expectedVersion !== undefined && revision.expectedVersion !== version)
+            throw new AppError(
+              "conflict",
+              `version ${revision.expectedVersion} is not the next version (${version}): another revision was published meanwhile`,
+              { code: CLASSIC_ERROR_CODES.versionConflict },
+            );
           const fromIso = from.toISOString();
-          await sql`
-            UPDATE classic_metadata SET effective_until = ${fromIso}
-             WHERE chain_id = ${chainId} AND contract_address = ${address}
-               AND (effective_until IS NULL OR effective_until > ${fromIso})`.execute(tx);
+          if (until === null)
+            await sql`
+              UPDATE classic_metadata SET effective_until = ${fromIso}
+               WHERE chain_id = ${chainId} AND contract_address = ${address}
+                 AND (effective_until IS NULL OR effective_until > ${fromIso})`.execute(tx);
           await sql`
             INSERT INTO classic_metadata
               (chain_id, contract_address, version, effective_from, effective_until, source, game, cards, created_at)
-            VALUES (${chainId}, ${address}, ${version}, ${fromIso}, NULL, 'user',
+            VALUES (${chainId}, ${address}, ${version}, ${fromIso}, ${until?.toISOString() ?? null}, 'user',
                     ${JSON.stringify(game)}::jsonb, ${JSON.stringify(cards)}::jsonb,
                     ${new Date(clock.now()).toISOString()})`.execute(tx);
           if (revision.slug !== undefined) {
@@ -170,7 +196,7 @@ export function createClassicMetadataStore({
             await sql`INSERT INTO classic_slugs (chain_id, slug, contract_address)
                       VALUES (${chainId}, ${revision.slug}, ${address})`.execute(tx);
           }
-          return { version, effectiveFrom: from };
+          return { version, effectiveFrom: from, effectiveUntil: until };
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict("slug taken, or a concurrent publish took this version");
@@ -227,6 +253,9 @@ export function createClassicMetadataStore({
          WHERE g.chain_id = ${chainId}
            AND NOT EXISTS (SELECT 1 FROM classic_metadata m
                             WHERE m.chain_id = g.chain_id AND m.contract_address = g.drop_address)
+           -- A game its creator confirmed (classic/drafts) gets the creator's metadata, never the demo's.
+           AND NOT EXISTS (SELECT 1 FROM classic_drafts d
+                            WHERE d.chain_id = g.chain_id AND d.contract_address = g.drop_address)
          ORDER BY g.created_block, g.drop_address
          LIMIT ${limit}`.execute(db.kysely);
       return rows.map((row) => ({

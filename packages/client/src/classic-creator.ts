@@ -1,0 +1,214 @@
+import {
+  type ClassicAllowlistEntry,
+  type ClassicAllowlistProof,
+  type ClassicAllowlistResult,
+  type ClassicConfirm,
+  type ClassicDraft,
+  type ClassicDraftList,
+  type ClassicDraftPoll,
+  type ClassicDraftPollRequest,
+  type ClassicReady,
+  type ClassicRevision,
+  type ClassicRevisionRequest,
+  classicAllowlistResultSchema,
+  classicConfirmSchema,
+  classicDraftListSchema,
+  classicDraftPollSchema,
+  classicDraftResponseSchema,
+  classicProofSchema,
+  classicReadySchema,
+  classicRevisionSchema,
+} from "@mkt/protocol";
+import { bearerHeaders, type ClassicCredential } from "./classic-auth.ts";
+import type { RequestOptions, Transport } from "./http.ts";
+
+export interface WaitUntilReadyOptions {
+  /** Polls at most this many times (default 30). */
+  attempts?: number;
+  /** First wait between polls, doubled each time up to `maxDelayMs` (default 500 ms). */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  chainId?: number;
+  /** Injected for tests; defaults to setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const segment = (value: string) => encodeURIComponent(value);
+
+/**
+ * The Classic creator workflow (`/classic/metadata/…`, section 3): drafts,
+ * allowlists and proofs, confirm, readiness and revisions. Every call but
+ * `proof` needs a signed-in client (`client.classic.auth.signIn`).
+ */
+export function classicCreatorApi(request: Transport, credential: ClassicCredential) {
+  const call = async <T>(
+    options: Omit<RequestOptions, "headers"> & { bearer?: boolean },
+    schema: { parse(input: unknown): T },
+  ): Promise<T> => {
+    const { bearer = true, ...rest } = options;
+    const { body } = await request<unknown>({
+      ...rest,
+      ...(bearer ? { headers: bearerHeaders(credential) } : {}),
+    });
+    return schema.parse(body);
+  };
+
+  return {
+    /**
+     * Creates (no `draftId`) or autosaves a draft (`POST /classic/metadata/draft/poll`).
+     * Increment `revision` with every save: a save whose revision is not greater
+     * than the stored one changes nothing (`applied: false`).
+     *
+     * @example
+     * ```ts
+     * const { draft } = await client.classic.creator.poll({ revision: 1, creator: wallet, nftName: "Tin Robots" });
+     * await client.classic.creator.poll({ draftId: draft.draftId, revision: 2, creator: wallet, nftName: "Tin Robots", cards });
+     * ```
+     */
+    poll: (draft: ClassicDraftPollRequest): Promise<ClassicDraftPoll> =>
+      call({ method: "POST", path: "/classic/metadata/draft/poll", body: draft }, classicDraftPollSchema),
+
+    /** One page of the signed-in account's drafts (`GET /classic/metadata/draft`). */
+    list: (query: { page?: number; limit?: number } = {}): Promise<ClassicDraftList> =>
+      call({ method: "GET", path: "/classic/metadata/draft", query }, classicDraftListSchema),
+
+    /** One draft (`GET /classic/metadata/draft/{draftId}`). */
+    get: async (draftId: string): Promise<ClassicDraft> =>
+      (
+        await call(
+          { method: "GET", path: `/classic/metadata/draft/${segment(draftId)}` },
+          classicDraftResponseSchema,
+        )
+      ).draft,
+
+    /** Deletes an unconfirmed draft (`DELETE /classic/metadata/draft/{draftId}`). */
+    remove: async (draftId: string): Promise<void> => {
+      await request({
+        method: "DELETE",
+        path: `/classic/metadata/draft/${segment(draftId)}`,
+        headers: bearerHeaders(credential),
+      });
+    },
+
+    /**
+     * Replaces a draft's allowlist (`POST /classic/metadata/draft/whitelist`);
+     * `merkleRoot` in the answer is the root to deploy with.
+     *
+     * @example
+     * ```ts
+     * const { merkleRoot } = await client.classic.creator.setWhitelist(draftId, true, [{ address: friend }]);
+     * ```
+     */
+    setWhitelist: (
+      draftId: string,
+      whitelistEnabled: boolean,
+      entries: ClassicAllowlistEntry[],
+    ): Promise<ClassicAllowlistResult> =>
+      call(
+        {
+          method: "POST",
+          path: "/classic/metadata/draft/whitelist",
+          body: { draftId, whitelistEnabled, entries },
+        },
+        classicAllowlistResultSchema,
+      ),
+
+    /** Rebuilds and persists the allowlist tree (`POST /classic/metadata/draft/whitelist/finalize`). */
+    finalizeWhitelist: (draftId: string): Promise<ClassicAllowlistResult> =>
+      call(
+        { method: "POST", path: "/classic/metadata/draft/whitelist/finalize", body: { draftId } },
+        classicAllowlistResultSchema,
+      ),
+
+    /**
+     * The proof `BoosterDrop.mint(amount, proof)` needs from `address` (API key only).
+     *
+     * @example
+     * ```ts
+     * const { proof, allowlisted } = await client.classic.creator.proof(draftId, minter);
+     * ```
+     */
+    proof: (draftId: string, address: string): Promise<ClassicAllowlistProof> =>
+      call(
+        {
+          method: "GET",
+          path: `/classic/metadata/draft/${segment(draftId)}/whitelist/proof`,
+          query: { address },
+          bearer: false,
+        },
+        classicProofSchema,
+      ),
+
+    /**
+     * Attaches the deployment transaction (`POST /classic/metadata/confirm`, bearer only);
+     * `receiptFound: false` means "not mined yet: call again".
+     *
+     * @example
+     * ```ts
+     * const confirmed = await client.classic.creator.confirm(draftId, txHash);
+     * if (confirmed.receiptFound) await client.classic.creator.waitUntilReady(confirmed.contractAddress!);
+     * ```
+     */
+    confirm: (draftId: string, txHash: string): Promise<ClassicConfirm> =>
+      call(
+        {
+          method: "POST",
+          path: "/classic/metadata/confirm",
+          body: { draftId, txHash },
+          authenticated: false,
+        },
+        classicConfirmSchema,
+      ),
+
+    /**
+     * Polls `GET /classic/contractAddress/{addressOrSlug}/ready` with
+     * exponential backoff until `ready`, at most `attempts` times; answers
+     * the last state (check `ready`).
+     *
+     * @example
+     * ```ts
+     * const { ready } = await client.classic.creator.waitUntilReady(drop, { attempts: 20 });
+     * ```
+     */
+    async waitUntilReady(addressOrSlug: string, options: WaitUntilReadyOptions = {}): Promise<ClassicReady> {
+      const { attempts = 30, baseDelayMs = 500, maxDelayMs = 8_000, chainId } = options;
+      const sleep =
+        options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+      let state: ClassicReady | undefined;
+      for (let attempt = 0; attempt < attempts; attempt++) {
+        if (attempt > 0) await sleep(Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
+        state = await call(
+          {
+            method: "GET",
+            path: `/classic/contractAddress/${segment(addressOrSlug)}/ready`,
+            ...(chainId !== undefined ? { query: { chainId } } : {}),
+            bearer: false,
+          },
+          classicReadySchema,
+        );
+        if (state.ready) return state;
+      }
+      return state as ClassicReady;
+    },
+
+    /**
+     * Publishes a metadata revision of a game (`PUT /classic/metadata/{contractAddress}`, bearer only).
+     * `version`, when given, is the version expected (409 `VERSION_CONFLICT` when someone published meanwhile).
+     *
+     * @example
+     * ```ts
+     * await client.classic.creator.revise(drop, { game, cards, effectiveFrom: "2026-01-01T00:00:00Z", version: 2 });
+     * ```
+     */
+    revise: (contractAddress: string, revision: ClassicRevisionRequest): Promise<ClassicRevision> =>
+      call(
+        {
+          method: "PUT",
+          path: `/classic/metadata/${segment(contractAddress)}`,
+          body: revision,
+          authenticated: false,
+        },
+        classicRevisionSchema,
+      ),
+  };
+}

@@ -1,0 +1,351 @@
+import { z } from "zod";
+import { classicPaginationSchema, classicQuery, isoDateTime } from "./common.ts";
+
+/**
+ * The Classic creator workflow (classic-api.md section 3; issue 14): drafts,
+ * their allowlists, the confirmation of a deployment and later metadata
+ * revisions. Limits are exported so clients can check before sending.
+ */
+
+/** A draft id: 24 hex digits (the server makes them random and lowercase; any case is accepted). */
+export const CLASSIC_DRAFT_ID = /^[a-fA-F0-9]{24}$/;
+/** The largest draft autosave body, in bytes (413 above). */
+export const CLASSIC_DRAFT_MAX_BODY_BYTES = 512 * 1024;
+/** Cards in a draft or a revision. */
+export const CLASSIC_DRAFT_MAX_CARDS = 1000;
+/** Unconfirmed drafts an account's wallets may hold together (409 `DRAFT_LIMIT` beyond). */
+export const CLASSIC_DRAFTS_PER_ACCOUNT = 50;
+/** Allowlist entries of one draft (400 above). */
+export const CLASSIC_ALLOWLIST_MAX_ENTRIES = 10_000;
+/** Page size of the draft list. */
+export const CLASSIC_DRAFTS_MAX_LIMIT = 50;
+/** The Merkle root of a drop without an allowlist. */
+export const CLASSIC_ZERO_ROOT = `0x${"0".repeat(64)}`;
+/** Rarity odds of a new draft, Common..Mythic in basis points (the factory's default split). */
+export const CLASSIC_DEFAULT_ODDS_BPS = [6000, 2500, 1000, 400, 100] as const;
+
+/**
+ * Creator slugs: lowercase letters, digits and single inner `-`, 3 to 80
+ * characters, never ending in `-<digits>` (that form is the default slugs')
+ * and never a reserved word (`draft`: `/metadata/draft` is the draft routes').
+ */
+export const CLASSIC_CREATOR_SLUG = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,79}$/;
+export const CLASSIC_RESERVED_SLUGS = ["draft"] as const;
+export const isCreatorSlug = (slug: string) =>
+  CLASSIC_CREATOR_SLUG.test(slug) &&
+  !/-\d+$/.test(slug) &&
+  !(CLASSIC_RESERVED_SLUGS as readonly string[]).includes(slug);
+
+const address = (name: string) => classicQuery.address(name);
+const draftId = z
+  .string()
+  .regex(CLASSIC_DRAFT_ID, "draftId must be 24 hex digits")
+  .transform((value) => value.toLowerCase())
+  .describe("Draft id, 24 hex digits.");
+const url = z.string().max(2048).nullable().default(null);
+const hex32 = z.string().regex(/^0x[0-9a-f]{64}$/);
+
+/** A game's offchain fields (the same as a published revision's `game`). */
+export const classicGameMetadataInputSchema = z
+  .object({
+    description: z.string().max(5000).default(""),
+    imageUrl: url,
+    websiteUrl: url,
+    featuredImageUrl: url,
+    packImage: url,
+    bgColor: z.string().max(32).default("#111827"),
+    links: z
+      .object({
+        twitter: z.string().max(512).default(""),
+        website: z.string().max(512).default(""),
+        discord: z.string().max(512).default(""),
+      })
+      .default({ twitter: "", website: "", discord: "" }),
+    isNSFW: z.boolean().default(false),
+    disableFoil: z.boolean().default(false),
+    disableWear: z.boolean().default(false),
+  })
+  .meta({ id: "ClassicGameMetadataInput" });
+export type ClassicGameMetadataInput = z.input<typeof classicGameMetadataInputSchema>;
+
+/**
+ * One card (the same as a published revision's card): it covers card ids
+ * `startId..endId` and has one rarity (1 Common … 5 Mythic).
+ */
+export const classicCardInputSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    description: z.string().max(5000).default(""),
+    imageUrl: url,
+    unopenedImageUrl: url,
+    firstEditionImageUrl: url,
+    externalLink: url,
+    rarity: z.number().int().min(1).max(5),
+    startId: z.number().int().min(1).max(1_000_000),
+    endId: z.number().int().min(1).max(1_000_000),
+    traits: z
+      .array(z.object({ key: z.string().max(100), value: z.string().max(500) }))
+      .max(50)
+      .default([]),
+    bgColor: z.string().max(32).nullable().default(null),
+  })
+  .meta({ id: "ClassicCardInput" });
+export type ClassicCardInput = z.input<typeof classicCardInputSchema>;
+
+const oddsBps = z
+  .array(z.number().int().min(0).max(10_000))
+  .length(5)
+  .refine((odds) => odds.reduce((sum, value) => sum + value, 0) === 10_000, "oddsBps must sum to 10000")
+  .describe("Rarity odds in basis points, Common..Mythic, summing to 10000 (the factory's rule).");
+
+/** `POST /classic/metadata/draft/poll`: create (no `draftId`) or autosave a draft. */
+export const classicDraftPollRequestSchema = z
+  .object({
+    draftId: draftId.optional().describe("The draft to autosave; absent creates a draft."),
+    revision: z
+      .number()
+      .int()
+      .min(1)
+      .max(2_147_483_647)
+      .describe(
+        "Client-incremented save counter: a save applies only when greater than the stored revision.",
+      ),
+    creator: address("creator").describe("The wallet that will deploy: one linked to the signed-in account."),
+    tokenName: z.string().max(100).default(""),
+    tokenSymbol: z.string().max(20).default(""),
+    nftName: z.string().max(100).default(""),
+    nftSymbol: z.string().max(20).default(""),
+    slug: z
+      .string()
+      .refine(isCreatorSlug, "slug: 3 to 80 of a-z, 0-9 and inner -, not ending in -<digits>, not `draft`")
+      .nullable()
+      .default(null)
+      .describe("The creator slug the game gets when confirmed; null keeps the default slug."),
+    game: classicGameMetadataInputSchema.default(classicGameMetadataInputSchema.parse({})),
+    cards: z.array(classicCardInputSchema).max(CLASSIC_DRAFT_MAX_CARDS).default([]),
+    oddsBps: oddsBps.default([...CLASSIC_DEFAULT_ODDS_BPS]),
+  })
+  .strict();
+export type ClassicDraftPollRequest = z.input<typeof classicDraftPollRequestSchema>;
+
+export const classicDraftWhitelistStateSchema = z
+  .object({
+    whitelistEnabled: z.boolean(),
+    merkleRoot: hex32.describe(
+      "The root a deployment must carry: the entries' root when enabled, the zero root when disabled.",
+    ),
+    entriesCount: z.number().int().min(0),
+    finalizedAt: isoDateTime("When finalize last rebuilt the tree; null since the last change.").nullable(),
+  })
+  .meta({ id: "ClassicDraftWhitelistState" });
+
+export const classicDraftDeploymentSchema = z
+  .object({
+    txHash: hex32,
+    contractAddress: z.string(),
+    tokenAddress: z.string(),
+    gameId: z.string(),
+    merkleRoot: hex32,
+    confirmedAt: isoDateTime("When the deployment was confirmed."),
+    version: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The metadata revision confirm published; null while the game awaits indexing."),
+  })
+  .meta({ id: "ClassicDraftDeployment" });
+
+const draftFields = {
+  draftId: z.string().regex(/^[a-f0-9]{24}$/),
+  chainId: z.number().int(),
+  revision: z.number().int().min(1),
+  status: z.enum(["draft", "confirmed"]).describe("`confirmed` once a deployment is attached: read-only."),
+  creator: z.string(),
+  tokenName: z.string(),
+  tokenSymbol: z.string(),
+  nftName: z.string(),
+  nftSymbol: z.string(),
+  slug: z.string().nullable(),
+  oddsBps: z.array(z.number().int()),
+  whitelist: classicDraftWhitelistStateSchema,
+  deployment: classicDraftDeploymentSchema.nullable(),
+  createdAt: isoDateTime("Created."),
+  updatedAt: isoDateTime("Last changed."),
+};
+
+/** A draft record (section 2 says "not shown": this is ours). */
+export const classicDraftSchema = z
+  .object({
+    ...draftFields,
+    game: classicGameMetadataInputSchema,
+    cards: z.array(classicCardInputSchema),
+  })
+  .meta({ id: "ClassicDraft" });
+export type ClassicDraft = z.output<typeof classicDraftSchema>;
+
+/** A draft in the list: without its game fields and cards. */
+export const classicDraftSummarySchema = z
+  .object({ ...draftFields, cardsCount: z.number().int().min(0) })
+  .meta({ id: "ClassicDraftSummary" });
+export type ClassicDraftSummary = z.output<typeof classicDraftSummarySchema>;
+
+export const classicDraftPollSchema = z
+  .object({
+    success: z.literal(true),
+    applied: z
+      .boolean()
+      .describe(
+        "Whether this save changed the draft: false when its revision is not greater than the stored one (the stored draft is answered).",
+      ),
+    draft: classicDraftSchema,
+  })
+  .meta({ id: "ClassicDraftPoll" });
+export type ClassicDraftPoll = z.output<typeof classicDraftPollSchema>;
+
+export const classicDraftResponseSchema = z
+  .object({ success: z.literal(true), draft: classicDraftSchema })
+  .meta({ id: "ClassicDraftResponse" });
+export type ClassicDraftResponse = z.output<typeof classicDraftResponseSchema>;
+
+export const classicDraftListQuerySchema = z.object({
+  page: classicQuery.page,
+  limit: classicQuery.limit(20, CLASSIC_DRAFTS_MAX_LIMIT),
+});
+
+export const classicDraftListSchema = z
+  .object({
+    success: z.literal(true),
+    drafts: z.array(classicDraftSummarySchema),
+    pagination: classicPaginationSchema,
+  })
+  .meta({ id: "ClassicDraftList" });
+export type ClassicDraftList = z.output<typeof classicDraftListSchema>;
+
+export const classicDraftParamsSchema = z.object({ draftId });
+
+export const classicDraftDeletedSchema = z
+  .object({ success: z.literal(true), message: z.string(), draftId: z.string() })
+  .meta({ id: "ClassicDraftDeleted" });
+
+/** An allowlist entry (section 2): only `address` is required. */
+export const classicAllowlistEntrySchema = z
+  .object({
+    address: address("address"),
+    userId: z.string().max(128).optional(),
+    username: z.string().max(64).optional(),
+    profileImage: z.string().max(2048).optional(),
+  })
+  .strict()
+  .meta({ id: "ClassicAllowlistEntry" });
+export type ClassicAllowlistEntry = z.input<typeof classicAllowlistEntrySchema>;
+
+export const classicWhitelistRequestSchema = z
+  .object({
+    draftId,
+    whitelistEnabled: z.boolean(),
+    entries: z
+      .array(classicAllowlistEntrySchema)
+      .max(
+        CLASSIC_ALLOWLIST_MAX_ENTRIES,
+        `an allowlist holds at most ${CLASSIC_ALLOWLIST_MAX_ENTRIES} entries`,
+      ),
+  })
+  .strict();
+export type ClassicWhitelistRequest = z.input<typeof classicWhitelistRequestSchema>;
+
+export const classicWhitelistFinalizeRequestSchema = z.object({ draftId }).strict();
+
+/** The allowlist result of section 2. */
+export const classicAllowlistResultSchema = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    whitelistEnabled: z.boolean(),
+    merkleRoot: hex32.describe("The root to deploy with: the entries' root, or the zero root when disabled."),
+    entriesCount: z.number().int().min(0).describe("Entries stored (duplicates collapsed)."),
+    total: z.number().int().min(0).describe("Entries the request carried, duplicates included."),
+    alreadyExists: z.boolean().describe("The request named some address more than once."),
+  })
+  .meta({ id: "ClassicAllowlistResult" });
+export type ClassicAllowlistResult = z.output<typeof classicAllowlistResultSchema>;
+
+export const classicProofQuerySchema = z.object({ address: address("address") });
+
+export const classicProofSchema = z
+  .object({
+    success: z.literal(true),
+    address: z.string(),
+    whitelistEnabled: z.boolean(),
+    merkleRoot: hex32,
+    allowlisted: z.boolean(),
+    proof: z
+      .array(hex32)
+      .describe("The `proof` argument of `BoosterDrop.mint`; empty when not listed or disabled."),
+  })
+  .meta({ id: "ClassicAllowlistProof" });
+export type ClassicAllowlistProof = z.output<typeof classicProofSchema>;
+
+export const classicConfirmRequestSchema = z
+  .object({
+    draftId,
+    txHash: z
+      .string()
+      .regex(/^0x[a-fA-F0-9]{64}$/, "txHash must be a 0x-prefixed 32-byte hash")
+      .transform((value) => value.toLowerCase()),
+  })
+  .strict();
+
+export const classicConfirmSchema = z
+  .object({
+    success: z.literal(true),
+    receiptFound: z.boolean().describe("False: the transaction has no receipt yet; confirm again later."),
+    message: z.string(),
+    draftId: z.string(),
+    txHash: z.string(),
+    chainId: z.number().int(),
+    contractAddress: z.string().nullable(),
+    tokenAddress: z.string().nullable(),
+    gameId: z.string().nullable(),
+    merkleRoot: hex32.nullable(),
+    published: z
+      .boolean()
+      .describe("The draft's metadata is published; false while the indexer has not seen the game yet."),
+    version: z.number().int().nullable(),
+  })
+  .meta({ id: "ClassicConfirm" });
+export type ClassicConfirm = z.output<typeof classicConfirmSchema>;
+
+const instant = z.iso
+  .datetime({ offset: true, error: "must be an ISO 8601 date-time" })
+  .transform((value) => new Date(value));
+
+/** `PUT /classic/metadata/{contractAddress}`: a new metadata revision. */
+export const classicRevisionRequestSchema = z
+  .object({
+    game: classicGameMetadataInputSchema,
+    cards: z.array(classicCardInputSchema).min(1).max(CLASSIC_DRAFT_MAX_CARDS),
+    effectiveFrom: instant.optional().describe("When the revision takes effect; now when absent."),
+    effectiveUntil: instant.optional().describe("When it stops; absent: until a later revision replaces it."),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("The version this revision must get (latest + 1): 409 `VERSION_CONFLICT` otherwise."),
+  })
+  .strict();
+export type ClassicRevisionRequest = z.input<typeof classicRevisionRequestSchema>;
+
+export const classicRevisionParamsSchema = z.object({ contractAddress: address("contractAddress") });
+
+export const classicRevisionSchema = z
+  .object({
+    success: z.literal(true),
+    chainId: z.number().int(),
+    contractAddress: z.string(),
+    version: z.number().int().min(1),
+    effectiveFrom: isoDateTime("Start of the revision's validity."),
+    effectiveUntil: isoDateTime("End of its validity; null while open-ended.").nullable(),
+  })
+  .meta({ id: "ClassicRevision" });
+export type ClassicRevision = z.output<typeof classicRevisionSchema>;

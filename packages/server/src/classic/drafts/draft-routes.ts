@@ -1,0 +1,255 @@
+import {
+  CLASSIC_ALLOWLIST_MAX_ENTRIES,
+  CLASSIC_DRAFT_MAX_BODY_BYTES,
+  CLASSIC_DRAFT_MAX_CARDS,
+  CLASSIC_DRAFTS_MAX_LIMIT,
+  CLASSIC_DRAFTS_PER_ACCOUNT,
+  classicAllowlistResultSchema,
+  classicConfirmRequestSchema,
+  classicConfirmSchema,
+  classicDraftDeletedSchema,
+  classicDraftListQuerySchema,
+  classicDraftListSchema,
+  classicDraftParamsSchema,
+  classicDraftPollRequestSchema,
+  classicDraftPollSchema,
+  classicDraftResponseSchema,
+  classicProofQuerySchema,
+  classicProofSchema,
+  classicRevisionParamsSchema,
+  classicRevisionRequestSchema,
+  classicRevisionSchema,
+  classicWhitelistFinalizeRequestSchema,
+  classicWhitelistRequestSchema,
+} from "@mkt/protocol";
+import type { FastifyRequest } from "fastify";
+import { AppError } from "../../errors.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import type { ClassicAccountContext } from "../auth/index.ts";
+import { keyRefused } from "../responses.ts";
+import type { ClassicDraftService, CreatorActor } from "./service.ts";
+
+/** The signed-in account as plain values (the pipeline's bearer step has set it). */
+const actorOf = (request: FastifyRequest): CreatorActor => {
+  const account = request.classicAccount as ClassicAccountContext;
+  return { accountId: account.id, wallets: account.wallets };
+};
+
+const bearer =
+  "`Authorization: Bearer <accessToken>` from `POST /classic/auth/sign-in`; a missing, expired, signed-out or invalid token is 401 `UNAUTHORIZED`.";
+const keyAndBearer = `Access: API-KEY and bearer (section 5): both headers; the key is checked first (the classic 429 without a valid key, whatever the token), then the token. ${bearer}`;
+const bearerOnly = `Access: bearer only (section 4): no API key; the request spends the per-client budget of API-key writes. ${bearer}`;
+const ownership =
+  "Ownership (section 5): a draft is reachable only while its `creator` is a wallet linked to the signed-in account (403 `FORBIDDEN` otherwise, also when the wallet was unlinked since).";
+
+const responses = {
+  400: { description: "A malformed or incomplete value (`VALIDATION_ERROR`)." },
+  401: { description: "Bearer token missing, expired or invalid (`UNAUTHORIZED`)." },
+  403: { description: "The draft's or game's creator is not a wallet linked to the account (`FORBIDDEN`)." },
+  404: { description: "No such draft (`DRAFT_NOT_FOUND`)." },
+  429: keyRefused,
+  500: { description: "The server could not complete the operation (`INTERNAL_ERROR`)." },
+};
+
+const draftShape = `A draft: \`draftId\` (24 lowercase hex, random), \`chainId\`, \`revision\`, \`status\` (\`draft\`, or \`confirmed\` once a deployment is attached: then read-only), \`creator\`, \`tokenName\`, \`tokenSymbol\`, \`nftName\`, \`nftSymbol\`, \`slug\` (the creator slug the game gets, or null), \`game\` (description, imageUrl, websiteUrl, featuredImageUrl, packImage, bgColor, links, isNSFW, disableFoil, disableWear), \`cards\` (name, description, imageUrl, unopenedImageUrl, firstEditionImageUrl, externalLink, rarity 1..5, startId/endId, traits, bgColor), \`oddsBps\` (Common..Mythic, summing to 10000), \`whitelist\` (\`whitelistEnabled\`, \`merkleRoot\`: the root the deployment must carry, \`entriesCount\`, \`finalizedAt\`) and \`deployment\` (null until confirmed: txHash, contractAddress, tokenAddress, gameId, merkleRoot, confirmedAt, version).`;
+
+function bodyBytes(request: FastifyRequest): number {
+  const declared = Number(request.headers["content-length"]);
+  return Number.isFinite(declared) && declared > 0
+    ? declared
+    : Buffer.byteLength(JSON.stringify(request.body ?? null));
+}
+
+/** The creator workflow (section 3): drafts, allowlists and proofs, confirm, revisions. */
+export function classicDraftRoutes({ drafts }: { drafts: ClassicDraftService }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "POST",
+      path: "/metadata/draft/poll",
+      operationId: "classicDraftPoll",
+      summary: "Create or autosave a draft",
+      description: `Step 1 of the creator workflow. Without \`draftId\` creates a draft (201 is not used: 200 with \`applied: true\`); with it, autosaves that draft.
+
+Ordering: \`revision\` is a client-incremented counter (integer >= 1). A save applies only when its revision is greater than the stored one; otherwise nothing changes and the answer is 200 \`applied: false\` with the stored draft, whether the save was a repeat (same revision, same content) or stale (an older revision, or the same revision with other content): a stale autosave never overwrites a newer one, and \`applied\` is true only when this request changed the draft. The whole body replaces the draft's content (names, slug, game, cards, odds); the allowlist is set by \`POST /classic/metadata/draft/whitelist\`.
+
+Rules: \`creator\` must be a wallet linked to the signed-in account (403), and may move to another linked wallet by a later save. Drafts may be incomplete (empty names, no cards): completeness is checked at confirm. Limits: the body at most ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB (413), at most ${CLASSIC_DRAFT_MAX_CARDS} cards, card names 1-200 characters, descriptions 5000, URLs 2048, token and NFT names 100, symbols 20, 50 traits per card; \`oddsBps\` five integers summing to 10000 (default 6000/2500/1000/400/100); \`slug\` 3-80 of a-z, 0-9 and inner \`-\`, not ending in \`-<digits>\`, not \`draft\`. The signed-in account's wallets hold at most ${CLASSIC_DRAFTS_PER_ACCOUNT} unconfirmed drafts together (409 \`DRAFT_LIMIT\` for a new one). A confirmed draft is read-only (409 \`DRAFT_CONFIRMED\`).
+
+${draftShape}
+
+${ownership} ${keyAndBearer}`,
+      tags: ["Creator workflow"],
+      request: { body: classicDraftPollRequestSchema },
+      responses: {
+        200: { description: "The draft, and whether this save changed it.", schema: classicDraftPollSchema },
+        ...responses,
+        409: { description: "`DRAFT_CONFIRMED` (read-only) or `DRAFT_LIMIT`." },
+        413: { description: `The body is larger than ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB.` },
+      },
+      handler: async (request) => {
+        if (bodyBytes(request) > CLASSIC_DRAFT_MAX_BODY_BYTES)
+          throw new AppError(
+            "payload_too_large",
+            `a draft body is at most ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB`,
+          );
+        return { success: true, ...(await drafts.poll(actorOf(request), request.body)) };
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/metadata/draft",
+      operationId: "classicDraftList",
+      summary: "The signed-in account's drafts",
+      description: `The drafts whose creator is one of the account's linked wallets, confirmed ones included, most recently changed first, without their \`game\` and \`cards\` (\`cardsCount\` instead; read one draft for them). Paged: \`page\` from 1, \`limit\` 1 to ${CLASSIC_DRAFTS_MAX_LIMIT} (default 20). ${keyAndBearer}`,
+      tags: ["Creator workflow"],
+      request: { query: classicDraftListQuerySchema },
+      responses: {
+        200: { description: "One page of drafts.", schema: classicDraftListSchema },
+        400: responses[400],
+        401: responses[401],
+        429: responses[429],
+      },
+      handler: async (request) => {
+        const { page, limit } = request.query;
+        const { drafts: items, total } = await drafts.list(actorOf(request), { page, limit });
+        return {
+          success: true,
+          drafts: items,
+          pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
+        };
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/metadata/draft/:draftId",
+      operationId: "classicDraftGet",
+      summary: "One of the account's drafts",
+      description: `${draftShape}\n\n${ownership} ${keyAndBearer}`,
+      tags: ["Creator workflow"],
+      request: { params: classicDraftParamsSchema },
+      responses: {
+        200: { description: "The draft.", schema: classicDraftResponseSchema },
+        ...responses,
+      },
+      handler: async (request) => ({
+        success: true,
+        draft: await drafts.get(actorOf(request), request.params.draftId),
+      }),
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/metadata/draft/:draftId",
+      operationId: "classicDraftDelete",
+      summary: "Delete a draft",
+      description: `Deletes an unconfirmed draft with its allowlist. A confirmed draft is the record of its game's deployment and allowlist (proofs are served from it): 409 \`DRAFT_CONFIRMED\`. ${ownership} ${keyAndBearer}`,
+      tags: ["Creator workflow"],
+      request: { params: classicDraftParamsSchema },
+      responses: {
+        200: { description: "Deleted.", schema: classicDraftDeletedSchema },
+        ...responses,
+        409: { description: "The draft is confirmed (`DRAFT_CONFIRMED`)." },
+      },
+      handler: async (request) => {
+        await drafts.remove(actorOf(request), request.params.draftId);
+        return { success: true, message: "draft deleted", draftId: request.params.draftId };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/metadata/draft/whitelist",
+      operationId: "classicDraftWhitelist",
+      summary: "Replace a draft's allowlist",
+      description: `Step 2 of the creator workflow, only when the launch is gated. Replaces every entry, sets \`whitelistEnabled\` and computes the Merkle root: an OpenZeppelin \`StandardMerkleTree\` over \`["address"]\` of the entries' addresses (the leaf \`BoosterDrop.mint\` verifies: \`keccak256(bytes.concat(keccak256(abi.encode(address))))\`, sorted-pair hashing). Entries: \`address\` required, \`userId\` (128), \`username\` (64), \`profileImage\` (2048) optional. Duplicate addresses (any case) collapse to their first entry and the answer says \`alreadyExists: true\`; \`total\` counts the request's entries, \`entriesCount\` the stored ones.
+
+\`merkleRoot\` in the answer is the root the deployment must carry: the entries' root when enabled, the zero root (\`0x00…00\`) when disabled (entries are kept for later). An enabled allowlist needs at least one entry (400). At most ${CLASSIC_ALLOWLIST_MAX_ENTRIES.toLocaleString("en-US")} entries (400 above), the body at most 1 MiB (the server's limit, 413). A confirmed draft's allowlist is the one its drop verifies and cannot change (409 \`DRAFT_CONFIRMED\`; this API never calls \`setMerkleRoot\`). A change clears \`finalizedAt\`.
+
+${ownership} ${keyAndBearer}`,
+      tags: ["Creator workflow"],
+      request: { body: classicWhitelistRequestSchema },
+      responses: {
+        200: { description: "The allowlist result (section 2).", schema: classicAllowlistResultSchema },
+        ...responses,
+        409: { description: "The draft is confirmed (`DRAFT_CONFIRMED`)." },
+      },
+      handler: (request) => drafts.setWhitelist(actorOf(request), request.body),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/metadata/draft/whitelist/finalize",
+      operationId: "classicDraftWhitelistFinalize",
+      summary: "Rebuild and persist a draft's allowlist tree",
+      description: `Rebuilds the Merkle tree from the stored entries, persists its root and records \`finalizedAt\`; idempotent. Proofs are recomputed from the persisted entries and root (a replica keeps recently built trees), so finalize is a consistency step, not a precondition of the proof route or of confirm. On a confirmed draft it succeeds only when the rebuilt root is the deployed one. Answers the allowlist result (\`total\` = \`entriesCount\`, \`alreadyExists\` false). ${ownership} ${keyAndBearer}`,
+      tags: ["Creator workflow"],
+      request: { body: classicWhitelistFinalizeRequestSchema },
+      responses: {
+        200: { description: "The allowlist result (section 2).", schema: classicAllowlistResultSchema },
+        ...responses,
+      },
+      handler: (request) => drafts.finalize(actorOf(request), request.body.draftId),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/metadata/draft/:draftId/whitelist/proof",
+      operationId: "classicDraftWhitelistProof",
+      summary: "The allowlist proof of one address",
+      description: `The \`proof\` argument \`BoosterDrop.mint(amount, proof)\` needs from \`address\`, under the draft's current root (after confirm, the deployed one). A listed address: \`allowlisted: true\` and its proof. An address not on the list: 200 \`allowlisted: false\`, \`proof: []\` (the drop will refuse its mint). A disabled allowlist: \`whitelistEnabled: false\`, the zero root, \`allowlisted: false\`, \`proof: []\` (the drop takes any minter; pass an empty proof). API-KEY only, no bearer: minters are not the creator. 404 \`DRAFT_NOT_FOUND\` for an unknown draft.`,
+      tags: ["Creator workflow"],
+      request: { params: classicDraftParamsSchema, query: classicProofQuerySchema },
+      responses: {
+        200: { description: "The proof.", schema: classicProofSchema },
+        400: responses[400],
+        404: responses[404],
+        429: responses[429],
+      },
+      handler: (request) => drafts.proof(request.params.draftId, request.query.address),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/metadata/confirm",
+      operationId: "classicConfirm",
+      summary: "Attach a deployment transaction to a draft",
+      description: `Step 4 of the creator workflow, after deploying with \`DropFactory.createGame\` (step 3, onchain, outside this API) from a wallet linked to the account, with the draft's names, odds and \`whitelist.merkleRoot\` as \`merkleRoot\`. The server reads the receipt from the classic chain's RPC and checks, in order:
+- no receipt yet (pending or unknown): 200 \`receiptFound: false\`, nothing stored; confirm again later;
+- the transaction reverted: 409 \`TRANSACTION_REVERTED\`;
+- it emitted exactly one \`GameCreated\` from this server's drop factory (logs of other contracts do not count): else 409 \`NOT_A_GAME_DEPLOYMENT\`;
+- the game's creator (the event's \`creator\`, the deploying wallet) is linked to the signed-in account: else 403 \`FORBIDDEN\`;
+- the deployed \`merkleRoot\` is the draft's (the zero root when its allowlist is disabled): else 409 \`MERKLE_ROOT_MISMATCH\`;
+- \`nftName\`, \`nftSymbol\`, \`tokenName\`, \`tokenSymbol\` and \`oddsBps\` are the draft's: else 409 \`DEPLOYMENT_MISMATCH\` (autosave the draft to match, then confirm again);
+- the draft's cards are complete (1 to ${CLASSIC_DRAFT_MAX_CARDS}, card ids 1..N without gaps, every rarity present): else 400; its slug is free: else 409 \`SLUG_TAKEN\`.
+Then the draft is confirmed (read-only; its allowlist is frozen) and its game, cards and slug are published as the game's first metadata revision. If the indexer has not seen the game yet, the confirmation is kept and the metadata is published as soon as it has: \`published: false\`, and \`GET /classic/contractAddress/{address}/ready\` stays \`ready: false\` until then (polling it publishes). Idempotent: the same draft and transaction answer the same result again; another transaction for a confirmed draft, or a deployment already attached to another draft, is 409 \`DRAFT_CONFIRMED\`. 503 when the chain cannot be read.
+
+${ownership} ${bearerOnly}`,
+      tags: ["Creator workflow"],
+      request: { body: classicConfirmRequestSchema },
+      responses: {
+        200: { description: "The confirmation, or `receiptFound: false`.", schema: classicConfirmSchema },
+        ...responses,
+        409: {
+          description:
+            "`TRANSACTION_REVERTED`, `NOT_A_GAME_DEPLOYMENT`, `MERKLE_ROOT_MISMATCH`, `DEPLOYMENT_MISMATCH`, `SLUG_TAKEN` or `DRAFT_CONFIRMED`.",
+        },
+        429: { description: "Too many requests from this client (the classic 429)." },
+        503: { description: "The classic chain's RPC or the database is unavailable." },
+      },
+      handler: (request) => drafts.confirm(actorOf(request), request.body),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: "/metadata/:contractAddress",
+      operationId: "classicReviseMetadata",
+      summary: "Publish a metadata revision of a game",
+      description: `Step 6 of the creator workflow: a new revision of a deployed game's offchain metadata, \`{game, cards, effectiveFrom?, effectiveUntil?, version?}\` (the shapes and limits of a draft's \`game\` and \`cards\`; 1 to ${CLASSIC_DRAFT_MAX_CARDS} cards with ids 1..N without gaps and every rarity present). It gets version latest + 1; \`version\`, when given, must be that number (optimistic concurrency: 409 \`VERSION_CONFLICT\` when someone published meanwhile). \`effectiveFrom\` (default now) must be after the latest revision's start. Without \`effectiveUntil\` the revision replaces the earlier ones from \`effectiveFrom\` on (they end there); with it, it is in effect only in \`[effectiveFrom, effectiveUntil)\` and the revision in effect before comes back after. Reads take \`at\` (\`/metadata/{addressOrSlug}/cards\`, \`/odds\`) to see the revision in effect then. The game must be indexed (404 \`GAME_NOT_FOUND\`) and its creator a wallet linked to the signed-in account (403 \`FORBIDDEN\`). ${bearerOnly}`,
+      tags: ["Creator workflow"],
+      request: { params: classicRevisionParamsSchema, body: classicRevisionRequestSchema },
+      responses: {
+        200: { description: "The published revision.", schema: classicRevisionSchema },
+        400: responses[400],
+        401: responses[401],
+        403: responses[403],
+        404: { description: "No such game (`GAME_NOT_FOUND`)." },
+        409: { description: "`VERSION_CONFLICT`." },
+        429: { description: "Too many requests from this client (the classic 429)." },
+      },
+      handler: (request) => drafts.revise(actorOf(request), request.params.contractAddress, request.body),
+    }),
+  ];
+}

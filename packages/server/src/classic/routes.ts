@@ -79,7 +79,7 @@ export const CLASSIC_ROUTES = {
   "GET /auth/session": { access: read, session: "classic", cache: cache.private },
   "POST /auth/sign-out": { access: bearerOnly, session: "classic", cache: cache.noStore },
   // Creator workflow (classic/drafts, issue 14): drafts, allowlists, confirm, revisions.
-  "POST /metadata/draft/poll": { access: write, session: "classic", cache: cache.noStore },
+  "POST /metadata/draft/poll": { access: write, session: "classic", cache: cache.noStore, idempotent: true },
   "GET /metadata/draft": { access: write, session: "classic", cache: cache.private },
   "GET /metadata/draft/:draftId": { access: write, session: "classic", cache: cache.private },
   "DELETE /metadata/draft/:draftId": { access: write, session: "classic", cache: cache.noStore },

@@ -77,7 +77,8 @@ export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: Idempot
       }
       // A session narrows the scope: two users of one application never share a key space.
       const base = request.apiKey ? `key:${request.apiKey.id}` : `ip:${clientGroup(request.ip)}`;
-      const scope = request.session ? `${base}:session:${request.session.id}` : base;
+      const sessionId = request.session?.id ?? request.classicAccount?.sessionId;
+      const scope = sessionId === undefined ? base : `${base}:session:${sessionId}`;
       const keyHash = createHash("sha256").update(value).digest("hex");
       const secret = Buffer.from(hkdfSync("sha256", value, scope, "mkt idempotent response", 32));
       const fingerprint = createHash("sha256")

@@ -148,6 +148,33 @@ describe("drafts: create, autosave, read, delete", () => {
     expect(read.json()).toMatchObject({ success: true, draft: { revision: 3, nftName: "Third" } });
   });
 
+  it("replays a retried create with the same Idempotency-Key instead of making a second draft", async () => {
+    const carol = await creator(80);
+    const create = (who: Creator, key: string) =>
+      test.app.server.inject({
+        method: "POST",
+        url: "/classic/metadata/draft/poll",
+        headers: { ...who.headers, "idempotency-key": key },
+        payload: draftBody(who, { nftName: "Retried Booster" }),
+      });
+    const first = await create(carol, "create-1");
+    const retry = await create(carol, "create-1");
+    expect(first.statusCode).toBe(200);
+    const id = (first.json() as { draft: { draftId: string } }).draft.draftId;
+    expect((retry.json() as { draft: { draftId: string } }).draft.draftId).toBe(id);
+    const other = await create(carol, "create-2");
+    expect((other.json() as { draft: { draftId: string } }).draft.draftId).not.toBe(id);
+    const list = await inject(carol, "GET", "/metadata/draft");
+    const listed = (list.json() as { drafts: { draftId: string }[] }).drafts.map((d) => d.draftId).sort();
+    expect(listed).toEqual([id, (other.json() as { draft: { draftId: string } }).draft.draftId].sort());
+    // The key space is the signed-in session's: another account's same key makes its own draft.
+    const dave = await creator(81);
+    const theirs = await create(dave, "create-1");
+    expect((theirs.json() as { draft: { draftId: string; creator: string } }).draft).toMatchObject({
+      creator: dave.address,
+    });
+  });
+
   it("refuses another account's draft with 403 and an unknown one with 404", async () => {
     const owner = await creator(61);
     const other = await creator(62);

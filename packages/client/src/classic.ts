@@ -59,6 +59,7 @@ import {
 } from "@mkt/protocol";
 import type { z } from "zod";
 import { bearerHeaders, type ClassicCredential, classicAuthApi } from "./classic-auth.ts";
+import { classicToolsApi } from "./classic-tools.ts";
 import type { Transport } from "./http.ts";
 
 /**
@@ -339,6 +340,8 @@ export function classicApi(request: Transport, defaults: { bypassImageProxy?: bo
   return {
     /** Bearer sign-in (`/classic/auth`): `signIn(account)`, `session()`, `signOut()`. */
     auth: classicAuthApi(request, credential),
+    /** Signed-in tools: recovery, reactions, reports, refreshes, the account's statistics. */
+    tools: classicToolsApi(request, credential),
     games,
     metadata,
     packs,

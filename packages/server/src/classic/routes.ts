@@ -10,6 +10,8 @@ import {
 export const CLASSIC_INDEXER_SOURCE = "indexer:classic";
 /** Moves when offchain game data changes: metadata revisions, slugs, operator flags. */
 export const CLASSIC_METADATA_SOURCE = "classic-metadata";
+/** Moves when a reaction on a classic game or pack is set or cleared (classic/tools). */
+export const CLASSIC_SOCIAL_SOURCE = "classic-social";
 /** Moves when an operator switch of the classic surface changes (`unboxing_disallowed`). */
 export const CLASSIC_SETTINGS_SOURCE = "classic-settings";
 
@@ -78,6 +80,15 @@ export const CLASSIC_ROUTES = {
   "POST /auth/sign-in": { access: write, cache: cache.noStore },
   "GET /auth/session": { access: read, session: "classic", cache: cache.private },
   "POST /auth/sign-out": { access: bearerOnly, session: "classic", cache: cache.noStore },
+  // Recovery, reactions, reports, refreshes, account statistics (classic/tools, issue 14):
+  // every bearer route is "API-KEY and bearer"; the counts are a key-only read.
+  "GET /events/:txHash": { access: write, session: "classic", cache: cache.noStore },
+  "PUT /reactions": { access: write, session: "classic", cache: cache.noStore },
+  "GET /reactions": { access: read, cache: cache.shared(5, [CLASSIC_SOCIAL_SOURCE]) },
+  "GET /reactions/mine": { access: write, session: "classic", cache: cache.private },
+  "POST /reports": { access: write, session: "classic", cache: cache.noStore },
+  "POST /refresh": { access: write, session: "classic", cache: cache.noStore },
+  "GET /stats/me": { access: write, session: "classic", cache: cache.private },
 } satisfies RouteTable;
 
 export function classicRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {

@@ -60,6 +60,7 @@ import {
 import type { z } from "zod";
 import { bearerHeaders, type ClassicCredential, classicAuthApi } from "./classic-auth.ts";
 import { classicCreatorApi } from "./classic-creator.ts";
+import { classicToolsApi } from "./classic-tools.ts";
 import type { Transport } from "./http.ts";
 
 /**
@@ -342,6 +343,8 @@ export function classicApi(request: Transport, defaults: { bypassImageProxy?: bo
     auth: classicAuthApi(request, credential),
     /** The creator workflow (`/classic/metadata/…`): drafts, allowlists, confirm, ready, revisions. */
     creator: classicCreatorApi(request, credential),
+    /** Signed-in tools: recovery, reactions, reports, refreshes, the account's statistics. */
+    tools: classicToolsApi(request, credential),
     games,
     metadata,
     packs,

@@ -27,6 +27,11 @@ export interface RequestOptions {
   authenticated?: boolean;
   /** Extra headers (session credentials, Origin, X-MKT-Wallet). */
   headers?: Record<string, string>;
+  /**
+   * Error codes (the body's `error`) of answers that are final, not a signal
+   * to back off: a duplicate report's 429 is never retried.
+   */
+  finalCodes?: readonly string[];
 }
 
 const RETRYABLE = new Set([429, 502, 503, 504]);
@@ -68,7 +73,9 @@ export function createTransport(options: TransportOptions) {
       if (response.ok) return { status: response.status, body: body as T, headers: response.headers };
       const retryAfter = Number(response.headers.get("retry-after"));
       const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
-      if (!RETRYABLE.has(response.status) || attempt >= policy.attempts) {
+      const code = (body as { error?: unknown } | undefined)?.error;
+      const final = typeof code === "string" && req.finalCodes?.includes(code) === true;
+      if (!RETRYABLE.has(response.status) || final || attempt >= policy.attempts) {
         throw new MktApiError(
           response.status,
           body,

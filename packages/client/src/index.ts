@@ -35,6 +35,7 @@ export type {
 export type { MarketSessionCredentials, MessageSigner, SignInOptions } from "./account.ts";
 export type { ClassicSigner, ClassicSignInOptions } from "./classic-auth.ts";
 export type { WaitUntilReadyOptions } from "./classic-creator.ts";
+export type { ClassicTargetInput } from "./classic-tools.ts";
 export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export { MktApiError } from "./errors.ts";

@@ -36,11 +36,22 @@ import {
   CLASSIC_INDEXER_SOURCE,
   CLASSIC_METADATA_SOURCE,
   CLASSIC_SETTINGS_SOURCE,
+  CLASSIC_SOCIAL_SOURCE,
   classicRoutes,
 } from "./classic/routes.ts";
 import { createClassicSettings } from "./classic/settings.ts";
 import { classicSettingsRoutes, registerClassicAdmin } from "./classic/settings-routes.ts";
 import { classicStatsRoutes, createClassicStatsService } from "./classic/stats/index.ts";
+import {
+  classicRecoveryRoutes,
+  classicSocialRoutes,
+  createClassicAccountStats,
+  createClassicReactions,
+  createClassicRecovery,
+  createClassicRefreshes,
+  createClassicReports,
+  registerClassicReportsAdmin,
+} from "./classic/tools/index.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { createCorsPolicy, registerPreflight } from "./http/cors.ts";
@@ -67,7 +78,7 @@ import {
 } from "./http/surfaces.ts";
 import { createIdempotency } from "./idempotency/index.ts";
 import { INDEXER_CHANNEL } from "./indexer/head-store.ts";
-import { createIndexerService, type IndexerService } from "./indexer/service.ts";
+import { createIndexerService, type IndexerService, type IndexerServiceOptions } from "./indexer/service.ts";
 import { keyRoutes } from "./keys/key-routes.ts";
 import { createKeyService } from "./keys/service.ts";
 import { createActionDispatcher } from "./market/accounts/actions.ts";
@@ -115,6 +126,12 @@ export interface AppOptions {
   deployments?: ChainDeployment[];
   /** Run the indexer when listening (off in HTTP-only tests). */
   indexing?: boolean;
+  /**
+   * Test and fault-injection seam (no configuration reaches it): logs the
+   * indexer drops from its normal path, as if it had missed them, so tests
+   * can prove that `/classic/events/{txHash}` repairs them.
+   */
+  indexerSkipLog?: IndexerServiceOptions["skipLog"];
   /**
    * Checks wallet signatures. Default: EOAs locally, contract wallets through
    * the RPC of chain 8453 from `deployments` (without it, EOAs only).
@@ -216,7 +233,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   const deployments = options.deployments ?? [];
   const indexer =
     deployments.length > 0
-      ? createIndexerService({ db, logger, clock, deployments, registry: metrics.registry })
+      ? createIndexerService({
+          db,
+          logger,
+          clock,
+          deployments,
+          registry: metrics.registry,
+          ...(options.indexerSkipLog ? { skipLog: options.indexerSkipLog } : {}),
+        })
       : undefined;
 
   const roles = chainRoles(deployments);
@@ -348,6 +372,28 @@ export async function createApp(options: AppOptions): Promise<App> {
     onPublishFailure: (draftId, error) =>
       logger.warn({ msg: "classic draft metadata publish failed", draftId, err: error }),
   });
+  const classicStats = createClassicStatsService({ db, clock, price: classicPrice });
+  // Recovery, reactions, reports, refreshes and account statistics (classic/tools).
+  const classicReports = createClassicReports({ db, clock });
+  const classicTools = classicSocialRoutes({
+    reactions: createClassicReactions({ db, clock, bump: () => revisions.bump(CLASSIC_SOCIAL_SOURCE) }),
+    reports: classicReports,
+    refreshes: createClassicRefreshes({
+      db,
+      clock,
+      scope: roles.classic?.scope,
+      announce: async () => {
+        await revisions.bump(CLASSIC_INDEXER_SOURCE);
+        await revisions.bump(CLASSIC_METADATA_SOURCE);
+      },
+    }),
+    accountStats: createClassicAccountStats({ db, stats: classicStats }),
+  });
+  const classicRecovery = createClassicRecovery({
+    chainId: roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID,
+    indexer: roles.classic ? indexer?.indexerOf(roles.classic.scope) : undefined,
+    moved: () => revisions.moved(CLASSIC_INDEXER_SOURCE),
+  });
   const classic = classicRoutes([
     ...classicAuthRoutes({ auth: classicAuth }),
     ...classicSettingsRoutes({ settings: classicSettings }),
@@ -366,8 +412,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       links: classicImageLinks,
       fetcher: createImageFetcher({ hosts: config.imageProxyHosts, clock, ...options.classicImageProxy }),
     }),
-    ...classicStatsRoutes({ stats: createClassicStatsService({ db, clock, price: classicPrice }) }),
     ...classicDraftRoutes({ drafts: classicDrafts }),
+    ...classicStatsRoutes({ stats: classicStats }),
+    ...classicRecoveryRoutes({ recovery: classicRecovery }),
+    ...classicTools,
   ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
@@ -455,6 +503,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       for (const feature of features) feature.admin?.(app);
       registerClassicAdmin(app, { settings: classicSettings });
       registerClassicGameAdmin(app, { metadata: classicMetadata });
+      registerClassicReportsAdmin(app, { reports: classicReports });
     },
   });
 

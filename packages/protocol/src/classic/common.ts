@@ -89,6 +89,12 @@ export const CLASSIC_ERROR_CODES = {
   transactionReverted: "TRANSACTION_REVERTED",
   versionConflict: "VERSION_CONFLICT",
   slugTaken: "SLUG_TAKEN",
+  // Recovery, reports and refreshes (classic/tools, issue 14).
+  transactionNotFound: "TRANSACTION_NOT_FOUND",
+  duplicateReport: "DUPLICATE_REPORT",
+  reportLimit: "REPORT_LIMIT",
+  refreshLimit: "REFRESH_LIMIT",
+  recoveryUnavailable: "RECOVERY_UNAVAILABLE",
 } as const;
 
 /** Query helpers shared by the classic routes: lenient the way query strings are, strict on range. */

@@ -64,6 +64,8 @@ export interface TestAppOptions {
    * default: tests drive it (`services.indexer.indexers[i].syncOnce()`).
    */
   indexing?: boolean;
+  /** Logs the indexer drops, as if it had missed them (the recovery tests' fault injection). */
+  indexerSkipLog?: AppOptions["indexerSkipLog"];
   /** The classic reads' ETH/USD price source (default: the app's fixed dev rate). */
   ethUsdPrice?: AppOptions["ethUsdPrice"];
 }
@@ -91,6 +93,7 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     classicImageProxy: options.classicImageProxy,
     deployments: options.deployments,
     indexing: options.indexing ?? false,
+    ...(options.indexerSkipLog ? { indexerSkipLog: options.indexerSkipLog } : {}),
     ...(options.ethUsdPrice ? { ethUsdPrice: options.ethUsdPrice } : {}),
   });
   let keyCount = 0;

@@ -10,6 +10,8 @@ import {
 export const CLASSIC_INDEXER_SOURCE = "indexer:classic";
 /** Moves when offchain game data changes: metadata revisions, slugs, operator flags. */
 export const CLASSIC_METADATA_SOURCE = "classic-metadata";
+/** Moves when a reaction on a classic game or pack is set or cleared (classic/tools). */
+export const CLASSIC_SOCIAL_SOURCE = "classic-social";
 /** Moves when an operator switch of the classic surface changes (`unboxing_disallowed`). */
 export const CLASSIC_SETTINGS_SOURCE = "classic-settings";
 
@@ -80,14 +82,23 @@ export const CLASSIC_ROUTES = {
   "POST /auth/sign-out": { access: bearerOnly, session: "classic", cache: cache.noStore },
   // Creator workflow (classic/drafts, issue 14): drafts, allowlists, confirm, revisions.
   "POST /metadata/draft/poll": { access: write, session: "classic", cache: cache.noStore, idempotent: true },
-  "GET /metadata/draft": { access: write, session: "classic", cache: cache.private },
-  "GET /metadata/draft/:draftId": { access: write, session: "classic", cache: cache.private },
+  "GET /metadata/draft": { access: read, session: "classic", cache: cache.private },
+  "GET /metadata/draft/:draftId": { access: read, session: "classic", cache: cache.private },
   "DELETE /metadata/draft/:draftId": { access: write, session: "classic", cache: cache.noStore },
   "POST /metadata/draft/whitelist": { access: write, session: "classic", cache: cache.noStore },
   "POST /metadata/draft/whitelist/finalize": { access: write, session: "classic", cache: cache.noStore },
   "GET /metadata/draft/:draftId/whitelist/proof": { access: read, cache: cache.noStore },
   "POST /metadata/confirm": { access: bearerOnly, session: "classic", cache: cache.noStore },
   "PUT /metadata/:contractAddress": { access: bearerOnly, session: "classic", cache: cache.noStore },
+  // Recovery, reactions, reports, refreshes, account statistics (classic/tools, issue 14):
+  // every bearer route is "API-KEY and bearer"; the counts are a key-only read.
+  "GET /events/:txHash": { access: write, session: "classic", cache: cache.noStore },
+  "PUT /reactions": { access: write, session: "classic", cache: cache.noStore },
+  "GET /reactions": { access: read, cache: cache.shared(5, [CLASSIC_SOCIAL_SOURCE]) },
+  "GET /reactions/mine": { access: read, session: "classic", cache: cache.private },
+  "POST /reports": { access: write, session: "classic", cache: cache.noStore },
+  "POST /refresh": { access: write, session: "classic", cache: cache.noStore },
+  "GET /stats/me": { access: read, session: "classic", cache: cache.private },
 } satisfies RouteTable;
 
 export function classicRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {

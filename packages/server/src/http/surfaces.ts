@@ -104,8 +104,10 @@ export function classicSurface(): Surface {
     errorSchema: classicErrorSchema,
     renderError: (error) => ({
       status: statusOfKind[error.kind],
+      // The key guard's refusals are one identical 429; a service's own limit (a duplicate
+      // report, the report and refresh limits) carries its code and says which.
       body:
-        error.kind === "rate_limited"
+        error.kind === "rate_limited" && error.code === undefined
           ? {
               success: false,
               message: "API key missing or invalid, or rate limit exceeded",

@@ -114,24 +114,30 @@ export function createWriter({
       blockNumber: bigint,
       block: BlockHeader,
       finalized: bigint,
-    ): Promise<{ applied: number; pending: boolean }> {
+    ): Promise<{ applied: number; pending: boolean; fresh: ReadonlySet<number> }> {
       await columnsOnce();
       return inTransaction(db, async (connection) => {
         // Under the head lock: the indexer cannot move the head or write this block meanwhile.
         const head = await heads.lock(connection);
-        if (!head || blockNumber >= BigInt(head.next_block)) return { applied: 0, pending: true };
+        if (!head || blockNumber >= BigInt(head.next_block))
+          return { applied: 0, pending: true, fresh: new Set() };
         for (const { log } of decoded) log.blockTime = block.time;
         // Where each log would be recorded tells whether it was: a dry run of the handlers, never flushed.
         const dryRun = await storeFor(connection, null);
         await applyLogs(dryRun, decoded);
         const recorded = await dryRun.recorded();
         const fresh = decoded.filter(({ log }) => !recorded.has(`${log.blockNumber}:${log.logIndex}`));
-        if (fresh.length === 0) return { applied: 0, pending: false };
+        if (fresh.length === 0) return { applied: 0, pending: false, fresh: new Set() };
         const store = await storeFor(connection, undoableAbove(finalized, blockNumber));
         await applyLogs(store, fresh);
         await store.flush();
         await heads.touch(connection);
-        return { applied: fresh.length, pending: false };
+        // The log indexes applied, for the recovery answer.
+        return {
+          applied: fresh.length,
+          pending: false,
+          fresh: new Set(fresh.map(({ log }) => log.logIndex)),
+        };
       });
     },
   };

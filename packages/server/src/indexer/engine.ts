@@ -5,7 +5,7 @@ import type { Clock } from "../quotas/limiter.ts";
 import { createWriter } from "./apply.ts";
 import { createHeadStore } from "./head-store.ts";
 import type { Projection } from "./projection.ts";
-import { ChainMovedError, createRangeReader, KnownContracts } from "./range-reader.ts";
+import { ChainMovedError, createRangeReader, type DecodedLog, KnownContracts } from "./range-reader.ts";
 import { finalizedBlock, indexedBlock } from "./ranges.ts";
 import { createReorgHandler } from "./reorg.ts";
 import { createChainRpc, describeFailure, FIRST_RETRY_DELAY_MS, isRangeTooLarge, retryDelay } from "./rpc.ts";
@@ -34,6 +34,36 @@ export interface ScopeIndexerOptions {
   readAhead?: number;
   onProgress?: (progress: IndexerProgress) => void;
   client?: PublicClient;
+  /**
+   * Test and fault-injection seam, never configuration: logs it matches are
+   * dropped from the normal indexing path (never applied nor recorded, while
+   * the head moves past them and the contracts a range creates are still
+   * followed), as if the indexer had missed them. Recovery
+   * (`recoverTransaction`) does not consult it.
+   */
+  skipLog?: (log: DecodedLog) => boolean;
+}
+
+/** One log of a transaction as recovery saw it. */
+export interface RecoveredLog {
+  event: string;
+  address: string;
+  kind: string;
+  logIndex: number;
+  /** Applied by this recovery (the projection lacked it). */
+  applied: boolean;
+}
+
+/** What `recoverTransaction` found and did. */
+export interface TransactionRecovery {
+  /** The chain has the receipt (and its block). */
+  found: boolean;
+  /** The block is at or above the head: the indexer applies it in order. */
+  pending: boolean;
+  applied: number;
+  blockNumber?: bigint;
+  /** The transaction's logs of the scope's contracts, in log order. */
+  logs: RecoveredLog[];
 }
 
 /**
@@ -138,6 +168,8 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       }
       to = range.to;
       reader.readAfter(to, latest, finalized);
+      const { skipLog } = options;
+      if (skipLog) range.logs = range.logs.filter((entry) => !skipLog(entry));
       const logs = await writer.write(head, range, latest, finalized);
       for (const contract of range.created) contracts.add(contract);
       options.onProgress?.({ scope: scope.id, blocks: Number(to - current.from + 1n), logs });
@@ -183,6 +215,35 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     }
   };
 
+  /**
+   * Re-reads one transaction's receipt and re-applies the logs the projection
+   * lacks through the writer's own apply step, idempotently (classic
+   * `/events/{txHash}`). Works whether or not this replica runs the loop: the
+   * writer takes the head row's lock, so it never races the replica that does.
+   */
+  const recoverTransaction = async (hash: Hex): Promise<TransactionRecovery> => {
+    const receipt = await rpc.receipt(hash);
+    if (!receipt) return { applied: 0, found: false, pending: false, logs: [] };
+    const [latest, block] = await Promise.all([rpc.latestBlock(), rpc.header(receipt.blockNumber)]);
+    if (!block) return { applied: 0, found: false, pending: false, logs: [] };
+    // Without the loop running here, the contracts the scope created are known only from the database.
+    if (!running || contracts.stale) await reloadContracts();
+    const decoded = reader.decodeAll(receipt.logs);
+    const describe = (fresh: ReadonlySet<number>) =>
+      decoded.map(({ log, contract }) => ({
+        event: log.event,
+        address: log.address,
+        kind: contract.kind,
+        logIndex: log.logIndex,
+        applied: fresh.has(log.logIndex),
+      }));
+    const base = { found: true, blockNumber: receipt.blockNumber };
+    if (decoded.length === 0) return { ...base, applied: 0, pending: false, logs: [] };
+    const finalized = finalizedBlock(latest, scope.finalityDepth);
+    const { applied, pending, fresh } = await writer.reapply(decoded, receipt.blockNumber, block, finalized);
+    return { ...base, applied, pending, logs: describe(fresh) };
+  };
+
   return {
     scope,
     start() {
@@ -199,17 +260,12 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         reader.drop();
       }
     },
-    /** Re-applies one transaction's logs, idempotently (classic `/events/{txHash}`). */
+    /** Re-applies one transaction's logs, idempotently. */
     async reapplyTransaction(hash: Hex): Promise<{ applied: number; found: boolean; pending: boolean }> {
-      const receipt = await rpc.receipt(hash);
-      if (!receipt) return { applied: 0, found: false, pending: false };
-      const [latest, block] = await Promise.all([rpc.latestBlock(), rpc.header(receipt.blockNumber)]);
-      if (!block) return { applied: 0, found: false, pending: false };
-      const decoded = reader.decodeAll(receipt.logs);
-      if (decoded.length === 0) return { applied: 0, found: true, pending: false };
-      const finalized = finalizedBlock(latest, scope.finalityDepth);
-      return { ...(await writer.reapply(decoded, receipt.blockNumber, block, finalized)), found: true };
+      const { applied, found, pending } = await recoverTransaction(hash);
+      return { applied, found, pending };
     },
+    recoverTransaction,
     async stop() {
       stopped = true;
       wake?.();

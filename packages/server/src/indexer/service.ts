@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Database } from "../db/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
-import { createScopeIndexer, type ScopeIndexer } from "./engine.ts";
+import { createScopeIndexer, type ScopeIndexer, type ScopeIndexerOptions } from "./engine.ts";
 import type { HeadRow } from "./head-store.ts";
 import type { Projection } from "./projection.ts";
 import { scopesOf } from "./projections.ts";
@@ -32,6 +32,8 @@ export interface IndexerServiceOptions {
   registry: Registry;
   /** How often backfill progress is printed. */
   progressIntervalMs?: number;
+  /** Test and fault-injection seam: logs every scope indexer drops (`ScopeIndexerOptions.skipLog`). */
+  skipLog?: ScopeIndexerOptions["skipLog"];
 }
 
 /**
@@ -46,6 +48,7 @@ export function createIndexerService({
   deployments,
   registry,
   progressIntervalMs = 2_000,
+  skipLog,
 }: IndexerServiceOptions) {
   const log = logger.child({ area: "indexer" });
   const blocksTotal = new Counter({
@@ -70,6 +73,7 @@ export function createIndexerService({
       clock,
       scope,
       rpcUrl: rpcOf.get(scope.chainId)!,
+      ...(skipLog ? { skipLog } : {}),
       onProgress: ({ scope: id, blocks, logs }) => {
         blocksTotal.inc({ scope: id }, blocks);
         logsTotal.inc({ scope: id }, logs);

@@ -1,0 +1,163 @@
+import {
+  CLASSIC_ERROR_CODES,
+  type ClassicAccountStats,
+  type ClassicReactionKind,
+  type ClassicReactions,
+  type ClassicRecovery,
+  type ClassicRefresh,
+  type ClassicReport,
+  type ClassicReportReason,
+  classicAccountStatsSchema,
+  classicReactionsSchema,
+  classicRecoverySchema,
+  classicRefreshSchema,
+  classicReportSchema,
+} from "@mkt/protocol";
+import { bearerHeaders, type ClassicCredential } from "./classic-auth.ts";
+import type { RequestOptions, Transport } from "./http.ts";
+
+/** A game (its booster drop address) or one pack of it; the classic chain (8453) by default. */
+export interface ClassicTargetInput {
+  contractAddress: string;
+  tokenId?: bigint | string;
+  chainId?: number;
+}
+
+const targetBody = ({ contractAddress, tokenId, chainId }: ClassicTargetInput) => ({
+  contractAddress,
+  ...(tokenId === undefined ? {} : { tokenId: tokenId.toString() }),
+  ...(chainId === undefined ? {} : { chainId }),
+});
+
+/** Service limits whose 429 is an answer, not a reason to back off and retry. */
+const FINAL_CODES = [
+  CLASSIC_ERROR_CODES.duplicateReport,
+  CLASSIC_ERROR_CODES.reportLimit,
+  CLASSIC_ERROR_CODES.refreshLimit,
+];
+
+/**
+ * The Classic API's signed-in tools: event recovery, reactions, reports,
+ * refreshes and the account's statistics. Every call but `reactions` needs
+ * `client.classic.auth.signIn` first (API key and bearer). Refusals throw
+ * `MktApiError`: branch on `status` and `code` (`TRANSACTION_NOT_FOUND`,
+ * `DUPLICATE_REPORT`, `REPORT_LIMIT`, `REFRESH_LIMIT`, `UNAUTHORIZED`, …).
+ */
+export function classicToolsApi(request: Transport, credential: ClassicCredential) {
+  const call = async <T>(
+    options: Omit<RequestOptions, "headers">,
+    schema: { parse(input: unknown): T },
+  ): Promise<T> => {
+    const { body } = await request<unknown>({ ...options, headers: bearerHeaders(credential) });
+    return schema.parse(body);
+  };
+  const query = (target: ClassicTargetInput) => targetBody(target) as Record<string, string | number>;
+
+  return {
+    /**
+     * Recovery (`GET /classic/events/{txHash}`): re-applies the classic logs
+     * of a transaction the indexer missed; a second call applies nothing.
+     * Branch on `status` (`applied`, `already_indexed`, `pending`, `not_classic`).
+     *
+     * @example
+     * ```ts
+     * const { status, applied } = await client.classic.tools.recover(txHash);
+     * ```
+     */
+    recover: (txHash: string): Promise<ClassicRecovery> =>
+      call({ method: "GET", path: `/classic/events/${encodeURIComponent(txHash)}` }, classicRecoverySchema),
+
+    /**
+     * Sets (`active: true`) or clears one reaction (`PUT /classic/reactions`); idempotent.
+     *
+     * @example
+     * ```ts
+     * const { counts, mine } = await client.classic.tools.react({ contractAddress: drop }, "fire", true);
+     * ```
+     */
+    react: (
+      target: ClassicTargetInput,
+      kind: ClassicReactionKind,
+      active: boolean,
+    ): Promise<ClassicReactions> =>
+      call(
+        { method: "PUT", path: "/classic/reactions", body: { ...targetBody(target), kind, active } },
+        classicReactionsSchema,
+      ),
+
+    /**
+     * Reaction counts of a game or pack (`GET /classic/reactions`, API key only).
+     *
+     * @example
+     * ```ts
+     * const { counts } = await client.classic.tools.reactions({ contractAddress: drop, tokenId: 7n });
+     * ```
+     */
+    reactions: async (target: ClassicTargetInput): Promise<ClassicReactions> => {
+      const { body } = await request<unknown>({
+        method: "GET",
+        path: "/classic/reactions",
+        query: query(target),
+      });
+      return classicReactionsSchema.parse(body);
+    },
+
+    /** The counts and the signed-in account's own kinds (`GET /classic/reactions/mine`). */
+    myReactions: (target: ClassicTargetInput): Promise<ClassicReactions> =>
+      call({ method: "GET", path: "/classic/reactions/mine", query: query(target) }, classicReactionsSchema),
+
+    /**
+     * Reports a game or pack (`POST /classic/reports`): 10 per hour per account;
+     * a second open report of the same target is a 429 `DUPLICATE_REPORT`
+     * (never retried by the client).
+     *
+     * @example
+     * ```ts
+     * await client.classic.tools.report({ contractAddress: drop }, "scam", "copies another artist's cards");
+     * ```
+     */
+    report: (
+      target: ClassicTargetInput,
+      reason: ClassicReportReason,
+      details?: string,
+    ): Promise<ClassicReport> =>
+      call(
+        {
+          method: "POST",
+          path: "/classic/reports",
+          body: { ...targetBody(target), reason, ...(details === undefined ? {} : { details }) },
+          finalCodes: FINAL_CODES,
+        },
+        classicReportSchema,
+      ),
+
+    /**
+     * Refreshes a game's or pack's metadata on every replica (`POST /classic/refresh`).
+     * Inside the target's cooldown: `refreshed: false` and `cooldownUntil`.
+     *
+     * @example
+     * ```ts
+     * const { refreshed, cooldownUntil } = await client.classic.tools.refresh({ contractAddress: drop });
+     * ```
+     */
+    refresh: (target: ClassicTargetInput): Promise<ClassicRefresh> =>
+      call(
+        { method: "POST", path: "/classic/refresh", body: targetBody(target), finalCodes: FINAL_CODES },
+        classicRefreshSchema,
+      ),
+
+    /**
+     * The signed-in account's figures beside the platform's (`GET /classic/stats/me`).
+     *
+     * @example
+     * ```ts
+     * const { mine, platform } = await client.classic.tools.myStats();
+     * ```
+     */
+    myStats: (options: { chainId?: number } = {}): Promise<ClassicAccountStats> =>
+      call(
+        { method: "GET", path: "/classic/stats/me", query: options.chainId === undefined ? {} : options },
+        classicAccountStatsSchema,
+      ),
+  };
+}

@@ -10,6 +10,7 @@ import {
   createClassicAuthService,
   createClassicBearerAuth,
 } from "./classic/auth/index.ts";
+import { classicChatRoutes, createClassicChatService } from "./classic/chat/index.ts";
 import {
   type ClassicGameCatalog,
   type ClassicMetadataStore,
@@ -347,6 +348,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       fetcher: createImageFetcher({ hosts: config.imageProxyHosts, clock, ...options.classicImageProxy }),
     }),
     ...classicStatsRoutes({ stats: createClassicStatsService({ db, clock, price: classicPrice }) }),
+    // Game chat (issue 14): its stream is the market's live hub, filtered per game.
+    ...classicChatRoutes({
+      chat: createClassicChatService({ db, clock, directory: classicGames, profiles }),
+      hub: live,
+    }),
   ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],

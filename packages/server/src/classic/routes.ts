@@ -78,6 +78,16 @@ export const CLASSIC_ROUTES = {
   "POST /auth/sign-in": { access: write, cache: cache.noStore },
   "GET /auth/session": { access: read, session: "classic", cache: cache.private },
   "POST /auth/sign-out": { access: bearerOnly, session: "classic", cache: cache.noStore },
+  // Game chat (classic/chat, issue 14): durable messages, and their stream of refresh signals
+  // (long-lived, outside the in-flight cap, the market live streams' budget and caps).
+  "GET /chat/:contractAddressOrSlug": { access: read, cache: cache.noStore },
+  "POST /chat/:contractAddress": { access: write, session: "classic", cache: cache.noStore },
+  "DELETE /chat/:contractAddress/:messageId": { access: write, session: "classic", cache: cache.noStore },
+  "GET /chat/:contractAddressOrSlug/stream": {
+    access: { kind: "classic", class: "stream", key: true },
+    cache: cache.noStore,
+    stream: true,
+  },
 } satisfies RouteTable;
 
 export function classicRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {

@@ -105,7 +105,8 @@ export function classicSurface(): Surface {
     renderError: (error) => ({
       status: statusOfKind[error.kind],
       body:
-        error.kind === "rate_limited"
+        // The key refusals share one body; a limit of the account's own (chat posts) names its code.
+        error.kind === "rate_limited" && error.code === undefined
           ? {
               success: false,
               message: "API key missing or invalid, or rate limit exceeded",

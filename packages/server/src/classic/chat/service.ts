@@ -137,7 +137,7 @@ export function createClassicChatService({
         SELECT ${COLUMNS} FROM classic_chat_messages
         WHERE chain_id = ${game.chainId} AND contract_address = ${game.contractAddress}
           ${before === undefined ? sql`` : sql`AND id < ${before}::bigint`}
-        ORDER BY id DESC LIMIT ${page.limit + 1}`.execute(k);
+        ORDER BY classic_chat_messages.id DESC LIMIT ${page.limit + 1}`.execute(k);
       const shown = rows.slice(0, page.limit);
       const last = shown.at(-1);
       return {

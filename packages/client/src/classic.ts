@@ -59,9 +59,10 @@ import {
 } from "@mkt/protocol";
 import type { z } from "zod";
 import { bearerHeaders, type ClassicCredential, classicAuthApi } from "./classic-auth.ts";
+import { classicChatApi } from "./classic-chat.ts";
 import { classicCreatorApi } from "./classic-creator.ts";
 import { classicToolsApi } from "./classic-tools.ts";
-import type { Transport } from "./http.ts";
+import type { Transport, TransportOptions } from "./http.ts";
 
 /**
  * Restores the exact integers of a classic answer. The server writes a
@@ -121,7 +122,10 @@ const segment = (value: string | bigint) => encodeURIComponent(value.toString())
  * answers' state fields (`ready`, `status`), never on the message.
  * `bypassImageProxy: true` asks for original image URLs (`X-Bypass-Image-Proxy`).
  */
-export function classicApi(request: Transport, defaults: { bypassImageProxy?: boolean } = {}) {
+export function classicApi(
+  request: Transport,
+  defaults: { bypassImageProxy?: boolean; stream?: TransportOptions } = {},
+) {
   const proxyHeaders = defaults.bypassImageProxy ? { "X-Bypass-Image-Proxy": "true" } : undefined;
   // Once `auth.signIn` has run, every classic call sends the access token beside the API key.
   const credential: ClassicCredential = { token: undefined };
@@ -345,6 +349,8 @@ export function classicApi(request: Transport, defaults: { bypassImageProxy?: bo
     creator: classicCreatorApi(request, credential),
     /** Signed-in tools: recovery, reactions, reports, refreshes, the account's statistics. */
     tools: classicToolsApi(request, credential),
+    /** Game chat (`/classic/chat`): `list`, `iterate`, `post`, `delete`, `subscribe`. */
+    chat: classicChatApi(request, credential, defaults.stream ?? { baseUrl: "" }),
     games,
     metadata,
     packs,

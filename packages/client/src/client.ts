@@ -45,7 +45,7 @@ export function createMktClient(options: MktClientOptions) {
       },
     },
     /** The Classic booster-box API (`/classic`): games, packs, holdings, activity, metadata. */
-    classic: classicApi(request),
+    classic: classicApi(request, { stream: options }),
     market: {
       ...accountApi(request),
       /** Public reads: `discovery()`, `board`, `creators`, `artwork` and `community`. */

@@ -5,6 +5,10 @@ export type {
   BoardCreatorList,
   ClaimList,
   ClassicActivityEvent,
+  ClassicChatEvent,
+  ClassicChatMessage,
+  ClassicChatPage,
+  ClassicChatPosted,
   ClassicGame,
   ClassicHoldings,
   ClassicHoldingsPack,
@@ -34,13 +38,14 @@ export type {
 } from "@mkt/protocol";
 export type { MarketSessionCredentials, MessageSigner, SignInOptions } from "./account.ts";
 export type { ClassicSigner, ClassicSignInOptions } from "./classic-auth.ts";
+export type { ClassicChatListOptions, ClassicChatSubscribeOptions } from "./classic-chat.ts";
 export type { WaitUntilReadyOptions } from "./classic-creator.ts";
 export type { ClassicTargetInput } from "./classic-tools.ts";
 export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export { MktApiError } from "./errors.ts";
 export type { RetryPolicy } from "./http.ts";
-export type { LiveOptions, LiveSubscription } from "./live.ts";
+export type { LiveOptions, LiveSubscription, StreamSubscriptionOptions } from "./live.ts";
 export type { ReleaseActionOptions, ReleaseSigner } from "./releases.ts";
 export type { ClaimsOptions } from "./runtime.ts";
 export type { ActionOptions, ActionSigner } from "./signed-actions.ts";

@@ -4,15 +4,12 @@ import type { MarketSessionCredentials } from "./account.ts";
 import { MktApiError } from "./errors.ts";
 import type { TransportOptions } from "./http.ts";
 
-export interface LiveOptions {
-  /** Also receive `claims` events of this wallet. */
-  owner?: string;
-  /** An account session: the account stream, with its DMs, unread count and own drafts. */
-  session?: MarketSessionCredentials;
+/** What every event-stream subscription takes (the market live updates, a classic game chat). */
+export interface StreamSubscriptionOptions<E> {
   /** Resume after this id (one a previous subscription reported). */
   lastEventId?: string;
-  /** Every event, in order (`ready`, `release`, `head`, `claims`, `dm`, `unread`, …). */
-  onEvent: (event: LiveEvent) => void;
+  /** Every event, in order. */
+  onEvent: (event: E) => void;
   /**
    * Events were missed (the server's log no longer holds them): re-read the
    * REST resources the app shows. Awaited before later events are delivered.
@@ -24,17 +21,133 @@ export interface LiveOptions {
   backoff?: { baseDelayMs?: number; maxDelayMs?: number };
 }
 
+export interface LiveOptions extends StreamSubscriptionOptions<LiveEvent> {
+  /** Also receive `claims` events of this wallet. */
+  owner?: string;
+  /** An account session: the account stream, with its DMs, unread count and own drafts. */
+  session?: MarketSessionCredentials;
+}
+
 export interface LiveSubscription {
   /** The id to resume after: the last event id received. */
   lastEventId(): string | undefined;
   /** Stops the subscription; `done` resolves. */
   close(): void;
-  /** Resolves when closed; rejects with the `MktApiError` of a final refusal (401, 403, 400). */
+  /** Resolves when closed; rejects with the `MktApiError` of a final refusal (401, 403, 400, 404). */
   done: Promise<void>;
 }
 
 /** Statuses after which reconnecting can help. */
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+/** The stream to open: its URL, the headers besides `API-KEY` and `Last-Event-ID`, and its event parser. */
+export interface EventStreamTarget<E> {
+  url: URL;
+  headers?: Record<string, string>;
+  parse: (raw: { event?: string | undefined; id?: string | undefined; data: string }) => E | undefined;
+}
+
+/**
+ * Subscribes to one of the server's event streams (the market live updates,
+ * a classic game chat) over fetch, so the API key goes in a header.
+ * Reconnects with backoff and full jitter (at least the server's `retry:`,
+ * and its Retry-After) and `Last-Event-ID`, so no event is missed while the
+ * server still holds it; when it no longer does (a `resync` event),
+ * `onResync` runs first. A refusal that reconnecting cannot help (400, 401,
+ * 403, 404) ends the subscription.
+ */
+export function subscribeEventStream<E extends { event: string }>(
+  options: TransportOptions,
+  target: EventStreamTarget<E>,
+  live: StreamSubscriptionOptions<E>,
+): LiveSubscription {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  const abort = new AbortController();
+  let lastEventId = live.lastEventId;
+  let retryMs: number = LIVE_STREAM.retryMs;
+  const base = live.backoff?.baseDelayMs ?? 500;
+  const max = live.backoff?.maxDelayMs ?? 30_000;
+  const { url } = target;
+  /** One connection: resolves when the stream ends; throws on a refusal. */
+  const connect = async (): Promise<void> => {
+    const headers: Record<string, string> = { accept: "text/event-stream", ...target.headers };
+    if (options.apiKey) headers["API-KEY"] = options.apiKey;
+    if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
+    const response = await fetchImpl(url, { headers, signal: abort.signal });
+    if (!response.ok || !response.body) {
+      const text = await response.text();
+      const retryAfter = Number(response.headers.get("retry-after"));
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      throw new MktApiError(
+        response.status,
+        body,
+        Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+        response.headers.get("x-request-id") ?? undefined,
+      );
+    }
+    // Events are handed over in order, a resync awaited before anything after it.
+    let delivering: Promise<void> = Promise.resolve();
+    const parser = createParser({
+      onRetry: (ms) => {
+        retryMs = ms;
+      },
+      onEvent: (raw) => {
+        if (raw.id !== undefined) lastEventId = raw.id;
+        if (raw.data === "") return;
+        const event = target.parse(raw);
+        if (event === undefined) return;
+        delivering = delivering.then(async () => {
+          if (event.event === "resync") await live.onResync();
+          live.onEvent(event);
+        });
+      },
+    });
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        parser.feed(value);
+      }
+    } finally {
+      await delivering;
+    }
+  };
+
+  const aborted = new Promise<void>((resolve) => abort.signal.addEventListener("abort", () => resolve()));
+  const run = async () => {
+    let failures = 0;
+    while (!abort.signal.aborted) {
+      let wait = 0;
+      try {
+        await connect();
+        failures = 0;
+        wait = retryMs;
+      } catch (error) {
+        if (abort.signal.aborted) break;
+        if (error instanceof MktApiError && !RETRYABLE.has(error.status)) throw error;
+        live.onError?.(error);
+        failures += 1;
+        const backoff = Math.min(max, base * 2 ** (failures - 1)) * random();
+        const asked = error instanceof MktApiError ? (error.retryAfterSeconds ?? 0) * 1000 : 0;
+        wait = Math.max(retryMs, backoff, asked);
+      }
+      if (!abort.signal.aborted) await Promise.race([sleep(wait), aborted]);
+    }
+  };
+
+  const done = run();
+  return {
+    lastEventId: () => lastEventId,
+    close: () => abort.abort(),
+    done,
+  };
+}
 
 /**
  * The live-update stream (`GET /market/live`, or `GET /market/account/live`
@@ -43,9 +156,6 @@ const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
  * still holds it; when it no longer does, `onResync` runs first.
  */
 export function liveApi(options: TransportOptions) {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const random = options.random ?? Math.random;
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
 
   return {
@@ -67,96 +177,16 @@ export function liveApi(options: TransportOptions) {
      * ```
      */
     subscribe(live: LiveOptions): LiveSubscription {
-      const abort = new AbortController();
-      let lastEventId = live.lastEventId;
-      let retryMs: number = LIVE_STREAM.retryMs;
-      const base = live.backoff?.baseDelayMs ?? 500;
-      const max = live.backoff?.maxDelayMs ?? 30_000;
       const url = new URL(`${baseUrl}${live.session ? LIVE_STREAM.accountPath : LIVE_STREAM.path}`);
       if (live.owner) url.searchParams.set("owner", live.owner);
-
-      /** One connection: resolves when the stream ends; throws on a refusal. */
-      const connect = async (): Promise<void> => {
-        const headers: Record<string, string> = { accept: "text/event-stream" };
-        if (options.apiKey) headers["API-KEY"] = options.apiKey;
-        if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
-        if (live.session) {
-          headers["authorization"] = `Bearer ${live.session.token}`;
-          headers["origin"] = live.session.origin;
-          headers["x-mkt-wallet"] = live.session.address;
-        }
-        const response = await fetchImpl(url, { headers, signal: abort.signal });
-        if (!response.ok || !response.body) {
-          const text = await response.text();
-          const retryAfter = Number(response.headers.get("retry-after"));
-          let body: unknown = text;
-          try {
-            body = JSON.parse(text);
-          } catch {}
-          throw new MktApiError(
-            response.status,
-            body,
-            Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
-            response.headers.get("x-request-id") ?? undefined,
-          );
-        }
-        // Events are handed over in order, a resync awaited before anything after it.
-        let delivering: Promise<void> = Promise.resolve();
-        const parser = createParser({
-          onRetry: (ms) => {
-            retryMs = ms;
-          },
-          onEvent: (raw) => {
-            if (raw.id !== undefined) lastEventId = raw.id;
-            if (raw.data === "") return;
-            const event = parseLiveEvent(raw);
-            if (event === undefined) return;
-            delivering = delivering.then(async () => {
-              if (event.event === "resync") await live.onResync();
-              live.onEvent(event);
-            });
-          },
-        });
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        try {
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            parser.feed(value);
+      const headers: Record<string, string> = live.session
+        ? {
+            authorization: `Bearer ${live.session.token}`,
+            origin: live.session.origin,
+            "x-mkt-wallet": live.session.address,
           }
-        } finally {
-          await delivering;
-        }
-      };
-
-      const aborted = new Promise<void>((resolve) => abort.signal.addEventListener("abort", () => resolve()));
-      const run = async () => {
-        let failures = 0;
-        while (!abort.signal.aborted) {
-          let wait = 0;
-          try {
-            await connect();
-            failures = 0;
-            wait = retryMs;
-          } catch (error) {
-            if (abort.signal.aborted) break;
-            if (error instanceof MktApiError && !RETRYABLE.has(error.status)) throw error;
-            live.onError?.(error);
-            failures += 1;
-            const backoff = Math.min(max, base * 2 ** (failures - 1)) * random();
-            const asked = error instanceof MktApiError ? (error.retryAfterSeconds ?? 0) * 1000 : 0;
-            wait = Math.max(retryMs, backoff, asked);
-          }
-          if (!abort.signal.aborted) await Promise.race([sleep(wait), aborted]);
-        }
-      };
-
-      const done = run();
-      return {
-        lastEventId: () => lastEventId,
-        close: () => abort.abort(),
-        done,
-      };
+        : {};
+      return subscribeEventStream(options, { url, headers, parse: parseLiveEvent }, live);
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   createClassicAuthService,
   createClassicBearerAuth,
 } from "./classic/auth/index.ts";
+import { classicChatRoutes, createClassicChatService } from "./classic/chat/index.ts";
 import {
   classicDraftRoutes,
   createClassicDraftService,
@@ -416,6 +417,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...classicStatsRoutes({ stats: classicStats }),
     ...classicRecoveryRoutes({ recovery: classicRecovery }),
     ...classicTools,
+    // Game chat (issue 14): its stream is the market's live hub, filtered per game.
+    ...classicChatRoutes({
+      chat: createClassicChatService({ db, clock, directory: classicGames, profiles }),
+      hub: live,
+    }),
   ]);
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],

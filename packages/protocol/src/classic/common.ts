@@ -73,6 +73,9 @@ export const CLASSIC_ERROR_CODES = {
   notFound: "NOT_FOUND",
   gameNotFound: "GAME_NOT_FOUND",
   packNotFound: "PACK_NOT_FOUND",
+  /** Game chat (issue 14): a message id not in the game, and an account's posting rate spent. */
+  messageNotFound: "MESSAGE_NOT_FOUND",
+  chatRateLimited: "CHAT_RATE_LIMITED",
   collectionNotFound: "COLLECTION_NOT_FOUND",
   rateLimited: "RATE_LIMITED",
   priceUnavailable: "PRICE_UNAVAILABLE",

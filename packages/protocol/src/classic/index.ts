@@ -19,6 +19,36 @@ export {
   classicSignInResponseSchema,
   classicSignOutSchema,
 } from "./auth.ts";
+// Game chat (classic/chat, issue 14).
+export type {
+  ClassicChatEvent,
+  ClassicChatEventData,
+  ClassicChatEventName,
+  ClassicChatListQuery,
+  ClassicChatMessage,
+  ClassicChatPage,
+  ClassicChatPost,
+  ClassicChatPosted,
+} from "./chat.ts";
+export {
+  CLASSIC_CHAT,
+  classicChatAddressParamsSchema,
+  classicChatChainQuerySchema,
+  classicChatDeletedSchema,
+  classicChatEventSchemas,
+  classicChatGameParamsSchema,
+  classicChatListQuerySchema,
+  classicChatMessageParamsSchema,
+  classicChatMessageSchema,
+  classicChatPageSchema,
+  classicChatPostedSchema,
+  classicChatPostSchema,
+  classicChatStreamEventSchema,
+  classicChatStreamPath,
+  classicChatStreamQuerySchema,
+  classicChatTextSchema,
+  parseClassicChatEvent,
+} from "./chat.ts";
 export type { ClassicPackStatus, ClassicPagination, ClassicRarityName } from "./common.ts";
 export {
   addressString,

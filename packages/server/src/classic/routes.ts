@@ -99,6 +99,16 @@ export const CLASSIC_ROUTES = {
   "POST /reports": { access: write, session: "classic", cache: cache.noStore },
   "POST /refresh": { access: write, session: "classic", cache: cache.noStore },
   "GET /stats/me": { access: read, session: "classic", cache: cache.private },
+  // Game chat (classic/chat, issue 14): durable messages, and their stream of refresh signals
+  // (long-lived, outside the in-flight cap, the market live streams' budget and caps).
+  "GET /chat/:contractAddressOrSlug": { access: read, cache: cache.noStore },
+  "POST /chat/:contractAddress": { access: write, session: "classic", cache: cache.noStore },
+  "DELETE /chat/:contractAddress/:messageId": { access: write, session: "classic", cache: cache.noStore },
+  "GET /chat/:contractAddressOrSlug/stream": {
+    access: { kind: "classic", class: "stream", key: true },
+    cache: cache.noStore,
+    stream: true,
+  },
 } satisfies RouteTable;
 
 export function classicRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {

@@ -105,7 +105,7 @@ export function classicSurface(): Surface {
     renderError: (error) => ({
       status: statusOfKind[error.kind],
       // The key guard's refusals are one identical 429; a service's own limit (a duplicate
-      // report, the report and refresh limits) carries its code and says which.
+      // report, the report, refresh and chat limits) carries its code and says which.
       body:
         error.kind === "rate_limited" && error.code === undefined
           ? {

@@ -16,7 +16,7 @@ const perMinute = (limit: number): Budget => ({ limit, windowMs: 60_000 });
 
 export interface QuotaPolicies {
   market: Record<MarketBucket, Budget>;
-  classic: { read: Budget; search: Budget; metadata: Budget; report: Budget };
+  classic: { read: Budget; search: Budget; metadata: Budget; report: Budget; stream: Budget };
   predict: { all: Budget };
   /**
    * The first-party proxy (`/app/api`) without a signed-in session, per client group: well below a
@@ -41,6 +41,8 @@ export const defaultPolicies: QuotaPolicies = {
     search: perMinute(25),
     metadata: perMinute(2_000),
     report: { limit: 10, windowMs: 3_600_000 },
+    /** Opening a game chat stream: the market's stream bucket. */
+    stream: perMinute(10),
   },
   predict: { all: perMinute(100) },
   proxyAnonymous: { read: perMinute(30), write: perMinute(10), stream: perMinute(5) },

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { type DmUnread, LIVE_STREAM, type LiveEventData, type LiveEventName } from "@mkt/protocol";
+import { type ClassicChatEventData, type DmUnread, LIVE_STREAM, type LiveEventData } from "@mkt/protocol";
 import type { Logger } from "pino";
 import type { Database } from "../../db/index.ts";
 import { RateLimitedError, UnavailableError } from "../../errors.ts";
@@ -50,6 +50,12 @@ export interface StreamRequest {
   owner: string | undefined;
   /** The `Last-Event-ID` header as sent. */
   lastEventId: string | undefined;
+  /**
+   * A classic game chat stream (`/classic/chat/{game}/stream`): only that
+   * game's chat events; market streams never get chat events and chat
+   * streams nothing else. Same log, ids, window and resume rules.
+   */
+  chat?: { chainId: number; contractAddress: string } | undefined;
 }
 
 interface Stream extends StreamRequest {
@@ -68,8 +74,11 @@ const RESUME_BATCH = 1_000;
 const HEARTBEAT = Buffer.from(": heartbeat\n\n");
 const LAST_EVENT_ID = /^(0|[1-9][0-9]{0,14})$/;
 
+/** Every event the hub writes: the market streams' and the classic chat streams'. */
+type FrameData = LiveEventData & Pick<ClassicChatEventData, "message" | "deleted">;
+
 /** One SSE event: `id:` only on the event a client may resume after. */
-function frame<K extends LiveEventName>(event: K, data: LiveEventData[K], id?: number): Buffer {
+function frame<K extends keyof FrameData>(event: K, data: FrameData[K], id?: number): Buffer {
   return Buffer.from(
     `${id === undefined ? "" : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
   );
@@ -142,8 +151,19 @@ export function createLiveHub(deps: LiveHubDeps) {
   };
 
   /** Writes one event to the streams it is for (all of them are live or replaying, in id order). */
-  const deliver = async (row: LiveRow, targets: readonly Stream[]): Promise<void> => {
+  const deliver = async (row: LiveRow, all: readonly Stream[]): Promise<void> => {
+    // Chat streams get chat events only; the market's streams never get them.
+    const targets = row.kind === "chat" ? all : all.filter((stream) => stream.chat === undefined);
     switch (row.kind) {
+      case "chat": {
+        const { chainId, contractAddress, messageId, action } = row.payload;
+        const event = frame(action, { id: messageId, chainId, contractAddress }, row.id);
+        for (const stream of targets) {
+          if (stream.chat?.chainId === chainId && stream.chat.contractAddress === contractAddress)
+            write(stream, event, row.id);
+        }
+        break;
+      }
       case "head": {
         if (row.payload.scope !== marketScope) break;
         const { scope, nextBlock, revision } = row.payload;
@@ -187,7 +207,7 @@ export function createLiveHub(deps: LiveHubDeps) {
         break;
       }
     }
-    for (const stream of targets) if (stream.through < row.id) stream.through = row.id;
+    for (const stream of all) if (stream.through < row.id) stream.through = row.id;
   };
 
   /** Reads the log after `cursor` and fans each new row out; one read at a time, repeated while asked. */

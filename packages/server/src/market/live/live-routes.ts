@@ -1,8 +1,34 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { LIVE_STREAM, liveHeadersSchema, liveQuerySchema, liveStreamEventSchema } from "@mkt/protocol";
+import type { FastifyReply } from "fastify";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { clientGroup } from "../../quotas/client-group.ts";
-import type { LiveHub } from "./hub.ts";
+import type { LiveHub, StreamRequest } from "./hub.ts";
+
+/**
+ * Hands an admitted request's response to the hub for as long as the stream
+ * lasts: refuses it first at the hub's caps (429 per holder, 503 per
+ * replica), then writes the SSE head (with the headers the pipeline set:
+ * rate-limit state, Cache-Control) and attaches it. Every stream route of
+ * every surface opens its stream here.
+ */
+export function serveStream(hub: LiveHub, reply: FastifyReply, stream: StreamRequest): void {
+  hub.admit(stream.holder);
+  // From here on the handler writes the response itself, for as long as the stream lasts.
+  reply.hijack();
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name] = value;
+  }
+  reply.raw.writeHead(200, {
+    ...headers,
+    "content-type": "text/event-stream; charset=utf-8",
+    // Reverse proxies (nginx) must pass events through as they come.
+    "x-accel-buffering": "no",
+  });
+  reply.raw.socket?.setNoDelay(true);
+  hub.attach(stream, reply.raw);
+}
 
 function streamRules(hub: LiveHub) {
   const { limits } = hub;
@@ -70,29 +96,12 @@ export function liveRoutes({ hub }: { hub: LiveHub }): RouteSpec[] {
           : sessionAccount
             ? `account:${sessionAccount}`
             : `client:${clientGroup(request.ip)}`;
-        hub.admit(holder);
-        // From here on the handler writes the response itself, for as long as the stream lasts.
-        reply.hijack();
-        const headers: OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(reply.getHeaders())) {
-          if (value !== undefined) headers[name] = value;
-        }
-        reply.raw.writeHead(200, {
-          ...headers,
-          "content-type": "text/event-stream; charset=utf-8",
-          // Reverse proxies (nginx) must pass events through as they come.
-          "x-accel-buffering": "no",
+        serveStream(hub, reply, {
+          holder,
+          accountId: sessionAccount ?? undefined,
+          owner: request.query.owner,
+          lastEventId: request.headers["last-event-id"],
         });
-        reply.raw.socket?.setNoDelay(true);
-        hub.attach(
-          {
-            holder,
-            accountId: sessionAccount ?? undefined,
-            owner: request.query.owner,
-            lastEventId: request.headers["last-event-id"],
-          },
-          reply.raw,
-        );
       },
     });
   return [stream(false), stream(true)];

@@ -33,6 +33,14 @@ export type LiveRow =
       accountId: string;
       public: false;
       payload: { threadId: string; seenUpTo: string };
+    }
+  | {
+      id: number;
+      /** A classic game chat message posted or deleted (migration 0024): only that game's chat streams. */
+      kind: "chat";
+      accountId: null;
+      public: true;
+      payload: { chainId: number; contractAddress: string; messageId: string; action: "message" | "deleted" };
     };
 
 interface RawRow {

@@ -4,3 +4,12 @@ import type { ResponseSpec } from "../http/route.ts";
 export const keyRefused: ResponseSpec = {
   description: "API key missing or invalid, or quota exhausted (one identical response).",
 };
+
+const bearerRules =
+  '`Authorization: Bearer <accessToken>` from `POST /classic/auth/sign-in`, read from that header only (never from a URL or a cookie); a missing, malformed, expired, signed-out or unknown token, or a token of another kind (a market session), is 401 `{success:false, message, error:"UNAUTHORIZED"}`.';
+
+/** The access paragraph of every route that lists "API-KEY and bearer" (section 5). */
+export const keyAndBearerAccess = `Access: API-KEY and bearer (section 5): both headers; the key is checked first (the classic 429 without a valid key, whatever the token; a bearer never replaces the key), then the token: ${bearerRules}`;
+
+/** The access paragraph of every "bearer only" route (section 4). */
+export const bearerOnlyAccess = `Access: bearer only (section 4): no API key; the request spends the per-client budget of API-key writes. ${bearerRules}`;

@@ -39,3 +39,11 @@ export function createClassicBearerAuth(auth: ClassicAuthService) {
     request.classicAccount = account;
   };
 }
+
+/** The signed-in account of a bearer route, as plain values for services; the pipeline's bearer step has set it. */
+export function signedInAccount(request: FastifyRequest): ClassicAccountContext {
+  const account = request.classicAccount;
+  if (account === undefined)
+    throw new Error(`${request.routeOptions.url} reads the classic account but declares no bearer`);
+  return account;
+}

@@ -1,4 +1,5 @@
-export { createClassicBearerAuth } from "./bearer.ts";
+export { createClassicBearerAuth, signedInAccount } from "./bearer.ts";
+export { controlsWallet } from "./ownership.ts";
 export { classicAuthRoutes } from "./routes.ts";
 export {
   type ClassicAccountContext,

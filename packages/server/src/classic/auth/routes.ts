@@ -10,27 +10,20 @@ import {
   classicSignOutSchema,
   MAX_SIGNATURE_BYTES,
 } from "@mkt/protocol";
-import type { FastifyRequest } from "fastify";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import {
   defaultFailedVerificationBudgets,
   MAX_SIGNATURE_WINDOW_MS,
 } from "../../market/accounts/envelopes.ts";
 import { VERIFICATION_GAS_LIMIT } from "../../market/accounts/wallet-signatures.ts";
-import { keyRefused } from "../responses.ts";
-import type { ClassicAccountContext, ClassicAuthService } from "./service.ts";
+import { bearerOnlyAccess, keyAndBearerAccess, keyRefused } from "../responses.ts";
+import { signedInAccount } from "./bearer.ts";
+import type { ClassicAuthService } from "./service.ts";
 
 const HOURS = CLASSIC_ACCESS_TOKEN_LIFETIME_MS / 3_600_000;
 const { perAddress, perClientGroup } = defaultFailedVerificationBudgets;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The signed-in account of a bearer route; the pipeline has set it before any handler runs. */
-const accountOf = (request: FastifyRequest) => request.classicAccount as ClassicAccountContext;
-
-const bearerRules = `Authentication (section 5): \`Authorization: Bearer <accessToken>\` from \`POST /classic/auth/sign-in\`, read from that header only (never from a URL or a cookie). A missing, malformed, expired, signed-out or unknown token, or a token of another kind (a market session), is a 401 \`{success:false, message, error:"UNAUTHORIZED"}\`.`;
-
-const keyAndBearer = `${bearerRules} The route lists API-KEY and bearer: both are needed, the key is checked first, and a request without a valid key gets the classic 429 whatever its token (a bearer never replaces the key).`;
 
 const signInDescription = `Exchanges a wallet signature for an access token that identifies the wallet's account (the market's accounts: one account, several wallets, each linked by that wallet's own signature; a wallet no account holds gets a new account). Classic routes that list bearer take it as \`Authorization: Bearer <accessToken>\`. The token lasts ${HOURS} hours (no refresh: sign in again), is stored only as its SHA-256 and is revoked at once by \`POST /classic/auth/sign-out\`, by unlinking the signing wallet from the account, or by deleting the account.
 
@@ -127,7 +120,7 @@ export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): Route
       path: "/auth/session",
       operationId: "classicSession",
       summary: "The signed-in account and its wallets",
-      description: `The account the access token signed in, every wallet linked to it now (creator writes act for these wallets), and the token's times. ${keyAndBearer}`,
+      description: `The account the access token signed in, every wallet linked to it now (creator writes act for these wallets), and the token's times. ${keyAndBearerAccess}`,
       tags: ["Authentication"],
       responses: {
         200: { description: "The token is valid.", schema: classicSessionSchema },
@@ -136,7 +129,7 @@ export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): Route
         503: errors[503],
       },
       handler: (request) => {
-        const account = accountOf(request);
+        const account = signedInAccount(request);
         return {
           success: true,
           address: account.address,
@@ -151,7 +144,7 @@ export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): Route
       path: "/auth/sign-out",
       operationId: "classicSignOut",
       summary: "Revoke the access token",
-      description: `Revokes the access token at once, on every replica; later requests with it get 401. Bearer only (section 5): the token is the credential, no API key is needed, and the request spends the per-client budget of API-key writes. ${bearerRules}`,
+      description: `Revokes the access token at once, on every replica; later requests with it get 401. The token is the credential. ${bearerOnlyAccess}`,
       tags: ["Authentication"],
       responses: {
         200: { description: "Signed out.", schema: classicSignOutSchema },
@@ -160,7 +153,7 @@ export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): Route
         503: errors[503],
       },
       handler: async (request) => {
-        await auth.signOut(accountOf(request));
+        await auth.signOut(signedInAccount(request));
         return { success: true, message: "signed out" };
       },
     }),

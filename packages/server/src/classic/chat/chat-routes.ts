@@ -18,18 +18,15 @@ import type { FastifyRequest } from "fastify";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { type LiveHub, serveStream } from "../../market/live/index.ts";
 import { clientGroup } from "../../quotas/client-group.ts";
-import type { ClassicAccountContext } from "../auth/index.ts";
-import { keyRefused } from "../responses.ts";
+import { signedInAccount } from "../auth/index.ts";
+import { keyAndBearerAccess as keyAndBearer, keyRefused } from "../responses.ts";
 import type { ChatActor, ClassicChatService } from "./service.ts";
 
 /** The signed-in account of a bearer route, as plain values; the pipeline has set it before any handler runs. */
 const actorOf = (request: FastifyRequest): ChatActor => {
-  const account = request.classicAccount as ClassicAccountContext;
+  const account = signedInAccount(request);
   return { accountId: account.id, address: account.address, wallets: account.wallets };
 };
-
-const keyAndBearer =
-  "Access: API-KEY and bearer (`Authorization: Bearer <accessToken>` from `POST /classic/auth/sign-in`): the key is checked first (the classic 429 without a valid key, whatever the token), then the token (401 `UNAUTHORIZED` when missing, expired, signed out or invalid). Charged to the search and API-key write budget (25 per minute per key and client IP).";
 
 const rateRule = `Posting rate: at most ${CLASSIC_CHAT.postsPerWindow} messages per account in any ${CLASSIC_CHAT.windowSeconds} seconds, across every game and every replica (counted in the database; deleted messages count); beyond it 429 \`{success:false, message, error:"CHAT_RATE_LIMITED"}\` with \`Retry-After\` and \`RateLimit-*\` headers for this limit. A replay by \`clientMessageId\` is not counted.`;
 

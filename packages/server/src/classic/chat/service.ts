@@ -9,6 +9,7 @@ import type { Database } from "../../db/index.ts";
 import { AppError, badRequest, forbidden, notFound } from "../../errors.ts";
 import type { ProfileReader } from "../../market/profile/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
+import { controlsWallet } from "../auth/ownership.ts";
 import type { ClassicGameDirectory } from "../directory.ts";
 
 /** A game whose chat is read or written. */
@@ -217,7 +218,7 @@ export function createClassicChatService({
       const message = rows[0];
       if (!message)
         throw notFound("no message with this id in this game", CLASSIC_ERROR_CODES.messageNotFound);
-      const moderator = actor.wallets.some((wallet) => wallet.toLowerCase() === game.creator);
+      const moderator = controlsWallet(actor, game.creator);
       if (message.account_id !== actor.accountId && !moderator)
         throw forbidden("only the message's author or the game's creator may delete it");
       await sql`

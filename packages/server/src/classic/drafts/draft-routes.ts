@@ -25,20 +25,20 @@ import {
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import type { ClassicAccountContext } from "../auth/index.ts";
-import { keyRefused } from "../responses.ts";
+import { signedInAccount } from "../auth/index.ts";
+import {
+  bearerOnlyAccess as bearerOnly,
+  keyAndBearerAccess as keyAndBearer,
+  keyRefused,
+} from "../responses.ts";
 import type { ClassicDraftService, CreatorActor } from "./service.ts";
 
 /** The signed-in account as plain values (the pipeline's bearer step has set it). */
 const actorOf = (request: FastifyRequest): CreatorActor => {
-  const account = request.classicAccount as ClassicAccountContext;
+  const account = signedInAccount(request);
   return { accountId: account.id, wallets: account.wallets };
 };
 
-const bearer =
-  "`Authorization: Bearer <accessToken>` from `POST /classic/auth/sign-in`; a missing, expired, signed-out or invalid token is 401 `UNAUTHORIZED`.";
-const keyAndBearer = `Access: API-KEY and bearer (section 5): both headers; the key is checked first (the classic 429 without a valid key, whatever the token), then the token. ${bearer}`;
-const bearerOnly = `Access: bearer only (section 4): no API key; the request spends the per-client budget of API-key writes. ${bearer}`;
 const ownership =
   "Ownership (section 5): a draft is reachable only while its `creator` is a wallet linked to the signed-in account (403 `FORBIDDEN` otherwise, also when the wallet was unlinked since).";
 

@@ -19,6 +19,7 @@ import type { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { AppError, badRequest, notFound, UnavailableError } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
+import { controlsWallet } from "../auth/ownership.ts";
 import {
   type ClassicMetadataStore,
   checkCards,
@@ -159,8 +160,6 @@ export function createClassicDraftService({
   const trees = createAllowlistCache();
   const now = () => new Date(clock.now()).toISOString();
 
-  const owned = (actor: CreatorActor, creator: string) => actor.wallets.includes(creator.toLowerCase());
-
   /** The draft, if the actor may reach it: 404 unknown, 403 another creator's. */
   async function load(
     executor: Parameters<RawBuilder<unknown>["execute"]>[0],
@@ -174,7 +173,7 @@ export function createClassicDraftService({
     );
     const row = rows[0];
     if (!row) throw draftNotFound();
-    if (!owned(actor, row.creator))
+    if (!controlsWallet(actor, row.creator))
       throw forbidden("the draft's creator is not a wallet linked to the signed-in account");
     return row;
   }
@@ -263,7 +262,7 @@ export function createClassicDraftService({
 
   /** The deployment's checks against the draft (section 3 step 4), in order. */
   function checkDeployment(actor: CreatorActor, row: DraftRow, game: GameDeployment) {
-    if (!owned(actor, game.creator))
+    if (!controlsWallet(actor, game.creator))
       throw forbidden("the game was deployed by a wallet not linked to the signed-in account");
     const root = expectedRoot(row);
     if (game.merkleRoot !== root.toLowerCase())
@@ -293,7 +292,7 @@ export function createClassicDraftService({
       actor: CreatorActor,
       input: DraftPollInput,
     ): Promise<{ applied: boolean; draft: ClassicDraft }> {
-      if (!owned(actor, input.creator))
+      if (!controlsWallet(actor, input.creator))
         throw forbidden("creator must be a wallet linked to the signed-in account");
       const content: Content = {
         tokenName: input.tokenName,
@@ -596,7 +595,7 @@ export function createClassicDraftService({
       );
       const game = rows[0];
       if (!game) throw notFound("no such game", CLASSIC_ERROR_CODES.gameNotFound);
-      if (!owned(actor, game.creator))
+      if (!controlsWallet(actor, game.creator))
         throw forbidden("the game's creator is not a wallet linked to the signed-in account");
       // A confirmed draft's metadata is the game's first revision: published before any revision.
       await pendingPublication(chainId, contractAddress);

@@ -1,8 +1,7 @@
 import { classicRecoverySchema, classicTxHashParamsSchema } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { keyRefused } from "../responses.ts";
+import { keyAndBearerAccess as keyAndBearer, keyRefused } from "../responses.ts";
 import type { ClassicRecoveryService } from "./recovery.ts";
-import { keyAndBearer } from "./rules.ts";
 
 /** `GET /classic/events/{txHash}`: event recovery (section 4, issue 14). */
 export function classicRecoveryRoutes({ recovery }: { recovery: ClassicRecoveryService }): RouteSpec[] {

@@ -16,12 +16,12 @@ import {
   classicReportSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { keyRefused } from "../responses.ts";
+import { signedInAccount } from "../auth/index.ts";
+import { keyAndBearerAccess as keyAndBearer, keyRefused } from "../responses.ts";
 import type { ClassicAccountStatsService } from "./account-stats.ts";
 import type { ClassicReactionsService } from "./reactions.ts";
 import type { ClassicRefreshesService } from "./refreshes.ts";
 import type { ClassicReportsService } from "./reports.ts";
-import { accountOf, keyAndBearer } from "./rules.ts";
 
 const kinds = CLASSIC_REACTION_KINDS.map((kind) => `\`${kind}\``).join(", ");
 const target =
@@ -64,7 +64,7 @@ export function classicSocialRoutes({
       },
       handler: (request) => {
         const { kind, active, ...rest } = request.body;
-        return reactions.set(accountOf(request).id, rest, kind, active);
+        return reactions.set(signedInAccount(request).id, rest, kind, active);
       },
     }),
     defineRoute({
@@ -96,7 +96,7 @@ export function classicSocialRoutes({
         ...errors,
         429: keyRefused,
       },
-      handler: (request) => reactions.counts(request.query, accountOf(request).id),
+      handler: (request) => reactions.counts(request.query, signedInAccount(request).id),
     }),
     defineRoute({
       method: "POST",
@@ -121,7 +121,7 @@ The duplicate rule is checked first. ${keyAndBearer}`,
       },
       handler: (request) => {
         const { reason, details, ...rest } = request.body;
-        return reports.file(accountOf(request).id, rest, reason, details);
+        return reports.file(signedInAccount(request).id, rest, reason, details);
       },
     }),
     defineRoute({
@@ -142,7 +142,7 @@ Cooldown: one refresh per target every ${CLASSIC_REFRESH_COOLDOWN_SECONDS} secon
             "`REFRESH_LIMIT` (the account's hourly refreshes spent; `Retry-After`), or the classic key refusal (`RATE_LIMITED`).",
         },
       },
-      handler: (request) => refreshes.refresh(accountOf(request).id, request.body),
+      handler: (request) => refreshes.refresh(signedInAccount(request).id, request.body),
     }),
     defineRoute({
       method: "GET",
@@ -159,7 +159,7 @@ Cooldown: one refresh per target every ${CLASSIC_REFRESH_COOLDOWN_SECONDS} secon
         429: keyRefused,
         503: { description: "No ETH/USD price (`PRICE_UNAVAILABLE`), or the database is down." },
       },
-      handler: (request) => accountStats.of(accountOf(request), request.query.chainId),
+      handler: (request) => accountStats.of(signedInAccount(request), request.query.chainId),
     }),
   ];
 }

@@ -349,15 +349,26 @@ export function createDemoClassicActivity(options: DemoClassicActivityOptions) {
       txHash: receipt.transactionHash,
     });
 
-    // Confirm at once: the receipt exists, so `receiptFound` is true.
-    const confirmed = await as(creator, (client) =>
-      client.classic.creator.confirm(draftId, receipt.transactionHash),
-    );
-    reports.push({ action: "confirm", draftId, game: address, published: confirmed.published });
-    game = { address, slug, draftId };
+    // A restarted dev chain replays the same deployment order: the game may land where an earlier
+    // demo game stood. That draft owns the address (and its metadata is kept): adopt it, not confirm.
+    const earlier = drafts.find((candidate) => candidate.deployment?.contractAddress === address);
+    if (earlier) {
+      game = { address, slug: earlier.slug ?? slug, draftId: earlier.draftId };
+      reports.push({ action: "adopt", draftId: earlier.draftId, game: address, redeployed: true });
+    } else {
+      // Confirm at once: the receipt exists, so `receiptFound` is true.
+      const confirmed = await as(creator, (client) =>
+        client.classic.creator.confirm(draftId, receipt.transactionHash),
+      );
+      reports.push({ action: "confirm", draftId, game: address, published: confirmed.published });
+      game = { address, slug, draftId };
+    }
 
     await fund(minter.account);
-    const { proof, allowlisted } = await minter.client.classic.creator.proof(draftId, minter.account.address);
+    const { proof, allowlisted } = await minter.client.classic.creator.proof(
+      game.draftId,
+      minter.account.address,
+    );
     if (!allowlisted) throw new Error("the demo minter is not on the demo allowlist");
     await send(
       walletClient(minter.account).writeContract({
@@ -419,8 +430,10 @@ export function createDemoClassicActivity(options: DemoClassicActivityOptions) {
     /**
      * The creator workflow, once: a confirmed demo draft whose game this
      * chain has is adopted (a restart on the same database and chain);
-     * otherwise the game is drafted, deployed and confirmed. Resolves when
-     * the game is ready.
+     * otherwise the game is drafted and deployed, and confirmed unless it
+     * landed at an earlier demo draft's address (a dev chain restarted under
+     * a kept database replays the deployment order), which is adopted.
+     * Resolves when the game is ready.
      */
     async setup(): Promise<DemoClassicActivityReport[]> {
       const drafts = await demoDrafts();

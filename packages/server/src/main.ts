@@ -1,12 +1,14 @@
 import { DEV_ACCOUNT_ROLES, deriveDevAccounts } from "@mkt/chain";
 import type { Logger } from "pino";
 import { type App, createApp } from "./app.ts";
-import { MARKET_CHAIN_ID, redactUrl, startChains } from "./chains/index.ts";
+import { type Chains, MARKET_CHAIN_ID, redactUrl, startChains } from "./chains/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config/index.ts";
 import { migrate, openDatabase } from "./db/index.ts";
 import {
   type DemoClassic,
+  type DemoClassicActivityRun,
   type DemoReleases,
+  startDemoClassicActivity,
   startDemoClassicMetadata,
   startDemoReleases,
 } from "./demo/index.ts";
@@ -49,6 +51,7 @@ async function main() {
           logger,
         })
       : undefined;
+  const demoClassicActivity = await startClassicActivityDemo(config, chains, app, publicUrl, logger);
 
   // The banner goes to stdout directly, never through the logger, because it
   // may carry the generated operator token.
@@ -68,7 +71,7 @@ async function main() {
         `  chain ${deployment.chainId}      ${chains.devChains.some((chain) => chain.chainId === deployment.chainId) ? `dev chain ${deployment.rpcUrl}` : `RPC ${redactUrl(deployment.rpcUrl)}`}`,
     ),
     ...(chains.configPath ? [`  chain config    ${chains.configPath}`] : []),
-    `  demo activity   ${chains.devChains.length > 0 && config.demo ? `on${demoReleases ? ", with demo releases" : ""} (MKT_DEMO=0 turns it off)` : "off"}`,
+    `  demo activity   ${chains.devChains.length > 0 && config.demo ? `on${demoReleases ? ", with demo releases" : ""}${demoClassicActivity ? ", with the classic creator and chat demo" : ""} (MKT_DEMO=0 turns it off)` : "off"}`,
     config.admin.token
       ? "  admin token     (from ADMIN_TOKEN)"
       : `  admin token     ${app.adminToken}   (generated; set ADMIN_TOKEN to keep one across restarts)`,
@@ -88,6 +91,7 @@ async function main() {
     force.unref();
     try {
       await demoReleases?.stop();
+      await demoClassicActivity?.stop();
       await demoClassic?.stop();
       await app.close();
       await chains.close();
@@ -128,6 +132,42 @@ async function startReleaseDemo(
   } catch (error) {
     logger.warn({
       msg: "demo releases not started",
+      err: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
+  }
+}
+
+/**
+ * The classic write side's demo runs with the demo activity when the classic
+ * chain is a dev chain: demo wallets sign in, one drafts, deploys and
+ * confirms a game, and they chat and react, through the SDK against this
+ * process's own listener. It goes on in the background; failures are logged.
+ */
+async function startClassicActivityDemo(
+  config: Config,
+  chains: Chains,
+  app: App,
+  publicUrl: string,
+  logger: Logger,
+): Promise<DemoClassicActivityRun | undefined> {
+  const deployment = chains.deployments.find(
+    (candidate) =>
+      candidate.contracts["DropFactory"] !== undefined &&
+      chains.devChains.some((chain) => chain.chainId === candidate.chainId),
+  );
+  if (!config.demo || !deployment) return undefined;
+  try {
+    return await startDemoClassicActivity({
+      baseUrl: publicUrl,
+      keys: app.services.keys,
+      deployment,
+      publicUrl: config.publicUrl,
+      logger,
+    });
+  } catch (error) {
+    logger.warn({
+      msg: "demo classic activity not started",
       err: error instanceof Error ? error.message : String(error),
     });
     return undefined;

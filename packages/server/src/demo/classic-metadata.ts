@@ -28,7 +28,7 @@ const THEMES = [
 ] as const;
 
 /** Card ids per card: Common 1..3 and 4, Rare 5..6, Epic 7, Legendary 8, Mythic 9. */
-const LAYOUT: ReadonlyArray<Pick<StoredCard, "rarity" | "startId" | "endId">> = [
+export const DEMO_CARD_LAYOUT: ReadonlyArray<Pick<StoredCard, "rarity" | "startId" | "endId">> = [
   { rarity: 1, startId: 1, endId: 3 },
   { rarity: 1, startId: 4, endId: 4 },
   { rarity: 2, startId: 5, endId: 6 },
@@ -44,7 +44,7 @@ const slugBase = (name: string) =>
     .replace(/^-+|-+$/g, "")
     .slice(0, 60) || "game";
 /** `12` → `"bc"`: a suffix of letters, so a creator slug never ends in `-<digits>`. */
-const letters = (value: bigint) => {
+export const letters = (value: bigint) => {
   let text = "";
   let rest = value;
   do {
@@ -94,7 +94,7 @@ export function createDemoClassicMetadata(options: DemoClassicMetadataOptions) {
             bgColor: ["#1e3a8a", "#14532d", "#7c2d12", "#581c87"][Number(id % 4n)] ?? "#111827",
             links: { twitter: "", website: "", discord: "" },
           },
-          cards: LAYOUT.map((slot, index) => ({
+          cards: DEMO_CARD_LAYOUT.map((slot, index) => ({
             ...slot,
             name: names[index] ?? `Card ${index + 1}`,
             description: `${names[index] ?? "A card"} of ${game.nftName}.`,

@@ -1,4 +1,15 @@
 export {
+  createDemoClassicActivity,
+  DEMO_CLASSIC_GAME,
+  DEMO_CLASSIC_WALLET_INDICES,
+  type DemoClassicActivity,
+  type DemoClassicActivityOptions,
+  type DemoClassicActivityReport,
+  type DemoClassicActivityRun,
+  type DemoClassicActivityRunOptions,
+  startDemoClassicActivity,
+} from "./classic-activity.ts";
+export {
   createDemoClassicMetadata,
   type DemoClassic,
   type DemoClassicMetadataOptions,

@@ -587,6 +587,30 @@ export {
 } from "./market/runtime.ts";
 export { healthSchema, readinessSchema } from "./platform/index.ts";
 export { PREDICT_API_VERSION } from "./predict/index.ts";
+export type {
+  PredictBlock,
+  PredictMarket,
+  PredictMarketResponse,
+  PredictMarketState,
+  PredictMarketsPage,
+  PredictMarketsQuery,
+  PredictQuote,
+  PredictQuoteQuery,
+  PredictSide,
+} from "./predict/markets.ts";
+export {
+  PREDICT_MARKET_STATES,
+  PREDICT_MARKETS_LIMIT,
+  PREDICT_SIDES,
+  predictBlockSchema,
+  predictMarketParamsSchema,
+  predictMarketResponseSchema,
+  predictMarketSchema,
+  predictMarketsPageSchema,
+  predictMarketsQuerySchema,
+  predictQuoteQuerySchema,
+  predictQuoteSchema,
+} from "./predict/markets.ts";
 export type { PredictRuntime } from "./predict/runtime.ts";
 export { predictRuntimeSchema } from "./predict/runtime.ts";
 export type { RateLimit } from "./quotas/index.ts";

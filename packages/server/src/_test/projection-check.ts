@@ -334,20 +334,35 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain): Prom
     const address = market["address"] as Address;
     const onMarket = (functionName: string, args?: unknown[]) =>
       read({ address, abi: marketAbi, functionName, ...(args ? { args } : {}) });
-    const [marketId, creator, question, seed, feeBps, yes, no, backing, paused, resolved, outcome] =
-      await Promise.all([
-        onMarket("marketId"),
-        onMarket("creator"),
-        onMarket("question"),
-        onMarket("seed"),
-        onMarket("feeBps"),
-        onMarket("poolBalances", [0n]),
-        onMarket("poolBalances", [1n]),
-        onMarket("backing"),
-        onMarket("paused"),
-        onMarket("resolved"),
-        onMarket("outcome"),
-      ]);
+    const [
+      marketId,
+      creator,
+      question,
+      seed,
+      feeBps,
+      yes,
+      no,
+      backing,
+      paused,
+      resolved,
+      outcome,
+      feesAccrued,
+      liquidityCollected,
+    ] = await Promise.all([
+      onMarket("marketId"),
+      onMarket("creator"),
+      onMarket("question"),
+      onMarket("seed"),
+      onMarket("feeBps"),
+      onMarket("poolBalances", [0n]),
+      onMarket("poolBalances", [1n]),
+      onMarket("backing"),
+      onMarket("paused"),
+      onMarket("resolved"),
+      onMarket("outcome"),
+      onMarket("feesAccrued"),
+      onMarket("liquidityCollected"),
+    ]);
     const [volume] = await query<{ volume: string }>(
       `SELECT coalesce(sum(weth), 0)::text AS volume FROM predict_trades WHERE market = '${address}' AND kind <> 'redeem'`,
     );
@@ -361,7 +376,10 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain): Prom
       no_pool: String(no),
       backing: String(backing),
       status: resolved ? "resolved" : paused ? "paused" : "active",
+      paused,
       outcome: resolved ? outcome : null,
+      fees_accrued: String(feesAccrued),
+      liquidity_collected: liquidityCollected,
       volume: volume!.volume,
     });
   }

@@ -58,6 +58,14 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
             volume: "0",
             status: "active",
             outcome: null,
+            paused: false,
+            fees_accrued: "0",
+            liquidity_collected: false,
+            collected_shares: null,
+            collected_fees: null,
+            resolved_block: null,
+            resolved_at: null,
+            trade_count: 0,
             created_block: log.blockNumber.toString(),
             created_at: log.blockTime,
             ...at,
@@ -151,6 +159,8 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
               no_pool: pools.no.toString(),
               backing: backing.toString(),
               volume: (big(market["volume"]) + weth).toString(),
+              fees_accrued: (big(market["fees_accrued"]) + fee).toString(),
+              trade_count: Number(market["trade_count"]) + 1,
               ...at,
             },
             log.blockNumber,
@@ -158,17 +168,24 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
           return;
         }
         case "Paused":
-        case "Unpaused":
-          store.put(
-            "predict_markets",
-            { ...market, status: log.event === "Paused" ? "paused" : "active", ...at },
-            log.blockNumber,
-          );
+        case "Unpaused": {
+          // The pause flag is the contract's own; a resolved market stays resolved whatever it is.
+          const paused = log.event === "Paused";
+          const status = market["status"] === "resolved" ? "resolved" : paused ? "paused" : "active";
+          store.put("predict_markets", { ...market, paused, status, ...at }, log.blockNumber);
           return;
+        }
         case "Resolved":
           store.put(
             "predict_markets",
-            { ...market, status: "resolved", outcome: Number(log.args["outcome"]), ...at },
+            {
+              ...market,
+              status: "resolved",
+              outcome: Number(log.args["outcome"]),
+              resolved_block: log.blockNumber.toString(),
+              resolved_at: log.blockTime,
+              ...at,
+            },
             log.blockNumber,
           );
           return;
@@ -210,6 +227,10 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
               yes_pool: "0",
               no_pool: "0",
               backing: (big(market["backing"]) - shares).toString(),
+              fees_accrued: "0",
+              liquidity_collected: true,
+              collected_shares: shares.toString(),
+              collected_fees: str(log.args["fees"]),
               ...at,
             },
             log.blockNumber,

@@ -14,6 +14,8 @@ export interface ApiKeysTable {
   multiplier: number;
   revoked: Generated<boolean>;
   revoked_at: Date | null;
+  /** Marked by the operator: the key uses the prediction feed while it is not public. */
+  first_party: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

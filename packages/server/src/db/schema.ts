@@ -251,6 +251,14 @@ export interface ReleaseRevisionsTable {
   updated_at: ColumnType<Date, Date, never>;
 }
 
+/** The prediction feed's operator switches, one row per chain (migration 0026). */
+export interface PredictRuntimeTable {
+  chain_id: number;
+  enabled: boolean;
+  public_enabled: boolean;
+  updated_at: Date;
+}
+
 export interface DB {
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
@@ -275,6 +283,7 @@ export interface DB {
   releases: ReleasesTable;
   pack_edits: PackEditsTable;
   release_revisions: ReleaseRevisionsTable;
+  predict_runtime: PredictRuntimeTable;
 }
 
 /** The database handle or an open transaction: what a store function runs its queries on. */

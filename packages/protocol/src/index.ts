@@ -611,7 +611,20 @@ export {
   predictQuoteQuerySchema,
   predictQuoteSchema,
 } from "./predict/markets.ts";
-export type { PredictRuntime } from "./predict/runtime.ts";
-export { predictRuntimeSchema } from "./predict/runtime.ts";
+export type {
+  AdminPredictRuntimePatch,
+  PredictFreshness,
+  PredictHealth,
+  PredictRuntime,
+  PredictStaleReason,
+} from "./predict/runtime.ts";
+export {
+  adminPredictRuntimePatchSchema,
+  PREDICT_FRESHNESS_BOUNDS,
+  PREDICT_STALE_REASONS,
+  predictFreshnessSchema,
+  predictHealthSchema,
+  predictRuntimeSchema,
+} from "./predict/runtime.ts";
 export type { RateLimit } from "./quotas/index.ts";
 export { RATE_LIMIT_HEADERS, rateLimitSchema, readRateLimit } from "./quotas/index.ts";

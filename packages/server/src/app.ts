@@ -110,8 +110,17 @@ import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
 import { platformRoutes } from "./platform/routes.ts";
+import { registerPredictAdmin } from "./predict/admin-routes.ts";
+import {
+  createPredictFreshness,
+  DEFAULT_FRESHNESS_BOUNDS,
+  type FreshnessBounds,
+  PREDICT_INDEXER_SOURCE,
+} from "./predict/freshness.ts";
+import { createFeedGate } from "./predict/gate.ts";
 import { predictRoutes } from "./predict/routes.ts";
 import { predictRuntimeRoutes } from "./predict/runtime-routes.ts";
+import { createPredictSettings, PREDICT_RUNTIME_SOURCE } from "./predict/settings.ts";
 import { type Clock, createSlidingWindowLimiter, systemClock } from "./quotas/limiter.ts";
 import { defaultPolicies, type QuotaPolicies } from "./quotas/policies.ts";
 import { createServerSecrets } from "./secrets/index.ts";
@@ -150,6 +159,8 @@ export interface AppOptions {
    * test sets it; the configuration has no way to.
    */
   classicImageProxy?: Pick<ImageFetcherOptions, "allowLoopback" | "timeoutMs" | "maxBytes" | "cacheBytes">;
+  /** The prediction feed's freshness bounds other than the documented ones (tests). */
+  predictFreshness?: Partial<FreshnessBounds>;
 }
 
 export interface App {
@@ -423,12 +434,35 @@ export async function createApp(options: AppOptions): Promise<App> {
       hub: live,
     }),
   ]);
+  // The prediction feed's switches and freshness, read by its gate on every gated route.
+  const predictSettings = createPredictSettings({
+    db,
+    clock,
+    chainId: roles.predict?.deployment.chainId,
+    revision: revisions.counters([PREDICT_RUNTIME_SOURCE])[0]!,
+    bump: () => revisions.bump(PREDICT_RUNTIME_SOURCE),
+  });
+  const predictFreshness = createPredictFreshness({
+    db,
+    clock,
+    scope: roles.predict?.scope,
+    finalityDepth: roles.predict?.deployment.finalityDepth ?? 0,
+    bounds: { ...DEFAULT_FRESHNESS_BOUNDS, ...options.predictFreshness },
+    revision: revisions.counters([PREDICT_INDEXER_SOURCE])[0]!,
+  });
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
     app: proxyRoutes(market),
     market,
     classic,
-    predict: predictRoutes(predictRuntimeRoutes({ db, deployment: roles.predict?.deployment })),
+    predict: predictRoutes(
+      predictRuntimeRoutes({
+        db,
+        deployment: roles.predict?.deployment,
+        settings: predictSettings,
+        freshness: predictFreshness,
+      }),
+    ),
   };
   // The documents are built after every route is known (on first request, then kept).
   const documents: PublishedDocument[] = (["market", "classic", "predict"] as const).map((name) => ({
@@ -470,6 +504,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessionAuth: (kind) => (kind === "classic" ? classicBearer : marketSessionAuth(kind)),
     sessionPresented,
     proxyOriginCheck: createProxyOriginCheck(config.allowedOrigins),
+    gates: { feed: createFeedGate({ settings: predictSettings, freshness: predictFreshness }) },
   });
   inFlight = pipeline.inFlight;
 
@@ -508,6 +543,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     extend: (app) => {
       for (const feature of features) feature.admin?.(app);
       registerClassicAdmin(app, { settings: classicSettings });
+      registerPredictAdmin(app, { settings: predictSettings });
       registerClassicGameAdmin(app, { metadata: classicMetadata });
       registerClassicReportsAdmin(app, { reports: classicReports });
     },
@@ -527,6 +563,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         revisions.moved(`indexer:${scope}`);
         if (scope === roles.market?.scope) revisions.moved(MARKET_INDEXER_SOURCE);
         if (scope === roles.classic?.scope) revisions.moved(CLASSIC_INDEXER_SOURCE);
+        if (scope === roles.predict?.scope) revisions.moved(PREDICT_INDEXER_SOURCE);
       },
       onReconnect,
     }),

@@ -47,6 +47,9 @@ export const adminKeySchema = z
     description: z.string(),
     email: z.string(),
     multiplier: z.number().int().min(1),
+    firstParty: z
+      .boolean()
+      .describe("Marked by the operator: the key uses the prediction feed while it is not public."),
     revoked: z.boolean(),
     revokedAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
@@ -72,11 +75,14 @@ export const adminKeyPatchSchema = z
   .object({
     multiplier: z.number().int().min(1).max(1_000_000).optional(),
     revoked: z.boolean().optional(),
+    firstParty: z.boolean().optional(),
   })
   .strict()
-  .refine((value) => value.multiplier !== undefined || value.revoked !== undefined, {
-    message: "give multiplier, revoked or both",
-  });
+  .refine(
+    (value) =>
+      value.multiplier !== undefined || value.revoked !== undefined || value.firstParty !== undefined,
+    { message: "give multiplier, revoked, firstParty or a combination" },
+  );
 
 export type CreateKeyRequest = z.infer<typeof createKeyRequestSchema>;
 export type CreatedKey = z.infer<typeof createdKeySchema>;

@@ -68,6 +68,8 @@ export interface TestAppOptions {
   indexerSkipLog?: AppOptions["indexerSkipLog"];
   /** The classic reads' ETH/USD price source (default: the app's fixed dev rate). */
   ethUsdPrice?: AppOptions["ethUsdPrice"];
+  /** The prediction feed's freshness bounds other than the documented ones. */
+  predictFreshness?: AppOptions["predictFreshness"];
 }
 
 export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -95,6 +97,7 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     indexing: options.indexing ?? false,
     ...(options.indexerSkipLog ? { indexerSkipLog: options.indexerSkipLog } : {}),
     ...(options.ethUsdPrice ? { ethUsdPrice: options.ethUsdPrice } : {}),
+    ...(options.predictFreshness ? { predictFreshness: options.predictFreshness } : {}),
   });
   let keyCount = 0;
   const admin: TestApp["admin"] = (method, url, body) =>

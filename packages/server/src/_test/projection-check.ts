@@ -4,6 +4,7 @@ import { type Address, decodeEventLog, type Hex } from "viem";
 import { expect } from "vitest";
 import type { Database } from "../db/index.ts";
 import { scopesOf } from "../indexer/projections.ts";
+import { finalizedBlock } from "../indexer/ranges.ts";
 import type { TestChain } from "./dev-chain.ts";
 
 type Row = Record<string, unknown>;
@@ -52,12 +53,16 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
     return time;
   };
 
+  // A scope that reads only finalized blocks is the chain at its last final block.
+  let predictAt = latest;
   for (const scope of scopesOf([chain.deployment])) {
+    const upTo = scope.reads === "finalized" ? finalizedBlock(latest, scope.finalityDepth) : latest;
+    if (scope.generation === "predict") predictAt = upTo;
     const [head] = await query<{ next_block: string }>(
       "SELECT next_block FROM indexer_heads WHERE scope = $1",
       [scope.id],
     );
-    expect(BigInt(head!.next_block), `${scope.id} is caught up`).toBe(latest + 1n);
+    expect(BigInt(head!.next_block), `${scope.id} is caught up`).toBe(upTo + 1n);
     const created = await query<{ address: string; kind: string; label: string | null }>(
       "SELECT address, kind, label FROM indexer_contracts WHERE scope = $1",
       [scope.id],
@@ -69,7 +74,7 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
     const chainLogs = await publicClient.getLogs({
       address: [...kindOf.keys()] as Address[],
       fromBlock: scope.startBlock,
-      toBlock: latest,
+      toBlock: upTo,
     });
 
     // Every log recorded once: in chain_events, or in the domain table that records it.
@@ -156,11 +161,11 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
       }
     }
   }
-  await expectStateMatchesContracts(db, chain);
+  await expectStateMatchesContracts(db, chain, predictAt);
 }
 
-/** Every state row holds what its contract reports now. */
-async function expectStateMatchesContracts(db: Database, chain: TestChain): Promise<void> {
+/** Every state row holds what its contract reports now (prediction markets: at `predictAt`, their scope's head). */
+async function expectStateMatchesContracts(db: Database, chain: TestChain, predictAt: bigint): Promise<void> {
   const { publicClient } = chain.clients;
   const query = async <T extends Row>(sql: string, params: unknown[] = []) =>
     (await db.withConnection((c) => c.query<T>(sql, params))).rows;
@@ -169,6 +174,7 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain): Prom
     abi: unknown;
     functionName: string;
     args?: unknown[];
+    blockNumber?: bigint;
   }) => Promise<unknown>;
 
   // The catalog is what the registry lists, in order, one row per id.
@@ -333,7 +339,7 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain): Prom
   for (const market of await query("SELECT * FROM predict_markets")) {
     const address = market["address"] as Address;
     const onMarket = (functionName: string, args?: unknown[]) =>
-      read({ address, abi: marketAbi, functionName, ...(args ? { args } : {}) });
+      read({ address, abi: marketAbi, functionName, blockNumber: predictAt, ...(args ? { args } : {}) });
     const [
       marketId,
       creator,
@@ -390,6 +396,7 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain): Prom
       abi: marketAbi,
       functionName: "sharesOf",
       args: [position["owner"] as Hex],
+      blockNumber: predictAt,
     })) as [bigint, bigint];
     expect(position, `position of ${position["owner"]} in ${position["market"]}`).toMatchObject({
       yes_shares: yes.toString(),

@@ -14,6 +14,8 @@ export interface ApiKeysTable {
   multiplier: number;
   revoked: Generated<boolean>;
   revoked_at: Date | null;
+  /** Marked by the operator: the key uses the prediction feed while it is not public. */
+  first_party: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -249,6 +251,14 @@ export interface ReleaseRevisionsTable {
   updated_at: ColumnType<Date, Date, never>;
 }
 
+/** The prediction feed's operator switches, one row per chain (migration 0026). */
+export interface PredictRuntimeTable {
+  chain_id: number;
+  enabled: boolean;
+  public_enabled: boolean;
+  updated_at: Date;
+}
+
 export interface DB {
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
@@ -273,6 +283,7 @@ export interface DB {
   releases: ReleasesTable;
   pack_edits: PackEditsTable;
   release_revisions: ReleaseRevisionsTable;
+  predict_runtime: PredictRuntimeTable;
 }
 
 /** The database handle or an open transaction: what a store function runs its queries on. */

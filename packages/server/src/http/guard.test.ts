@@ -130,7 +130,7 @@ describe("market quotas through GET /market/api-key", () => {
   });
 });
 
-describe("prediction feed quota through GET /predict/v9/health", () => {
+describe("prediction feed quota through GET /predict/v9/runtime (never gated)", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await setupApp();
@@ -138,16 +138,16 @@ describe("prediction feed quota through GET /predict/v9/health", () => {
   afterAll(() => t.close());
   const health = (key: string | undefined, ip = "10.3.0.1") =>
     t.app.server.inject({
-      url: "/predict/v9/health",
+      url: "/predict/v9/runtime",
       headers: key ? { "api-key": key } : {},
       remoteAddress: ip,
     });
 
-  it("needs the key even for health, and a missing key, an invalid key and a spent budget give one identical 429", async () => {
+  it("needs the key even for the runtime record, and a missing key, an invalid key and a spent budget give one identical 429", async () => {
     const key = await t.createKey();
     const ok = await health(key.key);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ status: "ok" });
+    expect(ok.json()).toMatchObject({ enabled: false, publicEnabled: false });
     for (let i = 0; i < 99; i++) await health(key.key);
     const exhausted = await health(key.key);
     const missing = await health(undefined);

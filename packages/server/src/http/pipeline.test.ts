@@ -100,10 +100,10 @@ describe.each([
 
   it("budgets per-IP surfaces by the client address the pipeline resolved", async () => {
     const key = await t.createKey();
-    const first = await http.get("/predict/v9/health", as("198.51.100.5", { "api-key": key.key }));
+    const first = await http.get("/predict/v9/runtime", as("198.51.100.5", { "api-key": key.key }));
     expect(first.status).toBe(200);
     expect(first.headers["ratelimit-remaining"]).toBe("99");
-    const second = await http.get("/predict/v9/health", as("198.51.100.6", { "api-key": key.key }));
+    const second = await http.get("/predict/v9/runtime", as("198.51.100.6", { "api-key": key.key }));
     // Through the trusted proxy the two are different clients; without it both are the socket's address.
     expect(second.headers["ratelimit-remaining"]).toBe(proxied ? "99" : "98");
   });

@@ -18,7 +18,7 @@ import type { CorsPolicy } from "./cors.ts";
 import { errorHandlerFor, sendError } from "./error-handler.ts";
 import type { Guard } from "./guard.ts";
 import { type ReadCache, type Revisions, strongEtag } from "./read-cache.ts";
-import { type CachePolicy, cacheControlOf, type RouteDefinition } from "./route.ts";
+import { type CachePolicy, cacheControlOf, type RouteDefinition, type RouteGate } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
 
 declare module "fastify" {
@@ -50,6 +50,8 @@ export interface PipelineDeps {
   sessionPresented?: (kind: AnySessionKind) => (request: FastifyRequest) => boolean;
   /** The first-party proxy's origin check, before anything else on its routes. */
   proxyOriginCheck?: (request: FastifyRequest) => void;
+  /** The product gates routes declare (`gate`), each a check that throws its refusal. */
+  gates?: Partial<Record<RouteGate, (request: FastifyRequest) => void | Promise<void>>>;
 }
 
 /** One step of a route's request check: synchronous unless it must wait (a key or session lookup). */
@@ -121,8 +123,9 @@ function normalisedQuery(query: unknown): string {
  *
  * - `onRequest`: request id, CORS headers, `Cache-Control`, admission (a cap
  *   on requests in flight per replica), then the route's checks in order: the
- *   proxy's origin check, the access rule (key and budget), the session, and
- *   the read cache (a hit answers here, after it was charged). A route whose
+ *   proxy's origin check, the access rule (key and budget), the session, the
+ *   route's gate (a product switch, `gate`), and the read cache (a hit
+ *   answers here, after it was charged). A route whose
  *   session is optional compiles both paths and takes, per request, the
  *   signed-in one (private, no read cache) when a credential is presented.
  * - once the response is finished (or the connection closed under it): the
@@ -299,6 +302,9 @@ export function createPipeline(deps: PipelineDeps) {
     const record = metrics.routeRecorder(surface.name, url, route.method);
     const cached = route.cache.kind === "shared" ? compileReadCache(surface, route, route.cache) : undefined;
     const sessionKind = route.session;
+    const gate = route.gate === undefined ? undefined : deps.gates?.[route.gate];
+    if (route.gate !== undefined && gate === undefined)
+      throw new Error(`${url} declares the ${route.gate} gate but no such gate is set up`);
     const authenticate = (kind: AnySessionKind) => {
       if (!deps.sessionAuth)
         throw new Error(`${url} needs a ${kind} session but no session authentication is set up`);
@@ -326,6 +332,8 @@ export function createPipeline(deps: PipelineDeps) {
         );
       }
       if (access.afterSession) steps.push(access.afterSession);
+      // Before the read cache: a gated request is refused even when its answer is cached.
+      if (gate) steps.push(gate);
       // Session answers never come from the read cache (declareRoutes keeps required sessions off it).
       if (cached && kind === undefined) steps.push(cached.lookup);
       return steps;

@@ -87,7 +87,17 @@ export interface RouteDeclaration {
    * in-flight cap (the handler enforces its own stream caps).
    */
   stream?: true;
+  /**
+   * A product gate the pipeline runs after the access check and the session,
+   * before the read cache: it may refuse (a 503 in the surface's body, never
+   * cached) whatever the route. `feed`: the prediction feed's switches and
+   * projection freshness (predict/gate.ts).
+   */
+  gate?: RouteGate;
 }
+
+/** The gates a route may declare; each is implemented once and handed to the pipeline. */
+export type RouteGate = "feed";
 
 export interface ResponseSpec {
   description: string;

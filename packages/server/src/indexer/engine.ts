@@ -147,14 +147,16 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       await reloadContracts();
       return true;
     }
-    if (next > latest) {
+    const finalized = finalizedBlock(latest, scope.finalityDepth);
+    // The newest block this scope indexes: the chain's, or its last final one.
+    const target = scope.reads === "finalized" ? finalized : latest;
+    if (next > target) {
       reader.drop();
       await heads.observe(latest);
       return false;
     }
-    const finalized = finalizedBlock(latest, scope.finalityDepth);
     // The next ranges are read while this one is written.
-    const current = reader.take(next, latest, finalized);
+    const current = reader.take(next, target, finalized);
     let to = current.to;
     try {
       const range = await current.fetched;
@@ -167,7 +169,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         following = reader.takeJoinable(range.logs.length);
       }
       to = range.to;
-      reader.readAfter(to, latest, finalized);
+      reader.readAfter(to, target, finalized);
       const { skipLog } = options;
       if (skipLog) range.logs = range.logs.filter((entry) => !skipLog(entry));
       const logs = await writer.write(head, range, latest, finalized);
@@ -185,7 +187,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       }
       throw error;
     }
-    return to < latest;
+    return to < target;
   };
 
   const loop = async () => {

@@ -9,6 +9,7 @@ import {
   marketAbi,
   SAMPLE_BIG_FIRST_TOKEN_ID,
   waitForSuccess,
+  wethAbi,
 } from "@mkt/chain";
 import { type Address, createPublicClient, custom, numberToHex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -463,7 +464,8 @@ describe("indexer on the prediction-feed dev chain", () => {
         async () => {
           const current = await head();
           expect(current?.failure).toBeNull();
-          expect(BigInt(current!.next_block)).toBeGreaterThan(latest);
+          // The feed's scope reads finalized blocks only.
+          expect(BigInt(current!.next_block)).toBe(latest - BigInt(chain.deployment.finalityDepth) + 1n);
         },
         { timeout: 20_000, interval: 50 },
       );
@@ -508,6 +510,8 @@ describe("indexer on the prediction-feed dev chain", () => {
         await wallet.writeContract({ ...market, functionName: "collectLiquidity" }),
       );
     }
+    // The feed's scope reads finalized blocks only: the last transactions become final `depth` blocks later.
+    await chain.mine(chain.deployment.finalityDepth);
     await syncAll(indexers);
     const events = await database.db.withConnection((c) =>
       c.query<{ event: string }>("SELECT DISTINCT event FROM chain_events WHERE address = $1", [
@@ -522,6 +526,120 @@ describe("indexer on the prediction-feed dev chain", () => {
     );
     expect(trades.rows.map((row) => row.kind)).toEqual(expect.arrayContaining(["buy", "sell"]));
     // Markets (pools, backing, status, outcome, volume), positions and trades against the contracts and receipts.
+    await expectProjectionMatchesChain(database.db, chain);
+  });
+
+  const predictHead = async () =>
+    (
+      await database.db.withConnection((c) =>
+        c.query<{ next_block: string; block_hash: string; block_time: Date | null; observed_head: string }>(
+          "SELECT next_block, block_hash, block_time, observed_head FROM indexer_heads WHERE scope = $1",
+          [scopesOf([chain.deployment])[0]!.id],
+        ),
+      )
+    ).rows[0]!;
+  const marketRow = async (address: string) =>
+    (
+      await database.db.withConnection((c) =>
+        c.query<{ status: string; paused: boolean; outcome: number | null }>(
+          "SELECT status, paused, outcome FROM predict_markets WHERE address = $1",
+          [address.toLowerCase()],
+        ),
+      )
+    ).rows[0];
+
+  it("indexes only finalized blocks: a trade appears once `finalityDepth` more blocks are mined", async () => {
+    const { publicClient } = chain.clients;
+    const depth = BigInt(chain.deployment.finalityDepth);
+    await chain.simulate(12, 7n);
+    await syncAll(indexers);
+    const latest = await publicClient.getBlockNumber();
+    const head = await predictHead();
+    // The head is the last final block, with its hash and time; the chain's newest block is observed.
+    expect(BigInt(head.next_block) - 1n).toBe(latest - depth);
+    const final = await publicClient.getBlock({ blockNumber: latest - depth });
+    expect(head.block_hash).toBe(final.hash);
+    expect(head.block_time?.getTime()).toBe(Number(final.timestamp) * 1000);
+    expect(BigInt(head.observed_head)).toBe(latest);
+    await expectProjectionMatchesChain(database.db, chain);
+
+    // A buy in the newest block is not final yet: not in the projection until `depth` blocks follow it.
+    const [first] = (
+      await database.db.withConnection((c) =>
+        c.query<{ address: Address }>("SELECT address FROM predict_markets WHERE status = 'active' LIMIT 1"),
+      )
+    ).rows;
+    const market = { address: first!.address, abi: marketAbi } as const;
+    const buyer = chain.clients.wallet(9);
+    const weth = chain.deployment.contracts["WETH"]!.address;
+    await waitForSuccess(
+      publicClient,
+      await buyer.writeContract({
+        address: weth,
+        abi: wethAbi,
+        functionName: "deposit",
+        value: parseEther("1"),
+      }),
+    );
+    await waitForSuccess(
+      publicClient,
+      await buyer.writeContract({
+        address: weth,
+        abi: wethAbi,
+        functionName: "approve",
+        args: [market.address, parseEther("1")],
+      }),
+    );
+    const buy = await buyer.writeContract({ ...market, functionName: "buy", args: [0, 10n ** 15n, 0n] });
+    await waitForSuccess(publicClient, buy);
+    const trades = async () =>
+      (
+        await database.db.withConnection((c) =>
+          c.query("SELECT kind FROM predict_trades WHERE transaction_hash = $1", [buy]),
+        )
+      ).rows;
+    for (let mined = 0n; mined < depth; mined++) {
+      await syncAll(indexers);
+      expect(await trades()).toEqual([]);
+      const now = await publicClient.getBlockNumber();
+      expect(BigInt((await predictHead()).next_block) - 1n).toBe(now - depth);
+      await chain.mine(1);
+    }
+    await syncAll(indexers);
+    expect(await trades()).toEqual([{ kind: "buy" }]);
+    await expectProjectionMatchesChain(database.db, chain);
+  });
+
+  it("keeps a resolved market resolved when the operator pauses and unpauses it", async () => {
+    const { publicClient } = chain.clients;
+    const operator = chain.clients.wallet(DEV_ACCOUNT_ROLES.marketOperator);
+    const [open] = (
+      await database.db.withConnection((c) =>
+        c.query<{ address: Address }>("SELECT address FROM predict_markets WHERE status = 'active' LIMIT 1"),
+      )
+    ).rows;
+    const market = { address: open!.address, abi: marketAbi } as const;
+    const send = async (functionName: "resolve" | "pause" | "unpause") =>
+      waitForSuccess(
+        publicClient,
+        await operator.writeContract(
+          functionName === "resolve" ? { ...market, functionName, args: [1] } : { ...market, functionName },
+        ),
+      );
+    const settle = async () => {
+      await chain.mine(chain.deployment.finalityDepth);
+      await syncAll(indexers);
+    };
+    await send("resolve");
+    await settle();
+    expect(await marketRow(market.address)).toEqual({ status: "resolved", paused: false, outcome: 1 });
+    await send("pause");
+    await settle();
+    expect(await marketRow(market.address)).toEqual({ status: "resolved", paused: true, outcome: 1 });
+    await send("unpause");
+    await settle();
+    expect(await marketRow(market.address)).toEqual({ status: "resolved", paused: false, outcome: 1 });
+    expect(await publicClient.readContract({ ...market, functionName: "resolved" })).toBe(true);
     await expectProjectionMatchesChain(database.db, chain);
   });
 });

@@ -18,6 +18,8 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
     chainId,
     startBlock: BigInt(factory.startBlock),
     finalityDepth: deployment.finalityDepth,
+    // The feed serves a finalized projection (issue 15): nothing above latest - depth is read.
+    reads: "finalized",
     contracts: [{ address: factory.address.toLowerCase(), kind: "factory" }],
     abis: { factory: marketFactoryAbi, market: marketAbi },
     handles: {

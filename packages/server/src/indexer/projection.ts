@@ -53,6 +53,15 @@ export interface Projection {
   chainId: number;
   startBlock: bigint;
   finalityDepth: number;
+  /**
+   * How far the scope indexes: `latest` (default) follows the chain's newest
+   * block and undoes reorgs through the unfinalised window; `finalized` stops
+   * at `latest - finalityDepth`, so every row is the chain's state at a final
+   * block and nothing is ever undone short of a reorg deeper than the depth
+   * (which resets the scope). The head's `observed_head` still records the
+   * chain's newest block, so the lag stays visible.
+   */
+  reads?: "latest" | "finalized";
   /** Contracts known from the deployment. */
   contracts: Discovered[];
   /** The ABI of each contract kind: the logs that are decoded and recorded. */

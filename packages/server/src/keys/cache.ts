@@ -6,14 +6,17 @@ import { counterIds } from "../quotas/policies.ts";
 export interface CachedKey {
   id: string;
   multiplier: number;
+  /** Marked first-party by the operator: may use the prediction feed while it is not public. */
+  firstParty: boolean;
   /** Limiter counter ids of the key, built once when it is cached rather than on every request. */
   counters: { market: Record<MarketBucket, string> };
 }
 
 /** A key as the cache holds it, with its counter ids. */
-export const cachedKey = (id: string, multiplier: number): CachedKey => ({
+export const cachedKey = (id: string, multiplier: number, firstParty = false): CachedKey => ({
   id,
   multiplier,
+  firstParty,
   counters: {
     market: {
       read: counterIds.marketKey("read", id),

@@ -24,6 +24,7 @@ interface KeyRow {
   description: string;
   email: string;
   multiplier: number;
+  first_party: boolean;
   revoked: boolean;
   revoked_at: Date | null;
   created_at: Date;
@@ -36,6 +37,7 @@ const toAdminKey = (row: KeyRow): AdminKey => ({
   description: row.description,
   email: row.email,
   multiplier: row.multiplier,
+  firstParty: row.first_party,
   revoked: row.revoked,
   revokedAt: row.revoked_at?.toISOString() ?? null,
   createdAt: row.created_at.toISOString(),
@@ -48,6 +50,7 @@ const adminColumns = [
   "description",
   "email",
   "multiplier",
+  "first_party",
   "revoked",
   "revoked_at",
   "created_at",
@@ -81,10 +84,10 @@ export function createKeyService({
     try {
       const row = await db.kysely
         .selectFrom("api_keys")
-        .select(["id", "multiplier", "revoked"])
+        .select(["id", "multiplier", "revoked", "first_party"])
         .where("hash", "=", hash)
         .executeTakeFirst();
-      return row && !row.revoked ? cachedKey(row.id, row.multiplier) : null;
+      return row && !row.revoked ? cachedKey(row.id, row.multiplier, row.first_party) : null;
     } catch (error) {
       // Whatever broke, the key cannot be checked: fail closed.
       throw new UnavailableError("the API key lookup is unavailable; try again shortly", { cause: error });
@@ -174,6 +177,7 @@ export function createKeyService({
         .updateTable("api_keys")
         .set({
           ...(patch.multiplier !== undefined ? { multiplier: patch.multiplier } : {}),
+          ...(patch.firstParty !== undefined ? { first_party: patch.firstParty } : {}),
           ...(patch.revoked !== undefined
             ? { revoked: patch.revoked, revoked_at: patch.revoked ? now : null }
             : {}),

@@ -5,21 +5,41 @@ import {
   type RouteSpec,
   type RouteTable,
 } from "../http/route.ts";
+import { PREDICT_INDEXER_SOURCE } from "./freshness.ts";
+import { PREDICT_RUNTIME_SOURCE } from "./settings.ts";
 
 const predict = { kind: "predict" } as const;
 
 /**
  * The prediction feed (`/predict/v9`), every route and its rules. Every route
- * needs an API key and charges the feed's one per-IP budget.
+ * needs an API key and charges the feed's one per-IP budget. Every route but
+ * `/runtime` declares `gate: "feed"`: the feed's switches, the key's
+ * first-party flag and the projection's freshness (predict/gate.ts), checked
+ * after the key and before the read cache; its refusals are 503 `no-store`.
  *
- * Revision sources of shared-cache routes: `predict-runtime` moves when the
- * runtime record changes.
+ * Revision sources of shared-cache routes: `predict-runtime`
+ * (PREDICT_RUNTIME_SOURCE) moves when the operator changes a switch;
+ * `indexer:predict` (PREDICT_INDEXER_SOURCE) on every commit of the feed's
+ * indexer scope.
  */
 export const PREDICT_ROUTES = {
-  "GET /runtime": { access: predict, cache: cache.shared(60, ["predict-runtime"]) },
-  "GET /health": { access: predict, cache: cache.noStore },
+  // Never gated: clients read it to learn whether to go on. Its freshness moves with the clock: 1 s at most.
+  "GET /runtime": {
+    access: predict,
+    cache: cache.shared(1, [PREDICT_RUNTIME_SOURCE, PREDICT_INDEXER_SOURCE]),
+  },
+  "GET /health": { access: predict, cache: cache.noStore, gate: "feed" },
 } satisfies RouteTable;
 
+/** The one route the feed's gate never refuses. */
+const UNGATED = new Set(["GET /runtime"]);
+
 export function predictRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {
-  return declareRoutes("predict", PREDICT_ROUTES, specs);
+  const routes = declareRoutes("predict", PREDICT_ROUTES, specs);
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    if (!UNGATED.has(key) && route.gate !== "feed")
+      throw new Error(`predict: route ${key} must declare gate: "feed" (only /runtime is never gated)`);
+  }
+  return routes;
 }

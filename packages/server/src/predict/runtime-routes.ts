@@ -1,21 +1,39 @@
 import type { ChainDeployment } from "@mkt/chain";
-import { healthSchema, predictRuntimeSchema } from "@mkt/protocol";
+import {
+  PREDICT_FRESHNESS_BOUNDS,
+  type PredictRuntime,
+  predictHealthSchema,
+  predictRuntimeSchema,
+} from "@mkt/protocol";
 import { scopeIds } from "../chains/index.ts";
 import type { Database } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
+import type { PredictFreshnessService } from "./freshness.ts";
+import type { PredictSettings } from "./settings.ts";
+
+const keyRefused = {
+  description: "API key missing or invalid, or quota exhausted (one identical response).",
+};
+
+/** The 503 every gated route documents (predict/gate.ts). */
+export const FEED_GATE_RESPONSE = {
+  description: `The feed does not serve this request; \`Cache-Control: no-store\`, \`Retry-After\`; the body is \`{error, message}\` with \`error\`: \`FEED_DISABLED\` (the operator turned the feed off; \`Retry-After: 60\`), \`FEED_NOT_PUBLIC\` (the feed is open to first-party keys only; \`Retry-After: 60\`) or \`PROJECTION_STALE\` (past a freshness bound: the indexer has not observed the chain for ${PREDICT_FRESHNESS_BOUNDS.maxObservationAgeSeconds} s, the newest finalized block is more than ${PREDICT_FRESHNESS_BOUNDS.maxBlockAgeSeconds} s old, or the projection is more than ${PREDICT_FRESHNESS_BOUNDS.maxLagBlocks} blocks behind the chain beyond the finality depth; \`Retry-After: 5\`). Nothing is rebuilt from the chain. Keep the last good snapshot, mark it stale and retry with backoff.`,
+} as const;
 
 export function predictRuntimeRoutes({
   db,
   deployment,
+  settings,
+  freshness,
 }: {
   db: Database;
   deployment: ChainDeployment | undefined;
+  settings: PredictSettings;
+  freshness: PredictFreshnessService;
 }): RouteSpec[] {
   const factory = deployment?.contracts["MarketFactory"];
-  const runtime = predictRuntimeSchema.parse({
-    enabled: deployment !== undefined,
-    publicEnabled: deployment !== undefined,
+  const fixed = {
     chainId: deployment?.chainId ?? 4663,
     version: "v9",
     contracts: Object.fromEntries(
@@ -26,42 +44,45 @@ export function predictRuntimeRoutes({
     ),
     startBlock: factory?.startBlock ?? 0,
     scope: deployment && factory ? scopeIds.predict(deployment.chainId, factory.address) : "",
-  });
+    finalityDepth: deployment?.finalityDepth ?? 0,
+  };
+  const bounds = `stale past ${PREDICT_FRESHNESS_BOUNDS.maxObservationAgeSeconds} s without observing the chain, a newest finalized block older than ${PREDICT_FRESHNESS_BOUNDS.maxBlockAgeSeconds} s, or more than ${PREDICT_FRESHNESS_BOUNDS.maxLagBlocks} blocks behind the chain beyond the finality depth`;
   return [
     defineRoute({
       method: "GET",
       path: "/runtime",
       operationId: "predictRuntime",
       summary: "The prediction feed's runtime record",
-      description:
-        "Read at startup: continue only when both `enabled` and `publicEnabled` are true. Both are false when this deployment follows no prediction chain.",
+      description: `Read at startup: continue only when both \`enabled\` and \`publicEnabled\` are true. Both are operator switches and a change reaches every replica within a second; both are false when this deployment follows no prediction chain. Always answers (it is the one route the feed's gate never refuses), with the chain, the contracts, the finality depth (the projection holds only blocks at least that many blocks below the chain's newest) and the projection's freshness (${bounds}). Cached for at most 1 s (\`max-age=1\`) and dropped at once when a switch changes or the indexer commits.`,
       tags: ["Runtime"],
       responses: {
         200: { description: "The runtime record.", schema: predictRuntimeSchema },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
+        429: keyRefused,
       },
-      handler: () => runtime,
+      handler: async (): Promise<PredictRuntime> => {
+        const [flags, current] = await Promise.all([settings.flags(), freshness.current()]);
+        return { ...flags, ...fixed, freshness: current };
+      },
     }),
     defineRoute({
       method: "GET",
       path: "/health",
       operationId: "predictHealth",
       summary: "Health of the prediction feed",
-      description:
-        "Like every route under /predict/v9 it needs the API-KEY header and counts against the key's budget. 200 while the feed's database answers; 503 (not cacheable) otherwise.",
+      description: `For monitors. Like every route under /predict/v9 it needs the API-KEY header and counts against the key's budget, and like every read it passes the feed's gate: 200 with the projection's freshness while the feed serves this key; 503 (\`Cache-Control: no-store\`) when the feed is off, not public (for a key that is not first-party), stale (${bounds}) or its database does not answer.`,
       tags: ["Runtime"],
       responses: {
-        200: { description: "The feed can serve.", schema: healthSchema },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
-        503: { description: "The database does not answer." },
+        200: { description: "The feed serves.", schema: predictHealthSchema },
+        429: keyRefused,
+        503: FEED_GATE_RESPONSE,
       },
-      handler: async (_request, reply) => {
+      handler: async () => {
         try {
           await db.ping();
         } catch (error) {
           throw new UnavailableError("the prediction feed's database does not answer", { cause: error });
         }
-        return { status: "ok" };
+        return { status: "ok" as const, freshness: await freshness.current() };
       },
     }),
   ];

@@ -1,0 +1,18 @@
+import { adminPredictRuntimePatchSchema } from "@mkt/protocol";
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import type { PredictSettings } from "./settings.ts";
+
+/**
+ * The operator's switches of the feed, on the admin listener:
+ * `GET /admin/predict/runtime` and `PUT /admin/predict/runtime`
+ * `{enabled?, publicEnabled?}` (409 when the deployment follows no prediction
+ * chain). First-party keys are marked with `PATCH /admin/keys/{id}`
+ * `{firstParty: true}`.
+ */
+export function registerPredictAdmin(app: FastifyInstance, { settings }: { settings: PredictSettings }) {
+  app.get("/admin/predict/runtime", async () => settings.flags());
+  app.put("/admin/predict/runtime", { schema: { body: adminPredictRuntimePatchSchema } }, async (request) =>
+    settings.set(request.body as z.output<typeof adminPredictRuntimePatchSchema>),
+  );
+}

@@ -110,8 +110,11 @@ import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
 import { platformRoutes } from "./platform/routes.ts";
+import { createPointsService, pointsRoutes } from "./predict/points/index.ts";
+import { createPortfolioService, portfolioRoutes } from "./predict/portfolio/index.ts";
 import { predictRoutes } from "./predict/routes.ts";
 import { predictRuntimeRoutes } from "./predict/runtime-routes.ts";
+import { streamRoutes } from "./predict/stream/index.ts";
 import { type Clock, createSlidingWindowLimiter, systemClock } from "./quotas/limiter.ts";
 import { defaultPolicies, type QuotaPolicies } from "./quotas/policies.ts";
 import { createServerSecrets } from "./secrets/index.ts";
@@ -423,12 +426,23 @@ export async function createApp(options: AppOptions): Promise<App> {
       hub: live,
     }),
   ]);
+  const predictFeed = roles.predict
+    ? { chainId: roles.predict.deployment.chainId, scope: roles.predict.scope }
+    : undefined;
+  // Without a prediction chain the reads find no head row: 503, like the gate.
+  const predictFeedOrDisabled = predictFeed ?? { chainId: 4663, scope: "" };
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
     app: proxyRoutes(market),
     market,
     classic,
-    predict: predictRoutes(predictRuntimeRoutes({ db, deployment: roles.predict?.deployment })),
+    predict: predictRoutes([
+      ...predictRuntimeRoutes({ db, deployment: roles.predict?.deployment }),
+      // Stream, portfolio, points (helper "stream"): the stream is the market's live hub, filtered to the feed.
+      ...streamRoutes({ hub: live, feed: predictFeed }),
+      ...portfolioRoutes({ portfolio: createPortfolioService({ db, feed: predictFeedOrDisabled }) }),
+      ...pointsRoutes({ points: createPointsService({ db, feed: predictFeedOrDisabled }) }),
+    ]),
   };
   // The documents are built after every route is known (on first request, then kept).
   const documents: PublishedDocument[] = (["market", "classic", "predict"] as const).map((name) => ({

@@ -46,6 +46,14 @@ export { createMktClient } from "./client.ts";
 export { MktApiError } from "./errors.ts";
 export type { RetryPolicy } from "./http.ts";
 export type { LiveOptions, LiveSubscription, StreamSubscriptionOptions } from "./live.ts";
+export type {
+  PredictApi,
+  PredictMarketsReads,
+  PredictSnapshot,
+  PredictSubscribeOptions,
+  PredictSubscription,
+} from "./predict.ts";
+export { PredictDisabledError, predictApi } from "./predict.ts";
 export type { ReleaseActionOptions, ReleaseSigner } from "./releases.ts";
 export type { ClaimsOptions } from "./runtime.ts";
 export type { ActionOptions, ActionSigner } from "./signed-actions.ts";

@@ -586,6 +586,46 @@ export {
   runtimeParamsSchema,
 } from "./market/runtime.ts";
 export { healthSchema, readinessSchema } from "./platform/index.ts";
+// Prediction feed: stream, portfolio, points, media, legacy (predict/feed.ts).
+export type {
+  PredictLeaderboard,
+  PredictLegacyMarket,
+  PredictMedia,
+  PredictPoints,
+  PredictPortfolio,
+  PredictPortfolioQuery,
+  PredictPosition,
+  PredictStreamEvent,
+  PredictStreamEventData,
+  PredictStreamEventName,
+} from "./predict/feed.ts";
+export {
+  PREDICT_LEADERBOARD_LIMIT,
+  PREDICT_POINTS_UNIT,
+  PREDICT_PORTFOLIO_LIMIT,
+  PREDICT_STREAM,
+  parsePredictStreamEvent,
+  predictAddressParamsSchema,
+  predictHeadEventSchema,
+  predictLeaderboardQuerySchema,
+  predictLeaderboardSchema,
+  predictLegacyMarketParamsSchema,
+  predictLegacyMarketSchema,
+  predictLegacyMarketsQuerySchema,
+  predictLegacyMarketsSchema,
+  predictMarketEventSchema,
+  predictMarketImageSchema,
+  predictMediaSchema,
+  predictPointsSchema,
+  predictPortfolioQuerySchema,
+  predictPortfolioSchema,
+  predictPositionSchema,
+  predictResolutionEventSchema,
+  predictResyncSchema,
+  predictStreamEventSchema,
+  predictStreamEventSchemas,
+  predictTradeEventSchema,
+} from "./predict/feed.ts";
 export { PREDICT_API_VERSION } from "./predict/index.ts";
 export type {
   PredictBlock,

@@ -118,9 +118,12 @@ import {
   PREDICT_INDEXER_SOURCE,
 } from "./predict/freshness.ts";
 import { createFeedGate } from "./predict/gate.ts";
+import { createPointsService, pointsRoutes } from "./predict/points/index.ts";
+import { createPortfolioService, portfolioRoutes } from "./predict/portfolio/index.ts";
 import { predictRoutes } from "./predict/routes.ts";
 import { predictRuntimeRoutes } from "./predict/runtime-routes.ts";
 import { createPredictSettings, PREDICT_RUNTIME_SOURCE } from "./predict/settings.ts";
+import { streamRoutes } from "./predict/stream/index.ts";
 import { type Clock, createSlidingWindowLimiter, systemClock } from "./quotas/limiter.ts";
 import { defaultPolicies, type QuotaPolicies } from "./quotas/policies.ts";
 import { createServerSecrets } from "./secrets/index.ts";
@@ -450,19 +453,28 @@ export async function createApp(options: AppOptions): Promise<App> {
     bounds: { ...DEFAULT_FRESHNESS_BOUNDS, ...options.predictFreshness },
     revision: revisions.counters([PREDICT_INDEXER_SOURCE])[0]!,
   });
+  const predictFeed = roles.predict
+    ? { chainId: roles.predict.deployment.chainId, scope: roles.predict.scope }
+    : undefined;
+  // Without a prediction chain the reads find no head row: 503, like the gate.
+  const predictFeedOrDisabled = predictFeed ?? { chainId: 4663, scope: "" };
   const routes: Record<Surface["name"], RouteDefinition[]> = {
     platform: [],
     app: proxyRoutes(market),
     market,
     classic,
-    predict: predictRoutes(
-      predictRuntimeRoutes({
+    predict: predictRoutes([
+      ...predictRuntimeRoutes({
         db,
         deployment: roles.predict?.deployment,
         settings: predictSettings,
         freshness: predictFreshness,
       }),
-    ),
+      // Stream, portfolio, points: the stream is the market's live hub, filtered to the feed.
+      ...streamRoutes({ hub: live, feed: predictFeed }),
+      ...portfolioRoutes({ portfolio: createPortfolioService({ db, feed: predictFeedOrDisabled }) }),
+      ...pointsRoutes({ points: createPointsService({ db, feed: predictFeedOrDisabled }) }),
+    ]),
   };
   // The documents are built after every route is known (on first request, then kept).
   const documents: PublishedDocument[] = (["market", "classic", "predict"] as const).map((name) => ({

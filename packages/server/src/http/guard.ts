@@ -272,7 +272,12 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           return { beforeSession: compileOpaque(`classic:${access.class}`, budget, reject) };
         }
         case "predict":
-          return { beforeSession: compileOpaque("predict", policies.predict.all, reject) };
+          return {
+            beforeSession:
+              access.class === "stream"
+                ? compileOpaque("predict:stream", policies.predict.stream, reject)
+                : compileOpaque("predict", policies.predict.all, reject),
+          };
         case "key-creation":
           return {
             beforeSession: (request, reply) => {

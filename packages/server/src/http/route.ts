@@ -25,8 +25,11 @@ export type Access =
    * never replaces the key.
    */
   | { kind: "classic"; class: ClassicClass; key: boolean }
-  /** Every prediction-feed route: key required, one per-IP budget. */
-  | { kind: "predict" }
+  /**
+   * Every prediction-feed route: key required, one per-IP budget; `class:
+   * "stream"` (the feed's stream) the market's stream budget instead.
+   */
+  | { kind: "predict"; class?: "stream" }
   /** `POST /keys`: keyless, limited per client IP. */
   | { kind: "key-creation" }
   /** Routes authenticated by the API key they act on (self-revocation), without charging a budget. */

@@ -10,6 +10,9 @@ import { PREDICT_RUNTIME_SOURCE } from "./settings.ts";
 
 const predict = { kind: "predict" } as const;
 
+/** Reads of the finalized projection: shared, moved by every commit of the feed's indexer scope. */
+const feedState = cache.shared(5, [PREDICT_INDEXER_SOURCE]);
+
 /**
  * The prediction feed (`/predict/v9`), every route and its rules. Every route
  * needs an API key and charges the feed's one per-IP budget. Every route but
@@ -29,6 +32,17 @@ export const PREDICT_ROUTES = {
     cache: cache.shared(1, [PREDICT_RUNTIME_SOURCE, PREDICT_INDEXER_SOURCE]),
   },
   "GET /health": { access: predict, cache: cache.noStore, gate: "feed" },
+  // Stream, portfolio, points (issue 15, helper "stream"): the stream is long-lived, outside the
+  // in-flight cap, on the market live streams' budget and caps; owner reads are per address.
+  "GET /stream": {
+    access: { kind: "predict", class: "stream" },
+    cache: cache.noStore,
+    stream: true,
+    gate: "feed",
+  },
+  "GET /portfolio/:address": { access: predict, cache: feedState, gate: "feed" },
+  "GET /points/:address": { access: predict, cache: feedState, gate: "feed" },
+  "GET /points": { access: predict, cache: feedState, gate: "feed" },
 } satisfies RouteTable;
 
 /** The one route the feed's gate never refuses. */

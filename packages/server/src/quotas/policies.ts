@@ -17,7 +17,7 @@ const perMinute = (limit: number): Budget => ({ limit, windowMs: 60_000 });
 export interface QuotaPolicies {
   market: Record<MarketBucket, Budget>;
   classic: { read: Budget; search: Budget; metadata: Budget; report: Budget; stream: Budget };
-  predict: { all: Budget };
+  predict: { all: Budget; stream: Budget };
   /**
    * The first-party proxy (`/app/api`) without a signed-in session, per client group: well below a
    * key's budget, since any script can send the headers a browser sends.
@@ -44,7 +44,11 @@ export const defaultPolicies: QuotaPolicies = {
     /** Opening a game chat stream: the market's stream bucket. */
     stream: perMinute(10),
   },
-  predict: { all: perMinute(100) },
+  predict: {
+    all: perMinute(100),
+    /** Opening the feed's stream (`GET /predict/v9/stream`): the market's stream bucket. */
+    stream: perMinute(10),
+  },
   proxyAnonymous: { read: perMinute(30), write: perMinute(10), stream: perMinute(5) },
   keyCreation: { limit: 10, windowMs: 3_600_000 },
   keyRevocation: perMinute(10),

@@ -56,6 +56,13 @@ export interface StreamRequest {
    * streams nothing else. Same log, ids, window and resume rules.
    */
   chat?: { chainId: number; contractAddress: string } | undefined;
+  /**
+   * A prediction-feed stream (`/predict/v9/stream`): only the `predict`
+   * events of its chain and the `head` events of its scope (a `resync` when
+   * the head moved back); market streams never get them and these streams
+   * nothing else. Same log, ids, window and resume rules.
+   */
+  predict?: { chainId: number; scope: string } | undefined;
 }
 
 interface Stream extends StreamRequest {
@@ -79,6 +86,11 @@ type FrameData = LiveEventData & Pick<ClassicChatEventData, "message" | "deleted
 
 /** One SSE event: `id:` only on the event a client may resume after. */
 function frame<K extends keyof FrameData>(event: K, data: FrameData[K], id?: number): Buffer {
+  return anyFrame(event, data, id);
+}
+
+/** One SSE event of any stream's vocabulary (the predict streams' own events). */
+function anyFrame(event: string, data: unknown, id?: number): Buffer {
   return Buffer.from(
     `${id === undefined ? "" : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
   );
@@ -108,6 +120,7 @@ export function createLiveHub(deps: LiveHubDeps) {
   let readAgain = false;
   let heartbeat: NodeJS.Timeout | undefined;
   let unlisten: (() => Promise<void>) | undefined;
+  let listening = false;
 
   const drop = (stream: Stream) => {
     if (stream.closed) return;
@@ -152,9 +165,28 @@ export function createLiveHub(deps: LiveHubDeps) {
 
   /** Writes one event to the streams it is for (all of them are live or replaying, in id order). */
   const deliver = async (row: LiveRow, all: readonly Stream[]): Promise<void> => {
-    // Chat streams get chat events only; the market's streams never get them.
-    const targets = row.kind === "chat" ? all : all.filter((stream) => stream.chat === undefined);
+    // Chat streams get chat events only, predict streams predict events and their scope's heads; the market's streams neither.
+    const targets =
+      row.kind === "chat" || row.kind === "predict"
+        ? all
+        : all.filter((stream) => stream.chat === undefined && stream.predict === undefined);
+    if (row.kind === "head") {
+      const { scope, nextBlock, fromBlock, revision } = row.payload;
+      // The finalized projection moved back (a reorg below the head, or a rebuild): continuity is gone.
+      const event =
+        nextBlock < fromBlock
+          ? anyFrame("resync", { reason: "reorg" }, row.id)
+          : anyFrame("head", { scope, finalizedBlock: nextBlock - 1, revision }, row.id);
+      for (const stream of all) if (stream.predict?.scope === scope) write(stream, event, row.id);
+    }
     switch (row.kind) {
+      case "predict": {
+        const { event, ...data } = row.payload;
+        const chunk = anyFrame(event, data, row.id);
+        for (const stream of targets)
+          if (stream.predict?.chainId === data.chainId) write(stream, chunk, row.id);
+        break;
+      }
       case "chat": {
         const { chainId, contractAddress, messageId, action } = row.payload;
         const event = frame(action, { id: messageId, chainId, contractAddress }, row.id);
@@ -334,7 +366,11 @@ export function createLiveHub(deps: LiveHubDeps) {
       });
       heartbeat = setInterval(beat, limits.heartbeatMs);
       heartbeat.unref();
+      listening = true;
     },
+
+    /** Whether the hub listens and takes streams: started and not closing (`/predict/v9/stream` answers 503 otherwise). */
+    listening: () => listening && !closing,
 
     /**
      * Refuses a stream before its response starts: while shutting down or at
@@ -391,7 +427,9 @@ export function createLiveHub(deps: LiveHubDeps) {
         stream.res.end();
       }
       await reading;
-      await unlisten?.();
+      const stop = unlisten;
+      unlisten = undefined;
+      await stop?.();
     },
   };
 }

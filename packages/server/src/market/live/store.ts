@@ -41,6 +41,24 @@ export type LiveRow =
       accountId: null;
       public: true;
       payload: { chainId: number; contractAddress: string; messageId: string; action: "message" | "deleted" };
+    }
+  | {
+      id: number;
+      /** A prediction-feed wakeup (migration 0027): only the predict streams of its chain. */
+      kind: "predict";
+      accountId: null;
+      public: true;
+      payload:
+        | {
+            event: "market";
+            chainId: number;
+            market: string;
+            marketId: string;
+            change: string;
+            state: string;
+          }
+        | { event: "resolution"; chainId: number; market: string; marketId: string; outcome: number | null }
+        | { event: "trade"; chainId: number; market: string; kind: string; block: string };
     };
 
 interface RawRow {

@@ -1,0 +1,322 @@
+import { z } from "zod";
+import { liveReadySchema } from "../market/live.ts";
+import { PREDICT_MARKET_STATES, PREDICT_SIDES, predictBlockSchema } from "./markets.ts";
+
+/**
+ * The prediction feed's stream, portfolio, points, media and legacy shapes
+ * (predict-api.md sections 4 and 6; issue 15). Amounts are integer strings
+ * (Wei of WETH, or share units: one winning share redeems for 1 Wei).
+ */
+
+const uintString = (description: string) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,77})$/)
+    .describe(description);
+const wei = (description: string) => uintString(`${description} Wei of WETH, as a decimal string.`);
+const shares = (description: string) =>
+  uintString(`${description} Share units (1 winning share redeems for 1 Wei of WETH), as a decimal string.`);
+const address = (description: string) =>
+  z
+    .string()
+    .regex(/^0x[0-9a-f]{40}$/)
+    .describe(`${description} (lowercase 0x-prefixed 20-byte address).`);
+const addressParam = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "address must be a 0x-prefixed 20-byte hex address")
+  .transform((value) => value.toLowerCase());
+
+// ---------------------------------------------------------------------------
+// Stream
+
+/** `GET /predict/v9/stream`: the numbers are the live hub's (the market's live updates'). */
+export const PREDICT_STREAM = {
+  path: "/predict/v9/stream",
+} as const;
+
+export const predictResyncSchema = z
+  .object({
+    reason: z
+      .enum(["expired", "unknown", "reorg"])
+      .describe(
+        "`expired`: events after `Last-Event-ID` left the log's window; `unknown`: the id is not one this server issued (another database, a made-up id); `reorg`: the feed's finalized projection moved back (a reorganisation below the finalized head, or the projection was rebuilt).",
+      ),
+  })
+  .meta({ id: "PredictResync" });
+
+export const predictMarketEventSchema = z
+  .object({
+    chainId: z.number().int(),
+    market: address("The market contract"),
+    marketId: uintString("The factory's id of the market."),
+    change: z
+      .enum(["created", "status"])
+      .describe("`created`: a new market; `status`: it was paused or unpaused."),
+    state: z
+      .enum(["active", "paused"])
+      .describe("The projection's status after the change (`active` is the wire state `open`)."),
+  })
+  .meta({ id: "PredictMarketEvent" });
+
+export const predictResolutionEventSchema = z
+  .object({
+    chainId: z.number().int(),
+    market: address("The market contract"),
+    marketId: uintString("The factory's id of the market."),
+    outcome: z.number().int().min(0).max(1).nullable().describe("Side index of the winner: 0 yes, 1 no."),
+  })
+  .meta({ id: "PredictResolutionEvent" });
+
+export const predictTradeEventSchema = z
+  .object({
+    chainId: z.number().int(),
+    market: address("The market contract"),
+    kind: z.enum(["buy", "sell", "redeem"]),
+    block: uintString("The block of the trade."),
+  })
+  .meta({ id: "PredictTradeEvent" });
+
+export const predictHeadEventSchema = z
+  .object({
+    scope: z.string().describe("The indexer scope of the feed's projection (the runtime record's `scope`)."),
+    finalizedBlock: z
+      .number()
+      .int()
+      .describe("The last finalized block the projection holds; reads now reflect it."),
+    revision: z.number().int().describe("The projection's revision."),
+  })
+  .meta({ id: "PredictHeadEvent" });
+
+/** Every event of the stream by its SSE `event:` name, with the schema of its `data:` JSON. */
+export const predictStreamEventSchemas = {
+  ready: liveReadySchema,
+  resync: predictResyncSchema,
+  market: predictMarketEventSchema,
+  resolution: predictResolutionEventSchema,
+  trade: predictTradeEventSchema,
+  head: predictHeadEventSchema,
+  position: z.object({}).meta({ id: "PredictStreamPosition" }),
+} as const;
+
+export type PredictStreamEventName = keyof typeof predictStreamEventSchemas;
+export type PredictStreamEventData = {
+  [K in PredictStreamEventName]: z.output<(typeof predictStreamEventSchemas)[K]>;
+};
+/** One parsed event of the prediction feed's stream. */
+export type PredictStreamEvent = {
+  [K in PredictStreamEventName]: { event: K; id: string | undefined; data: PredictStreamEventData[K] };
+}[PredictStreamEventName];
+
+const PREDICT_STREAM_EVENT_NAMES = Object.keys(predictStreamEventSchemas) as PredictStreamEventName[];
+
+/** Parses one SSE event of the stream; undefined for an event name this version does not know. */
+export function parsePredictStreamEvent(raw: {
+  event?: string | undefined;
+  id?: string | undefined;
+  data: string;
+}): PredictStreamEvent | undefined {
+  const name = raw.event ?? "message";
+  if (!Object.hasOwn(predictStreamEventSchemas, name)) return undefined;
+  const schema: z.ZodType = predictStreamEventSchemas[name as PredictStreamEventName];
+  return { event: name, id: raw.id, data: schema.parse(JSON.parse(raw.data)) } as PredictStreamEvent;
+}
+
+/** The stream as OpenAPI documents it: each SSE event as `{event, id, data}`. */
+export const predictStreamEventSchema = z
+  .discriminatedUnion(
+    "event",
+    PREDICT_STREAM_EVENT_NAMES.map((name) =>
+      z.object({
+        event: z.literal(name),
+        id: z.string().optional().describe("The SSE `id:` line: resume after it with `Last-Event-ID`."),
+        data: predictStreamEventSchemas[name],
+      }),
+    ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  )
+  .meta({ id: "PredictStreamEvent" });
+
+// ---------------------------------------------------------------------------
+// Portfolio
+
+export const PREDICT_PORTFOLIO_LIMIT = { default: 50, max: 100 } as const;
+
+export const predictAddressParamsSchema = z.object({ address: addressParam });
+
+export const predictPortfolioQuerySchema = z.object({
+  cursor: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "cursor must be the `nextCursor` of an earlier page (a market address)")
+    .transform((value) => value.toLowerCase())
+    .optional()
+    .describe("The `nextCursor` of the previous page; absent for the first page."),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PREDICT_PORTFOLIO_LIMIT.max)
+    .default(PREDICT_PORTFOLIO_LIMIT.default)
+    .describe(
+      `Positions per page, 1 to ${PREDICT_PORTFOLIO_LIMIT.max} (default ${PREDICT_PORTFOLIO_LIMIT.default}).`,
+    ),
+});
+export type PredictPortfolioQuery = z.input<typeof predictPortfolioQuerySchema>;
+
+export const predictPositionSchema = z
+  .object({
+    market: address("The market contract"),
+    marketId: uintString("The factory's id of the market."),
+    question: z.string(),
+    state: z.enum(PREDICT_MARKET_STATES),
+    outcome: z.enum(PREDICT_SIDES).nullable(),
+    yesShares: shares("YES shares held."),
+    noShares: shares("NO shares held."),
+    valueWeth: wei(
+      "Current value estimate. Open or paused market: `floor(yesShares * noPool / (yesPool + noPool)) + floor(noShares * yesPool / (yesPool + noPool))` (shares times the marginal price, each side rounded down; 0 when both pools are empty). Resolved market: the redeemable winnings.",
+    ),
+    redeemableWeth: wei(
+      "Resolved markets: winning-side shares not yet redeemed (1 Wei per share); 0 otherwise.",
+    ),
+    redeemedWeth: wei("WETH already redeemed from this market."),
+  })
+  .meta({ id: "PredictPosition" });
+export type PredictPosition = z.output<typeof predictPositionSchema>;
+
+export const predictPortfolioSchema = z
+  .object({
+    address: address("The owner"),
+    positions: z
+      .array(predictPositionSchema)
+      .describe("Markets where the owner holds shares or has redeemed, by market address ascending."),
+    nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null at the end."),
+    totals: z
+      .object({
+        positions: z.number().int().describe("Positions of the owner (every page)."),
+        valueWeth: wei("Sum of `valueWeth` over every position (every page)."),
+        redeemableWeth: wei("Sum of `redeemableWeth` over every position (every page)."),
+        redeemedWeth: wei("Sum of `redeemedWeth` over every position (every page)."),
+      })
+      .describe("Over all of the owner's positions, not only this page."),
+    block: predictBlockSchema,
+  })
+  .meta({ id: "PredictPortfolio" });
+export type PredictPortfolio = z.output<typeof predictPortfolioSchema>;
+
+// ---------------------------------------------------------------------------
+// Points
+
+/** Wei of WETH per point: 10^15 (0.001 WETH). */
+export const PREDICT_POINTS_UNIT = 1_000_000_000_000_000n;
+export const PREDICT_LEADERBOARD_LIMIT = { default: 20, max: 100 } as const;
+
+export const predictPointsSchema = z
+  .object({
+    address: address("The trader"),
+    points: uintString(
+      "`floor((buyWeth + sellWeth) / 10^15) + floor(redeemedWeth / 10^15)`, over the trader's finalized trades.",
+    ),
+    buyWeth: wei("WETH paid into buys (fees included)."),
+    sellWeth: wei("WETH received from sells."),
+    redeemedWeth: wei("WETH received from redemptions."),
+    trades: z.number().int().describe("Buys, sells and redemptions counted."),
+    block: predictBlockSchema,
+  })
+  .meta({ id: "PredictPoints" });
+export type PredictPoints = z.output<typeof predictPointsSchema>;
+
+export const predictLeaderboardQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PREDICT_LEADERBOARD_LIMIT.max)
+    .default(PREDICT_LEADERBOARD_LIMIT.default)
+    .describe(
+      `Traders, 1 to ${PREDICT_LEADERBOARD_LIMIT.max} (default ${PREDICT_LEADERBOARD_LIMIT.default}).`,
+    ),
+});
+
+export const predictLeaderboardSchema = z
+  .object({
+    leaders: z
+      .array(
+        z.object({ rank: z.number().int(), address: address("The trader"), points: uintString("Points.") }),
+      )
+      .describe("Most points first; ties by address ascending. Only the top `limit`; no further pages."),
+    block: predictBlockSchema,
+  })
+  .meta({ id: "PredictLeaderboard" });
+export type PredictLeaderboard = z.output<typeof predictLeaderboardSchema>;
+
+// ---------------------------------------------------------------------------
+// Media
+
+export const predictMediaSchema = z
+  .object({
+    market: address("The market contract"),
+    art: z
+      .object({
+        url: z.string().describe("Generated SVG art of the market (`image/svg+xml`), always present."),
+        contentType: z.literal("image/svg+xml"),
+      })
+      .describe("Art generated by the feed from the market's id, question and state."),
+    image: z
+      .object({ url: z.string().describe("A signed image-proxy URL of the operator's image.") })
+      .nullable()
+      .describe(
+        "The operator-set image, served through the image proxy (host allowlist, size limits); null when none.",
+      ),
+  })
+  .meta({ id: "PredictMedia" });
+export type PredictMedia = z.output<typeof predictMediaSchema>;
+
+/** Admin listener: `PUT /admin/predict/markets/{address}/image` body. */
+export const predictMarketImageSchema = z.object({
+  url: z
+    .url({ protocol: /^https$/ })
+    .max(2048)
+    .nullable()
+    .describe("An https image URL, or null to remove it."),
+});
+
+// ---------------------------------------------------------------------------
+// Legacy (earlier generation; not the supported surface)
+
+export const predictLegacyMarketSchema = z
+  .object({
+    id: z
+      .number()
+      .int()
+      .describe("The factory's market id (a JSON number, as the earlier generation sent it)."),
+    contract: address("The market contract"),
+    title: z.string(),
+    status: z.enum(["active", "paused", "resolved"]),
+    winner: z.enum(["YES", "NO"]).nullable(),
+    yesPool: z.string(),
+    noPool: z.string(),
+    liquidity: z.string().describe("The contract's backing, Wei."),
+    volume: z.string().describe("Wei."),
+    createdBlock: z.number().int(),
+  })
+  .meta({ id: "PredictLegacyMarket" });
+export type PredictLegacyMarket = z.output<typeof predictLegacyMarketSchema>;
+
+export const predictLegacyMarketsQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1).describe("1-based page, oldest id first."),
+  per_page: z.coerce.number().int().min(1).max(100).default(20).describe("1 to 100 (default 20)."),
+});
+
+export const predictLegacyMarketsSchema = z
+  .object({
+    data: z.array(predictLegacyMarketSchema),
+    page: z.number().int(),
+    per_page: z.number().int(),
+    has_more: z.boolean(),
+  })
+  .meta({ id: "PredictLegacyMarkets" });
+
+export const predictLegacyMarketParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,17})$/, "id must be a market's numeric id")
+    .describe("The factory's numeric market id."),
+});

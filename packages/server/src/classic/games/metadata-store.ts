@@ -3,6 +3,8 @@ import {
   CLASSIC_CREATOR_SLUG,
   CLASSIC_ERROR_CODES,
   type ClassicGameFlags,
+  classicCardInputSchema,
+  classicGameMetadataInputSchema,
   isCreatorSlug,
 } from "@mkt/protocol";
 import { sql } from "kysely";
@@ -12,46 +14,15 @@ import { isUniqueViolation } from "../../db/index.ts";
 import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 
-const url = z.string().max(2048).nullable().default(null);
-
-/** The game fields of a metadata revision, as `classic_metadata.game` stores them. */
-export const storedGameMetadataSchema = z.object({
-  description: z.string().max(5000).default(""),
-  imageUrl: url,
-  websiteUrl: url,
-  featuredImageUrl: url,
-  packImage: url,
-  bgColor: z.string().max(32).default("#111827"),
-  links: z
-    .object({
-      twitter: z.string().max(512).default(""),
-      website: z.string().max(512).default(""),
-      discord: z.string().max(512).default(""),
-    })
-    .default({ twitter: "", website: "", discord: "" }),
-  isNSFW: z.boolean().default(false),
-  disableFoil: z.boolean().default(false),
-  disableWear: z.boolean().default(false),
-});
+/**
+ * The game fields and the cards of a metadata revision, as `classic_metadata`
+ * stores them: the wire's input shapes (`@mkt/protocol`), so what a creator
+ * drafts and what a revision keeps are one schema.
+ */
+export const storedGameMetadataSchema = classicGameMetadataInputSchema;
 export type StoredGameMetadata = z.output<typeof storedGameMetadataSchema>;
 
-/** One card of a revision, as `classic_metadata.cards` stores it. */
-export const storedCardSchema = z.object({
-  name: z.string().min(1).max(200),
-  description: z.string().max(5000).default(""),
-  imageUrl: url,
-  unopenedImageUrl: url,
-  firstEditionImageUrl: url,
-  externalLink: url,
-  rarity: z.number().int().min(1).max(5),
-  startId: z.number().int().min(1),
-  endId: z.number().int().min(1),
-  traits: z
-    .array(z.object({ key: z.string().max(100), value: z.string().max(500) }))
-    .max(50)
-    .default([]),
-  bgColor: z.string().max(32).nullable().default(null),
-});
+export const storedCardSchema = classicCardInputSchema;
 export type StoredCard = z.output<typeof storedCardSchema>;
 
 export const storedCardsSchema = z.array(storedCardSchema).min(1).max(1000);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { liveReadySchema } from "../market/live.ts";
+import { address, addressInput, shares, uintString, wei } from "./common.ts";
 import { PREDICT_MARKET_STATES, PREDICT_SIDES, predictBlockSchema } from "./markets.ts";
 
 /**
@@ -7,24 +8,6 @@ import { PREDICT_MARKET_STATES, PREDICT_SIDES, predictBlockSchema } from "./mark
  * (predict-api.md sections 4 and 6; issue 15). Amounts are integer strings
  * (Wei of WETH, or share units: one winning share redeems for 1 Wei).
  */
-
-const uintString = (description: string) =>
-  z
-    .string()
-    .regex(/^(0|[1-9][0-9]{0,77})$/)
-    .describe(description);
-const wei = (description: string) => uintString(`${description} Wei of WETH, as a decimal string.`);
-const shares = (description: string) =>
-  uintString(`${description} Share units (1 winning share redeems for 1 Wei of WETH), as a decimal string.`);
-const address = (description: string) =>
-  z
-    .string()
-    .regex(/^0x[0-9a-f]{40}$/)
-    .describe(`${description} (lowercase 0x-prefixed 20-byte address).`);
-const addressParam = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "address must be a 0x-prefixed 20-byte hex address")
-  .transform((value) => value.toLowerCase());
 
 // ---------------------------------------------------------------------------
 // Stream
@@ -140,7 +123,7 @@ export const predictStreamEventSchema = z
 
 export const PREDICT_PORTFOLIO_LIMIT = { default: 50, max: 100 } as const;
 
-export const predictAddressParamsSchema = z.object({ address: addressParam });
+export const predictAddressParamsSchema = z.object({ address: addressInput("address") });
 
 export const predictPortfolioQuerySchema = z.object({
   cursor: z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { address, addressInput, bps, hash, shares, uintString, wei } from "./common.ts";
 
 /**
  * The prediction feed's market and quote shapes (predict-api.md sections 2
@@ -6,28 +7,6 @@ import { z } from "zod";
  * in share units (one winning share redeems for 1 Wei of WETH).
  * Probabilities and prices are basis points (10000 = 100%).
  */
-
-const uintString = (description: string) =>
-  z
-    .string()
-    .regex(/^(0|[1-9][0-9]{0,77})$/)
-    .describe(description);
-
-const wei = (description: string) => uintString(`${description} Wei of WETH, as a decimal string.`);
-const shares = (description: string) =>
-  uintString(`${description} Share units (1 winning share redeems for 1 Wei of WETH), as a decimal string.`);
-const bps = (description: string) =>
-  z.number().int().min(0).max(10_000).describe(`${description} Basis points (10000 = 100%).`);
-const address = (description: string) =>
-  z
-    .string()
-    .regex(/^0x[0-9a-f]{40}$/)
-    .describe(`${description} (lowercase 0x-prefixed 20-byte address).`);
-const hash = (description: string) =>
-  z
-    .string()
-    .regex(/^0x[0-9a-f]{64}$/)
-    .describe(`${description} (0x-prefixed 32-byte hash).`);
 
 /** Outcome sides as the wire names them; the contract's side index is 0 for yes, 1 for no. */
 export const PREDICT_SIDES = ["yes", "no"] as const;
@@ -122,10 +101,7 @@ export const predictMarketsPageSchema = z
 export type PredictMarketsPage = z.output<typeof predictMarketsPageSchema>;
 
 export const predictMarketParamsSchema = z.object({
-  address: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, "address must be a 0x-prefixed 20-byte hex address")
-    .transform((value) => value.toLowerCase()),
+  address: addressInput("address"),
 });
 
 export const predictMarketResponseSchema = z
@@ -135,11 +111,7 @@ export type PredictMarketResponse = z.output<typeof predictMarketResponseSchema>
 
 /** `GET /quote`: a buy preview. */
 export const predictQuoteQuerySchema = z.object({
-  market: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, "market must be a 0x-prefixed 20-byte hex address")
-    .transform((value) => value.toLowerCase())
-    .describe("The market contract."),
+  market: addressInput("market").describe("The market contract."),
   side: z.enum(PREDICT_SIDES).describe("The outcome to buy."),
   amount: z
     .string()

@@ -1,7 +1,10 @@
-import { defaultGameSlug } from "@mkt/protocol";
+import { randomUUID } from "node:crypto";
+import { classicSignInMessage, defaultGameSlug } from "@mkt/protocol";
+import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import type { StoredCard, StoredGameMetadata } from "../classic/games/index.ts";
 import type { Database } from "../db/index.ts";
+import { testWallet } from "./accounts.ts";
 
 /**
  * Fixture rows of the classic projection and its offchain metadata, written
@@ -122,4 +125,50 @@ export async function insertClassicFlags(
                     ${flags.isVerifiedArtist ?? false}, ${flags.isMarketfit ?? false}, ${new Date(Date.UTC(2026, 0, 1)).toISOString()})`.execute(
     db.kysely,
   );
+}
+
+/** A dev wallet signed in to the Classic API: its token and the headers of an "API-KEY and bearer" request. */
+export interface ClassicSignedIn {
+  address: string;
+  accountId: string;
+  accessToken: string;
+  headers: { "api-key": string; authorization: string };
+}
+
+/**
+ * Signs dev wallet `walletIndex` in through `POST /classic/auth/sign-in`
+ * (the message `classicSignInMessage` builds, an expiry a minute after `now`).
+ */
+export async function signInClassic(
+  server: { inject: FastifyInstance["inject"] },
+  {
+    apiKey,
+    walletIndex,
+    now,
+    chainId = 8453,
+  }: { apiKey: string; walletIndex: number; now: number; chainId?: number },
+): Promise<ClassicSignedIn> {
+  const wallet = testWallet(walletIndex);
+  const fields = {
+    address: wallet.address.toLowerCase(),
+    chainId,
+    nonce: randomUUID(),
+    expires: now + 60_000,
+  };
+  const signature = await wallet.signMessage({ message: classicSignInMessage(fields) });
+  const response = await server.inject({
+    method: "POST",
+    url: "/classic/auth/sign-in",
+    headers: { "api-key": apiKey },
+    payload: { ...fields, signature },
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`classic sign-in: ${response.statusCode} ${response.body}`);
+  const body = response.json() as { accessToken: string; address: string; account: { id: string } };
+  return {
+    address: body.address,
+    accountId: body.account.id,
+    accessToken: body.accessToken,
+    headers: { "api-key": apiKey, authorization: `Bearer ${body.accessToken}` },
+  };
 }

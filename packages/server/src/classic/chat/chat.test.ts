@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { CLASSIC_CHAT, type ClassicChatMessage, classicSignInMessage } from "@mkt/protocol";
+import { CLASSIC_CHAT, type ClassicChatMessage } from "@mkt/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, setupReplicas, type TestApp } from "../../_test/app.ts";
-import { insertClassicGame } from "../../_test/classic.ts";
+import { insertClassicGame, signInClassic } from "../../_test/classic.ts";
 import { openStream, type TestStream } from "../../_test/sse.ts";
 
 const onPostgres = process.env["DATABASE_URL"]?.startsWith("postgres") ?? false;
@@ -18,23 +18,8 @@ interface SignedIn {
 }
 
 async function classicSignIn(test: TestApp, apiKey: string, now: number, index: number): Promise<SignedIn> {
-  const wallet = testWallet(index);
-  const fields = {
-    address: wallet.address.toLowerCase(),
-    chainId: 8453,
-    nonce: randomUUID(),
-    expires: now + 60_000,
-  };
-  const signature = await wallet.signMessage({ message: classicSignInMessage(fields) });
-  const response = await test.app.server.inject({
-    method: "POST",
-    url: "/classic/auth/sign-in",
-    headers: { "api-key": apiKey },
-    payload: { ...fields, signature },
-  });
-  if (response.statusCode !== 200) throw new Error(`sign-in: ${response.statusCode} ${response.body}`);
-  const body = response.json() as { accessToken: string; address: string; account: { id: string } };
-  return { token: body.accessToken, address: body.address, accountId: body.account.id };
+  const signedIn = await signInClassic(test.app.server, { apiKey, walletIndex: index, now });
+  return { token: signedIn.accessToken, address: signedIn.address, accountId: signedIn.accountId };
 }
 
 const dataOf = (event: { data: string }) => JSON.parse(event.data) as Record<string, unknown>;

@@ -1,11 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { buildAllowlist } from "@mkt/chain";
-import { CLASSIC_ZERO_ROOT, classicSignInMessage } from "@mkt/protocol";
+import { CLASSIC_ZERO_ROOT } from "@mkt/protocol";
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, signEnvelope, signIn, testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import { signInClassic } from "../../_test/classic.ts";
 
 const clock = createManualClock(Date.now());
 let test: TestApp;
@@ -18,28 +18,8 @@ beforeAll(async () => {
 afterAll(() => test.close());
 
 /** Signs a dev wallet in to the Classic API; answers the headers of "API-KEY and bearer". */
-async function creator(walletIndex: number) {
-  const wallet = testWallet(walletIndex);
-  const fields = {
-    address: wallet.address.toLowerCase(),
-    chainId: 8453,
-    nonce: randomUUID(),
-    expires: clock.now() + 60_000,
-  };
-  const signature = await wallet.signMessage({ message: classicSignInMessage(fields) });
-  const response = await test.app.server.inject({
-    method: "POST",
-    url: "/classic/auth/sign-in",
-    headers: { "api-key": apiKey },
-    payload: { ...fields, signature },
-  });
-  expect(response.statusCode).toBe(200);
-  const { accessToken } = response.json() as { accessToken: string };
-  return {
-    address: fields.address,
-    headers: { "api-key": apiKey, authorization: `Bearer ${accessToken}` },
-  };
-}
+const creator = (walletIndex: number) =>
+  signInClassic(test.app.server, { apiKey, walletIndex, now: clock.now() });
 type Creator = Awaited<ReturnType<typeof creator>>;
 
 const inject = (

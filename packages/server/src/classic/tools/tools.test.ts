@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
-import { classicSignInMessage } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import { signInClassic } from "../../_test/classic.ts";
 import { addressOf, insertGame, insertPack } from "../../_test/classic-packs.ts";
 
 const clock = createManualClock(Date.now());
@@ -33,28 +32,14 @@ beforeAll(async () => {
 afterAll(() => test.close());
 
 /** Signs a dev wallet in; answers the headers of an "API-KEY and bearer" request and the account id. */
-async function signedIn(walletIndex: number) {
-  const wallet = testWallet(walletIndex);
-  const fields = {
-    address: wallet.address.toLowerCase(),
-    chainId: 8453,
-    nonce: randomUUID(),
-    expires: clock.now() + 60_000,
-  };
-  const signature = await wallet.signMessage({ message: classicSignInMessage(fields) });
-  const response = await test.app.server.inject({
-    method: "POST",
-    url: "/classic/auth/sign-in",
-    headers: { "api-key": apiKey },
-    payload: { ...fields, signature },
+const signedIn = async (walletIndex: number) => {
+  const { accountId, headers } = await signInClassic(test.app.server, {
+    apiKey,
+    walletIndex,
+    now: clock.now(),
   });
-  expect(response.statusCode).toBe(200);
-  const body = response.json() as { accessToken: string; account: { id: string } };
-  return {
-    id: body.account.id,
-    headers: { "api-key": apiKey, authorization: `Bearer ${body.accessToken}` },
-  };
-}
+  return { id: accountId, headers };
+};
 
 const inject = (
   method: "GET" | "PUT" | "POST",

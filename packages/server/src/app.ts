@@ -110,7 +110,8 @@ import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
 import { platformRoutes } from "./platform/routes.ts";
-import { predictRoutes } from "./predict/routes.ts";
+import { createPredictMarkets, predictMarketsRoutes } from "./predict/markets/index.ts";
+import { PREDICT_INDEXER_SOURCE, predictRoutes } from "./predict/routes.ts";
 import { predictRuntimeRoutes } from "./predict/runtime-routes.ts";
 import { type Clock, createSlidingWindowLimiter, systemClock } from "./quotas/limiter.ts";
 import { defaultPolicies, type QuotaPolicies } from "./quotas/policies.ts";
@@ -428,7 +429,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     app: proxyRoutes(market),
     market,
     classic,
-    predict: predictRoutes(predictRuntimeRoutes({ db, deployment: roles.predict?.deployment })),
+    predict: predictRoutes([
+      ...predictRuntimeRoutes({ db, deployment: roles.predict?.deployment }),
+      // Markets and quotes (helper "markets").
+      ...predictMarketsRoutes({ markets: createPredictMarkets({ db, predict: roles.predict }) }),
+    ]),
   };
   // The documents are built after every route is known (on first request, then kept).
   const documents: PublishedDocument[] = (["market", "classic", "predict"] as const).map((name) => ({
@@ -527,6 +532,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         revisions.moved(`indexer:${scope}`);
         if (scope === roles.market?.scope) revisions.moved(MARKET_INDEXER_SOURCE);
         if (scope === roles.classic?.scope) revisions.moved(CLASSIC_INDEXER_SOURCE);
+        if (scope === roles.predict?.scope) revisions.moved(PREDICT_INDEXER_SOURCE);
       },
       onReconnect,
     }),

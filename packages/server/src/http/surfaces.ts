@@ -138,7 +138,7 @@ export function predictSurface(publicUrl: string): Surface {
       body:
         error.kind === "rate_limited"
           ? { error: PREDICT_RATE_LIMIT_CODE, docs }
-          : { error: codeOfKind[error.kind], message: publicMessage(error) },
+          : { error: error.code ?? codeOfKind[error.kind], message: publicMessage(error) },
       headers: commonHeaders(error),
     }),
   };

@@ -13,6 +13,8 @@ export interface HeadRow {
   genesis_hash: string | null;
   next_block: string;
   block_hash: string | null;
+  /** Time of block next_block - 1 (migration 0026); null until the head advances past a reset or rewind. */
+  block_time: Date | null;
   revision: string;
   updated_at: Date;
   failure: string | null;
@@ -103,7 +105,7 @@ export function createHeadStore({
     /** Back to the start block after the scope was reset, on the chain whose block 0 is `genesis`. */
     async restartOnChain(connection: SqlConnection, genesis: string): Promise<void> {
       await connection.query(
-        `UPDATE indexer_heads SET genesis_hash = $2, next_block = $3, block_hash = NULL, revision = revision + 1,
+        `UPDATE indexer_heads SET genesis_hash = $2, next_block = $3, block_hash = NULL, block_time = NULL, revision = revision + 1,
            updated_at = $4, failure = NULL WHERE scope = $1`,
         [scope.id, genesis, scope.startBlock.toString(), now()],
       );
@@ -113,7 +115,7 @@ export function createHeadStore({
     /** Back to the start block after the scope was reset, on the same chain. */
     async restart(connection: SqlConnection): Promise<void> {
       await connection.query(
-        "UPDATE indexer_heads SET next_block = $2, block_hash = NULL, revision = revision + 1, updated_at = $3 WHERE scope = $1",
+        "UPDATE indexer_heads SET next_block = $2, block_hash = NULL, block_time = NULL, revision = revision + 1, updated_at = $3 WHERE scope = $1",
         [scope.id, scope.startBlock.toString(), now()],
       );
       await notify(connection);
@@ -122,7 +124,7 @@ export function createHeadStore({
     /** Back to the block after `fork` (whose hash is `forkHash`) after a rollback. */
     async rewind(connection: SqlConnection, fork: bigint, forkHash: string): Promise<void> {
       await connection.query(
-        "UPDATE indexer_heads SET next_block = $2, block_hash = $3, revision = revision + 1, updated_at = $4 WHERE scope = $1",
+        "UPDATE indexer_heads SET next_block = $2, block_hash = $3, block_time = NULL, revision = revision + 1, updated_at = $4 WHERE scope = $1",
         [scope.id, (fork + 1n).toString(), forkHash, now()],
       );
       await notify(connection);
@@ -187,8 +189,8 @@ export function createHeadStore({
       await connection.query(
         `WITH undo AS (DELETE FROM indexer_undo WHERE scope = $1 AND block_number <= $6),
               blocks AS (DELETE FROM indexer_blocks WHERE scope = $1 AND number <= $6)
-         UPDATE indexer_heads SET next_block = $2, block_hash = $3, revision = revision + 1, updated_at = $4,
-           failure = NULL, observed_head = $5, observed_at = $4 WHERE scope = $1
+         UPDATE indexer_heads SET next_block = $2, block_hash = $3, block_time = $8, revision = revision + 1,
+           updated_at = $4, failure = NULL, observed_head = $5, observed_at = $4 WHERE scope = $1
          RETURNING pg_notify($7, $1)`,
         [
           scope.id,
@@ -198,6 +200,7 @@ export function createHeadStore({
           latest.toString(),
           finalized.toString(),
           INDEXER_CHANNEL,
+          headers.get(to)!.time,
         ],
       );
     },

@@ -2,7 +2,7 @@ import type { ChainDeployment } from "@mkt/chain";
 import { MAX_UINT256, probabilityBps, quoteBuy, SIDE } from "@mkt/chain";
 import type { PredictMarket, PredictMarketResponse, PredictMarketsPage, PredictQuote } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { setupApp, type TestApp } from "../../_test/app.ts";
+import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { chainRoles } from "../../chains/index.ts";
 import { INDEXER_CHANNEL } from "../../indexer/head-store.ts";
 import { PREDICT_INDEXER_SOURCE } from "../routes.ts";
@@ -93,10 +93,12 @@ describe("GET /predict/v9/markets, /markets/{address} and /quote", () => {
   const seedHead = (nextBlock: number) =>
     t.db.withConnection((connection) =>
       connection.query(
-        `INSERT INTO indexer_heads (scope, chain_id, next_block, block_hash, block_time, revision)
-         VALUES ($1, 4663, $2, $3, $4, 1)
+        // A fresh head: the chain seen 2 blocks (the finality depth) above it, just now.
+        `INSERT INTO indexer_heads (scope, chain_id, next_block, block_hash, block_time, revision, observed_head,
+           observed_at, updated_at)
+         VALUES ($1, 4663, $2::bigint, $3, $4, 1, $2::bigint + 1, $4, $4)
          ON CONFLICT (scope) DO UPDATE SET next_block = EXCLUDED.next_block, block_hash = EXCLUDED.block_hash,
-           block_time = EXCLUDED.block_time`,
+           block_time = EXCLUDED.block_time, observed_head = EXCLUDED.observed_head`,
         [SCOPE, nextBlock, HEAD_HASH, HEAD_TIME],
       ),
     );
@@ -110,7 +112,11 @@ describe("GET /predict/v9/markets, /markets/{address} and /quote", () => {
   };
 
   beforeAll(async () => {
-    t = await setupApp({ deployments: [DEPLOYMENT] });
+    // The clock stands one second after the head's block, so the projection is fresh.
+    t = await setupApp({
+      deployments: [DEPLOYMENT],
+      clock: createManualClock(Date.parse(HEAD_TIME) + 1_000),
+    });
     key = (await t.createKey({ multiplier: 100 })).key;
   });
   afterAll(async () => {
@@ -126,7 +132,7 @@ describe("GET /predict/v9/markets, /markets/{address} and /quote", () => {
       const response = await get(url);
       expect(response.status, url).toBe(503);
       expect(response.headers["cache-control"]).toBe("no-store");
-      expect(response.body).toMatchObject({ error: "SERVICE_UNAVAILABLE" });
+      expect(response.body).toEqual({ error: expect.any(String), message: expect.any(String) });
     }
   });
 

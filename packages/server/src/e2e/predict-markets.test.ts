@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MktApiError } from "../../../client/src/errors.ts";
 import { createTransport } from "../../../client/src/http.ts";
 import { type PredictMarketsApi, predictMarketsApi } from "../../../client/src/predict-markets.ts";
-import { setupApp, type TestApp } from "../_test/app.ts";
+import { createManualClock, setupApp, type TestApp } from "../_test/app.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
 import { indexPredict, predictTrading } from "../_test/predict-trading.ts";
 
@@ -43,7 +43,9 @@ describe("prediction markets end to end on the dev chain", () => {
   beforeAll(async () => {
     chain = await setupDevChain(4663, { finalityDepth: 2 });
     trading = predictTrading(chain);
-    t = await setupApp({ deployments: [chain.deployment] });
+    // A clock that stands still at the start: the dev chain mines only the test's blocks (and the
+    // property cases' blocks are reverted), so the feed's freshness bounds must not run out mid-test.
+    t = await setupApp({ deployments: [chain.deployment], clock: createManualClock(Date.now()) });
     const { publicUrl } = await t.app.listen();
     const { key } = await t.createKey({ multiplier: 1_000 });
     api = predictMarketsApi(createTransport({ baseUrl: publicUrl, apiKey: key, retry: { attempts: 1 } }));

@@ -2,20 +2,24 @@
 // composition root, logging to stdout at LOG_LEVEL, on a PostgreSQL database when DATABASE_URL
 // names one (migrated here, as `npm start` does), else on in-memory PGlite. BENCH_SEED_CLAIMS=1
 // seeds a market runtime and its claims (claims-seed.ts), BENCH_SEED_CLASSIC=1 classic games and
-// packs (classic-seed.ts), served without indexing.
+// packs (classic-seed.ts), BENCH_SEED_PREDICT=1 prediction markets (predict-seed.ts), served without indexing.
 import { createApp } from "../packages/server/src/app.ts";
 import { loadConfig } from "../packages/server/src/config/index.ts";
 import { migrate, openDatabase } from "../packages/server/src/db/index.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
 import { seedClaims } from "./claims-seed.ts";
 import { seedClassic } from "./classic-seed.ts";
+import { keepPredictHeadFresh, seedPredict } from "./predict-seed.ts";
 
 const config = loadConfig(process.env);
 const db = await openDatabase(config.database.kind === "postgres" ? config.database : { kind: "pglite" });
 await migrate(db);
+const predict = process.env["BENCH_SEED_PREDICT"] === "1" ? await seedPredict(db) : undefined;
+if (predict) keepPredictHeadFresh(db, predict);
 const deployments = [
   ...(process.env["BENCH_SEED_CLAIMS"] === "1" ? [await seedClaims(db)] : []),
   ...(process.env["BENCH_SEED_CLASSIC"] === "1" ? [await seedClassic(db)] : []),
+  ...(predict ? [predict] : []),
 ];
 const app = await createApp({
   config,

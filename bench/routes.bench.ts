@@ -12,6 +12,7 @@ import {
   startApiServer,
   startBareServer,
 } from "./harness.ts";
+import { BENCH_PREDICT_MARKET } from "./predict-seed.ts";
 import { seedReleases } from "./seed-releases.ts";
 
 const TARGET_RATIO = 0.7;
@@ -59,6 +60,14 @@ const ROUTES: RouteTarget[] = [
     id: "classic-range",
     path: `/classic/range?contractAddress=${BENCH_CLASSIC_DROP}`,
     env: { BENCH_SEED_CLASSIC: "1" },
+  },
+  // The first page (20 markets) of 200 seeded prediction markets (predict-seed.ts). Target 0.7.
+  { id: "predict-markets", path: "/predict/v9/markets", env: { BENCH_SEED_PREDICT: "1" } },
+  // A buy quote of 1 WETH on an open seeded market (no target).
+  {
+    id: "predict-quote",
+    path: `/predict/v9/quote?market=${BENCH_PREDICT_MARKET}&side=yes&amount=1000000000000000000`,
+    env: { BENCH_SEED_PREDICT: "1" },
   },
 ];
 

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 // `npm run bench -- <filter> …` runs only the suites whose id contains one of the filters:
-// `route` (all eight route suites), `api-key`, `runtime`, `releases`, `claims`, `trust-proxy`, `indexer`, `accounts`,
+// `route` (every route suite), `api-key`, `runtime`, `releases`, `claims`, `classic`, `predict`, `trust-proxy`, `indexer`, `accounts`,
 // `postgres`, `signatures`, `sse`, or a whole id such as `route:runtime:trust-proxy`.
 import { accountCases, benchAccounts } from "./account.bench.ts";
 import { benchIndexerBackfill } from "./indexer.bench.ts";

@@ -85,8 +85,19 @@ export {
   wethAbi,
 } from "./generated/abis.ts";
 export type { ChainLogger } from "./logger.ts";
-export type { BuyQuote, PoolBalances, SellQuote, Side } from "./predict-math.ts";
-export { BPS, maxSellReturn, probabilityBps, quoteBuy, quoteSell, SIDE, seededPool } from "./predict-math.ts";
+export type { BuyQuote, BuyRefusal, BuyState, PoolBalances, SellQuote, Side } from "./predict-math.ts";
+export {
+  BPS,
+  BuyRefusedError,
+  MAX_UINT256,
+  maxSellReturn,
+  probabilityBps,
+  quoteBuy,
+  quoteBuyChecked,
+  quoteSell,
+  SIDE,
+  seededPool,
+} from "./predict-math.ts";
 export type { Repeating } from "./repeat.ts";
 export type {
   ActionReport,

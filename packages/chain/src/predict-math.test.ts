@@ -7,7 +7,17 @@ import { waitForSuccess } from "./clients.ts";
 import { PREDICT_CHAIN_ID } from "./deploy.ts";
 import { marketAbi, marketFactoryAbi, wethAbi } from "./generated/abis.ts";
 import type { PoolBalances, Side } from "./predict-math.ts";
-import { maxSellReturn, probabilityBps, quoteBuy, quoteSell, SIDE, seededPool } from "./predict-math.ts";
+import {
+  BuyRefusedError,
+  MAX_UINT256,
+  maxSellReturn,
+  probabilityBps,
+  quoteBuy,
+  quoteBuyChecked,
+  quoteSell,
+  SIDE,
+  seededPool,
+} from "./predict-math.ts";
 
 describe("predict math (offchain)", () => {
   it("prices a fresh pool at 50% and moves the bought side up", () => {
@@ -43,6 +53,41 @@ describe("predict math (offchain)", () => {
 
   it("rejects fees of 100% or more", () => {
     expect(() => quoteBuy(seededPool(1n), SIDE.yes, 1n, 10000n)).toThrow("feeBps");
+  });
+
+  it("applies Market.buy's guards that the math skips: zero amount, uint256 overflow, zero shares", () => {
+    const state = {
+      pool: seededPool(parseEther("1")),
+      feeBps: 200n,
+      backing: parseEther("1"),
+      feesAccrued: 0n,
+    };
+    const refusal = (wethIn: bigint, at = state) => {
+      try {
+        quoteBuyChecked(at, SIDE.yes, wethIn);
+        return undefined;
+      } catch (error) {
+        return error instanceof BuyRefusedError ? error.reason : "other";
+      }
+    };
+    expect(quoteBuyChecked(state, SIDE.yes, parseEther("0.1"))).toEqual(
+      quoteBuy(state.pool, SIDE.yes, parseEther("0.1"), 200n),
+    );
+    expect(refusal(0n)).toBe("zero_amount");
+    // wethIn * feeBps is the first product to pass uint256.
+    expect(refusal(MAX_UINT256 / 200n)).toBe(undefined);
+    expect(refusal(MAX_UINT256 / 200n + 1n)).toBe("overflow");
+    expect(refusal(MAX_UINT256 / 200n - parseEther("10"))).toBe(undefined);
+    // The pools' product, and the backing's sum, bound a fee-free buy.
+    const huge = { ...state, pool: { yes: 2n ** 128n, no: 2n ** 128n }, feeBps: 0n };
+    expect(refusal(1n, huge)).toBe("overflow");
+    const full = { ...state, feeBps: 0n, backing: MAX_UINT256 - 10n };
+    expect(refusal(10n, full)).toBe(undefined);
+    expect(refusal(11n, full)).toBe("overflow");
+    // sharesOut = inv + floor(b * inv / (o + inv)) >= inv >= 1: even 1 Wei into a lopsided pool buys a share,
+    // so the contract's `sharesOut > 0` guard never refuses an amount above zero.
+    const lopsided = { ...state, pool: { yes: 1n, no: parseEther("1") }, feeBps: 1000n };
+    expect(quoteBuyChecked(lopsided, SIDE.yes, 1n).sharesOut).toBe(1n);
   });
 });
 

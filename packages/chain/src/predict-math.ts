@@ -100,3 +100,63 @@ export function probabilityBps(pool: PoolBalances, side: Side): bigint {
   const { other } = balancesOf(pool, side);
   return (other * BPS) / (pool.yes + pool.no);
 }
+
+/** The largest uint256: any intermediate above it reverts the contract (Solidity 0.8 checked arithmetic). */
+export const MAX_UINT256 = 2n ** 256n - 1n;
+
+/**
+ * Why Market.buy would revert where calcBuyAmount's math alone answers:
+ * `zero_amount` (`wethIn` is 0), `overflow` (an intermediate of the buy passes
+ * uint256), `zero_shares` (the buy returns no share: the "slippage" guard
+ * `sharesOut > 0`).
+ */
+export type BuyRefusal = "zero_amount" | "overflow" | "zero_shares";
+
+export class BuyRefusedError extends RangeError {
+  override readonly name = "BuyRefusedError";
+  constructor(
+    readonly reason: BuyRefusal,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The market state Market.buy reads and writes besides the pools. */
+export interface BuyState {
+  pool: PoolBalances;
+  feeBps: bigint;
+  /** The contract's `backing` (raised by the investment). */
+  backing: bigint;
+  /** The contract's `feesAccrued` (raised by the fee). */
+  feesAccrued: bigint;
+}
+
+/**
+ * Market.buy(side, wethIn, 0) as the contract runs it, trading state aside:
+ * quoteBuy plus the guards its math skips, in the contract's order. Every
+ * checked operation of buy and calcBuyAmount is checked here against
+ * uint256: `wethIn * feeBps`, `b * o`, `o + inv`, `b + inv`, `backing + inv`,
+ * `feesAccrued + fee`. The buyer's own share balance (`+= sharesOut`) and its
+ * WETH balance and allowance are the buyer's, not the market's, and are not
+ * checked. Throws BuyRefusedError where the contract reverts.
+ */
+export function quoteBuyChecked(state: BuyState, side: Side, wethIn: bigint): BuyQuote {
+  if (wethIn <= 0n) throw new BuyRefusedError("zero_amount", "the amount must be above zero");
+  const overflow = (value: bigint, what: string) => {
+    if (value > MAX_UINT256) throw new BuyRefusedError("overflow", `${what} overflows uint256`);
+  };
+  overflow(wethIn, "the amount");
+  overflow(wethIn * state.feeBps, "amount * feeBps");
+  const fee = (wethIn * state.feeBps) / BPS;
+  const investment = wethIn - fee;
+  const { own, other } = balancesOf(state.pool, side);
+  overflow(own * other, "the pools' product");
+  overflow(other + investment, "the other pool plus the investment");
+  overflow(own + investment, "the bought pool plus the investment");
+  overflow(state.backing + investment, "the backing plus the investment");
+  overflow(state.feesAccrued + fee, "the accrued fees plus the fee");
+  const quote = quoteBuy(state.pool, side, wethIn, state.feeBps);
+  if (quote.sharesOut === 0n) throw new BuyRefusedError("zero_shares", "the amount buys no share");
+  return quote;
+}

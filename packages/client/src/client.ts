@@ -6,6 +6,8 @@ import { createTransport, type TransportOptions } from "./http.ts";
 import { liveApi } from "./live.ts";
 import { marketReadsApi } from "./market-reads.ts";
 import { packEditApi } from "./pack-edits.ts";
+import { predictApi } from "./predict.ts";
+import { predictMarketsApi } from "./predict-markets.ts";
 import { releasesApi } from "./releases.ts";
 import { runtimeApi } from "./runtime.ts";
 
@@ -46,6 +48,11 @@ export function createMktClient(options: MktClientOptions) {
     },
     /** The Classic booster-box API (`/classic`): games, packs, holdings, activity, metadata. */
     classic: classicApi(request, { stream: options }),
+    /**
+     * The prediction-market feed V9 (`/predict/v9`): `start()` (stop unless both runtime flags are
+     * true), markets, quotes, portfolio, points and a stream that keeps a snapshot of the markets.
+     */
+    predict: predictApi(request, { stream: options, markets: predictMarketsApi(request) }),
     market: {
       ...accountApi(request),
       /** Public reads: `discovery()`, `board`, `creators`, `artwork` and `community`. */

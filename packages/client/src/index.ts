@@ -54,6 +54,8 @@ export type {
   PredictSubscription,
 } from "./predict.ts";
 export { PredictDisabledError, predictApi } from "./predict.ts";
+export type { PredictMarketsApi, PredictMarketsOptions, PredictQuoteOptions } from "./predict-markets.ts";
+export { predictMarketsApi } from "./predict-markets.ts";
 export type { ReleaseActionOptions, ReleaseSigner } from "./releases.ts";
 export type { ClaimsOptions } from "./runtime.ts";
 export type { ActionOptions, ActionSigner } from "./signed-actions.ts";

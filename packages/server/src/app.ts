@@ -118,6 +118,7 @@ import {
   PREDICT_INDEXER_SOURCE,
 } from "./predict/freshness.ts";
 import { createFeedGate } from "./predict/gate.ts";
+import { createPredictMarkets, predictMarketsRoutes } from "./predict/markets/index.ts";
 import { createPointsService, pointsRoutes } from "./predict/points/index.ts";
 import { createPortfolioService, portfolioRoutes } from "./predict/portfolio/index.ts";
 import { predictRoutes } from "./predict/routes.ts";
@@ -474,6 +475,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       ...streamRoutes({ hub: live, feed: predictFeed }),
       ...portfolioRoutes({ portfolio: createPortfolioService({ db, feed: predictFeedOrDisabled }) }),
       ...pointsRoutes({ points: createPointsService({ db, feed: predictFeedOrDisabled }) }),
+      // Markets and quotes.
+      ...predictMarketsRoutes({ markets: createPredictMarkets({ db, predict: roles.predict }) }),
     ]),
   };
   // The documents are built after every route is known (on first request, then kept).

@@ -50,8 +50,12 @@ export const predictMarketSchema = z
       .describe("The market maker's outcome balances."),
     prices: z
       .object({
-        yes: bps("Marginal probability (price) of YES: the NO pool's share of both pools."),
-        no: bps("Marginal probability (price) of NO: 10000 minus YES."),
+        yes: bps(
+          "Marginal probability (price) of YES: the NO pool's share of both pools, rounded down (the contract's `probabilityBps(0)`).",
+        ),
+        no: bps(
+          "Marginal probability (price) of NO: the YES pool's share of both pools, rounded down (`probabilityBps(1)`); YES + NO may be 9999.",
+        ),
       })
       .nullable()
       .describe("Null once liquidity was collected (both pools empty)."),

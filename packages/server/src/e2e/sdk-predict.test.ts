@@ -4,57 +4,31 @@ import {
   type PredictMarketsReads,
   type PredictSnapshot,
   predictApi,
+  predictMarketsApi,
 } from "@mkt/client";
-import type { PredictBlock, PredictMarket } from "@mkt/protocol";
 import { type Address, maxUint256, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTransport } from "../../../client/src/http.ts";
+import { createTransport, type Transport } from "../../../client/src/http.ts";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
+import { INDEXER_CHANNEL } from "../indexer/head-store.ts";
 
 const FINALITY_DEPTH = 3;
 
-/**
- * TEST-ONLY stand-in for `predictMarketsApi` (packages/client/src/predict-markets.ts, helper
- * "markets"), absent on this branch: it reads the projection directly and counts full reads.
- */
-function standInMarkets(t: TestApp, scope: string) {
+/** The SDK's markets reads (`predictMarketsApi`), counting the full reads and the single-market reads. */
+function countedMarkets(transport: Transport) {
   const calls = { page: 0, get: 0 };
-  const block = async (): Promise<PredictBlock> => {
-    const { rows } = await t.db.withConnection((c) =>
-      c.query<{ next_block: string; block_hash: string }>(
-        "SELECT next_block, block_hash FROM indexer_heads WHERE scope = $1",
-        [scope],
-      ),
-    );
-    return {
-      number: (BigInt(rows[0]!.next_block) - 1n).toString(),
-      hash: rows[0]!.block_hash,
-      timestamp: new Date(0).toISOString(),
-    };
-  };
-  const all = async () =>
-    (
-      await t.db.withConnection((c) =>
-        c.query<{ address: string; market_id: string }>(
-          "SELECT address, market_id::text FROM predict_markets ORDER BY market_id DESC",
-        ),
-      )
-    ).rows.map((row) => ({ address: row.address, marketId: row.market_id }) as PredictMarket);
+  const markets = predictMarketsApi(transport);
   const reads: PredictMarketsReads = {
-    async page() {
+    ...markets,
+    page(query) {
       calls.page++;
-      return { markets: await all(), nextCursor: null, block: await block() };
+      return markets.page(query);
     },
-    async *iterate() {
-      yield* await all();
-    },
-    async get(address) {
+    get(address) {
       calls.get++;
-      const market = (await all()).find((m) => m.address === address)!;
-      return { market, block: await block() };
+      return markets.get(address);
     },
-    quote: () => Promise.reject(new Error("not in the stand-in")),
   };
   return { reads, calls };
 }
@@ -89,7 +63,7 @@ describe("SDK client.predict", () => {
       const apiKey = (await t.createKey()).key;
       const predict = predictApi(createTransport({ baseUrl, apiKey }), {
         stream: { baseUrl, apiKey },
-        markets: standInMarkets(t, "").reads,
+        markets: predictMarketsApi(createTransport({ baseUrl, apiKey })),
       });
       const refusal = await predict.start().catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(PredictDisabledError);
@@ -158,9 +132,9 @@ describe("SDK client.predict", () => {
     it("start() passes, subscribe re-reads /markets on resync, and keeps a stale snapshot on 503", async () => {
       const predict = predictApi(createTransport({ baseUrl, apiKey, retry: { attempts: 1 } }), {
         stream: { baseUrl, apiKey },
-        markets: standInMarkets(t, scope).reads,
+        markets: predictMarketsApi(createTransport({ baseUrl, apiKey })),
       });
-      const { reads, calls } = standInMarkets(t, scope);
+      const { reads, calls } = countedMarkets(createTransport({ baseUrl, apiKey, retry: { attempts: 1 } }));
       const client = predictApi(createTransport({ baseUrl, apiKey, retry: { attempts: 1 } }), {
         stream: { baseUrl, apiKey, sleep: () => Promise.resolve(), random: () => 0 },
         markets: reads,
@@ -186,23 +160,24 @@ describe("SDK client.predict", () => {
         expect(first.markets.map((m) => m.marketId)).toEqual(ids);
         expect(calls.page).toBe(1);
 
+        // The indexer's head moves as a rewind would move it, with the indexer's own notification.
+        const moveHead = (by: string) =>
+          t.db.withConnection(async (c) => {
+            await c.query("BEGIN");
+            await c.query(
+              `UPDATE indexer_heads SET next_block = next_block ${by}, revision = revision + 1 WHERE scope = $1`,
+              [scope],
+            );
+            await c.query("SELECT pg_notify($1, $2)", [INDEXER_CHANNEL, scope]);
+            await c.query("COMMIT");
+          });
         // A reorg below the finalized head: `resync`, and a full re-read.
         const before = recorded.seen.length;
-        await t.db.withConnection((c) =>
-          c.query(
-            "UPDATE indexer_heads SET next_block = next_block - 2, revision = revision + 1 WHERE scope = $1",
-            [scope],
-          ),
-        );
+        await moveHead(`- 2`);
         const reread = await recorded.until((s) => !s.stale, before);
         expect(calls.page).toBe(2);
         expect(BigInt(reread.block!.number)).toBe(BigInt(first.block!.number) - 2n);
-        await t.db.withConnection((c) =>
-          c.query(
-            "UPDATE indexer_heads SET next_block = next_block + 2, revision = revision + 1 WHERE scope = $1",
-            [scope],
-          ),
-        );
+        await moveHead(`+ 2`);
 
         // Realtime stops: the stream ends, every reconnect is a 503; the last good markets stay, marked stale.
         await t.app.services.live.close();

@@ -32,7 +32,7 @@ export const PREDICT_ROUTES = {
     cache: cache.shared(1, [PREDICT_RUNTIME_SOURCE, PREDICT_INDEXER_SOURCE]),
   },
   "GET /health": { access: predict, cache: cache.noStore, gate: "feed" },
-  // Stream, portfolio, points (issue 15, helper "stream"): the stream is long-lived, outside the
+  // Stream, portfolio, points: the stream is long-lived, outside the
   // in-flight cap, on the market live streams' budget and caps; owner reads are per address.
   "GET /stream": {
     access: { kind: "predict", class: "stream" },
@@ -43,6 +43,15 @@ export const PREDICT_ROUTES = {
   "GET /portfolio/:address": { access: predict, cache: feedState, gate: "feed" },
   "GET /points/:address": { access: predict, cache: feedState, gate: "feed" },
   "GET /points": { access: predict, cache: feedState, gate: "feed" },
+  // Markets and quotes: state at the predict head's block, so a shared body lives until the
+  // scope indexes another block; quotes are keyed by their query.
+  "GET /markets": { access: predict, cache: cache.shared(2, [PREDICT_INDEXER_SOURCE]), gate: "feed" },
+  "GET /markets/:address": {
+    access: predict,
+    cache: cache.shared(2, [PREDICT_INDEXER_SOURCE]),
+    gate: "feed",
+  },
+  "GET /quote": { access: predict, cache: cache.shared(1, [PREDICT_INDEXER_SOURCE]), gate: "feed" },
 } satisfies RouteTable;
 
 /** The one route the feed's gate never refuses. */

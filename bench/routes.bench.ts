@@ -34,6 +34,8 @@ interface RouteTarget {
   seed?: (server: { baseUrl: string; apiKey: string }) => Promise<void>;
   /** More environment of the API server process. */
   env?: Record<string, string>;
+  /** Measured and reported without a verdict: no target is set for this route. */
+  reportOnly?: boolean;
 }
 
 /** The routes measured, each with a key whose multiplier is raised so every request succeeds. */
@@ -63,9 +65,10 @@ const ROUTES: RouteTarget[] = [
   },
   // The first page (20 markets) of 200 seeded prediction markets (predict-seed.ts). Target 0.7.
   { id: "predict-markets", path: "/predict/v9/markets", env: { BENCH_SEED_PREDICT: "1" } },
-  // A buy quote of 1 WETH on an open seeded market (no target).
+  // A buy quote of 1 WETH on an open seeded market (no target: reported only).
   {
     id: "predict-quote",
+    reportOnly: true,
     path: `/predict/v9/quote?market=${BENCH_PREDICT_MARKET}&side=yes&amount=1000000000000000000`,
     env: { BENCH_SEED_PREDICT: "1" },
   },
@@ -96,6 +99,7 @@ export interface RouteCase {
   seed: RouteTarget["seed"];
   /** More environment of the API server process. */
   env: Record<string, string>;
+  reportOnly: boolean;
 }
 
 export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
@@ -107,6 +111,7 @@ export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
     headers: setup.headers,
     seed: route.seed,
     env: route.env ?? {},
+    reportOnly: route.reportOnly === true,
   })),
 );
 
@@ -208,7 +213,10 @@ export async function benchRoute(
   };
   const bareCpu = cpu("bare");
   const apiCpu = cpu("api");
-  const met = ratio >= TARGET_RATIO;
+  const met = routeCase.reportOnly || ratio >= TARGET_RATIO;
+  const verdict = routeCase.reportOnly
+    ? "(no target: reported only)"
+    : `(target >= ${TARGET_RATIO}) ${met ? "MET" : "NOT MET"}`;
   const route = `GET ${routeCase.path}`;
   return {
     name: routeCase.name,
@@ -229,9 +237,9 @@ export async function benchRoute(
       bareCpu !== undefined && apiCpu !== undefined
         ? `median CPU per request: baseline ${bareCpu.toFixed(1)} µs, api ${apiCpu.toFixed(1)} µs (baseline / api ${(bareCpu / apiCpu).toFixed(3)})`
         : "CPU per request: not available (no /proc)",
-      `median ratio (requests/s): ${ratio.toFixed(3)}   target >= ${TARGET_RATIO}   ${met ? "MET" : "NOT MET"}`,
+      `median ratio (requests/s): ${ratio.toFixed(3)}   ${verdict}`,
     ],
-    summary: `median ratio ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}) ${met ? "MET" : "NOT MET"}`,
+    summary: `median ratio ${ratio.toFixed(3)} ${verdict}`,
     met,
   };
 }

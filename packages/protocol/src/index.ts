@@ -651,6 +651,19 @@ export {
   predictQuoteQuerySchema,
   predictQuoteSchema,
 } from "./predict/markets.ts";
+// Prediction feed: market media (predict/media.ts).
+export type {
+  AdminPredictMarketMedia,
+  PredictMarketMedia,
+  PredictMarketMediaImage,
+} from "./predict/media.ts";
+export {
+  adminPredictMarketMediaSchema,
+  PREDICT_ART_SIZE,
+  PREDICT_MEDIA_URL_MAX,
+  predictMarketMediaImageSchema,
+  predictMarketMediaSchema,
+} from "./predict/media.ts";
 export type {
   AdminPredictRuntimePatch,
   PredictFreshness,

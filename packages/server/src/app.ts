@@ -119,6 +119,12 @@ import {
 } from "./predict/freshness.ts";
 import { createFeedGate } from "./predict/gate.ts";
 import { createPredictMarkets, predictMarketsRoutes } from "./predict/markets/index.ts";
+import {
+  createPredictMedia,
+  PREDICT_MEDIA_SOURCE,
+  predictMediaRoutes,
+  registerPredictMediaAdmin,
+} from "./predict/media/index.ts";
 import { createPointsService, pointsRoutes } from "./predict/points/index.ts";
 import { createPortfolioService, portfolioRoutes } from "./predict/portfolio/index.ts";
 import { predictRoutes } from "./predict/routes.ts";
@@ -454,6 +460,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     bounds: { ...DEFAULT_FRESHNESS_BOUNDS, ...options.predictFreshness },
     revision: revisions.counters([PREDICT_INDEXER_SOURCE])[0]!,
   });
+  // Market media: generated art and the operator's image, through the classic art route and image proxy.
+  const predictMedia = createPredictMedia({
+    db,
+    clock,
+    predict: roles.predict,
+    publicUrl: config.publicUrl,
+    links: classicImageLinks,
+    hosts: config.imageProxyHosts,
+    bump: () => revisions.bump(PREDICT_MEDIA_SOURCE),
+  });
   const predictFeed = roles.predict
     ? { chainId: roles.predict.deployment.chainId, scope: roles.predict.scope }
     : undefined;
@@ -477,6 +493,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       ...pointsRoutes({ points: createPointsService({ db, feed: predictFeedOrDisabled }) }),
       // Markets and quotes.
       ...predictMarketsRoutes({ markets: createPredictMarkets({ db, predict: roles.predict }) }),
+      // Market media.
+      ...predictMediaRoutes({ media: predictMedia }),
     ]),
   };
   // The documents are built after every route is known (on first request, then kept).
@@ -559,6 +577,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       for (const feature of features) feature.admin?.(app);
       registerClassicAdmin(app, { settings: classicSettings });
       registerPredictAdmin(app, { settings: predictSettings });
+      registerPredictMediaAdmin(app, { media: predictMedia });
       registerClassicGameAdmin(app, { metadata: classicMetadata });
       registerClassicReportsAdmin(app, { reports: classicReports });
     },

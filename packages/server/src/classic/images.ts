@@ -41,5 +41,9 @@ export function createImageLinks({ publicUrl, key }: { publicUrl: string; key: B
  * card (`card` is the card id, `pack` the unopened pack), served publicly
  * by the art route.
  */
-export const artUrl = (publicUrl: string, chainId: number, address: string, what: number | "pack") =>
-  `${publicUrl}/classic/art/${chainId}/${address}/${what}.svg`;
+export const artUrl = (
+  publicUrl: string,
+  chainId: number,
+  address: string,
+  what: number | "pack" | "market",
+) => `${publicUrl}/classic/art/${chainId}/${address}/${what}.svg`;

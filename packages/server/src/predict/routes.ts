@@ -6,6 +6,7 @@ import {
   type RouteTable,
 } from "../http/route.ts";
 import { PREDICT_INDEXER_SOURCE } from "./freshness.ts";
+import { PREDICT_MEDIA_SOURCE } from "./media/media.ts";
 import { PREDICT_RUNTIME_SOURCE } from "./settings.ts";
 
 const predict = { kind: "predict" } as const;
@@ -52,6 +53,13 @@ export const PREDICT_ROUTES = {
     gate: "feed",
   },
   "GET /quote": { access: predict, cache: cache.shared(1, [PREDICT_INDEXER_SOURCE]), gate: "feed" },
+  // Market media (predict/media): the generated art and the operator's image, moved by the
+  // projection (a market appears) and by the operator (`predict-media`, PREDICT_MEDIA_SOURCE).
+  "GET /markets/:address/media": {
+    access: predict,
+    cache: cache.shared(5, [PREDICT_INDEXER_SOURCE, PREDICT_MEDIA_SOURCE]),
+    gate: "feed",
+  },
 } satisfies RouteTable;
 
 /** The one route the feed's gate never refuses. */

@@ -23,13 +23,17 @@ const artParams = z.object({
   address: classicQuery.address("address"),
   what: z
     .string()
-    .regex(/^(pack|[1-9][0-9]{0,4})$/, `must be a card id 1 to ${MAX_CARD_ID} or pack`)
-    .transform((value) => (value === "pack" ? ("pack" as const) : Number(value)))
-    .refine(
-      (value) => value === "pack" || value <= MAX_CARD_ID,
-      `must be a card id 1 to ${MAX_CARD_ID} or pack`,
+    .regex(/^(pack|market|[1-9][0-9]{0,4})$/, `must be a card id 1 to ${MAX_CARD_ID}, pack or market`)
+    .transform((value) =>
+      value === "pack" || value === "market" ? (value as "pack" | "market") : Number(value),
     )
-    .describe(`A card id, 1 to ${MAX_CARD_ID}, or \`pack\` for the unopened pack.`),
+    .refine(
+      (value) => typeof value === "string" || value <= MAX_CARD_ID,
+      `must be a card id 1 to ${MAX_CARD_ID}, pack or market`,
+    )
+    .describe(
+      `A card id, 1 to ${MAX_CARD_ID}, \`pack\` for the unopened pack, or \`market\` for a prediction market's art (\`/predict/v9/markets/{address}/media\`).`,
+    ),
 });
 
 const binary = z.string().meta({ format: "binary" });
@@ -84,8 +88,8 @@ export function classicImageRoutes({
       method: "GET",
       path: "/art/:chainId/:address/:what.svg",
       operationId: "classicGeneratedArt",
-      summary: "Generated art of a card or pack",
-      description: `The art of games without creator images (default metadata): an SVG generated from the chain, the drop address and the card id (or \`pack\`), the same bytes for the same path, with no script and no external reference. It does not check that the game exists. No API key (an \`<img>\` tag sends no headers): 2,000 requests per minute per client IP. Cacheable for a day; served with \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: default-src 'none'\`.`,
+      summary: "Generated art of a card, pack or prediction market",
+      description: `The art of games without creator images (default metadata): and of prediction markets (\`market\`, the market's address; its question is not in the art): an SVG generated from the chain, the drop address and the card id (or \`pack\`), the same bytes for the same path, with no script and no external reference. It does not check that the game or market exists. No API key (an \`<img>\` tag sends no headers): 2,000 requests per minute per client IP. Cacheable for a day; served with \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: default-src 'none'\`.`,
       tags: ["Images"],
       request: { params: artParams },
       responses: {

@@ -1,0 +1,22 @@
+import { adminPredictMarketMediaSchema, predictMarketParamsSchema } from "@mkt/protocol";
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import type { PredictMedia } from "./media.ts";
+
+/**
+ * The operator's market images, on the admin listener:
+ * `PUT /admin/predict/markets/{address}/media` `{imageUrl}` sets the image
+ * (an http(s) URL on a host of `IMAGE_PROXY_HOSTS`; 400 `IMAGE_HOST_NOT_ALLOWED`
+ * otherwise) or removes it (`null`); it answers `{market, imageUrl}`.
+ */
+export function registerPredictMediaAdmin(app: FastifyInstance, { media }: { media: PredictMedia }) {
+  app.put(
+    "/admin/predict/markets/:address/media",
+    { schema: { params: predictMarketParamsSchema, body: adminPredictMarketMediaSchema } },
+    async (request) => {
+      const { address } = request.params as z.output<typeof predictMarketParamsSchema>;
+      const { imageUrl } = request.body as z.output<typeof adminPredictMarketMediaSchema>;
+      return media.set(address, imageUrl);
+    },
+  );
+}

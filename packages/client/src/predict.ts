@@ -2,6 +2,7 @@ import {
   type PredictBlock,
   type PredictLeaderboard,
   type PredictMarket,
+  type PredictMarketMedia,
   type PredictMarketResponse,
   type PredictMarketsPage,
   type PredictMarketsQuery,
@@ -13,6 +14,7 @@ import {
   type PredictStreamEvent,
   parsePredictStreamEvent,
   predictLeaderboardSchema,
+  predictMarketMediaSchema,
   predictPointsSchema,
   predictPortfolioSchema,
   predictRuntimeSchema,
@@ -148,6 +150,25 @@ export function predictApi(
         path: `${PREFIX}/points/${encodeURIComponent(address)}`,
       });
       return predictPointsSchema.parse(body);
+    },
+
+    /**
+     * A market's images (`GET /markets/{address}/media`): the generated art,
+     * then the operator's image when set; every URL is the server's (art route
+     * or signed image proxy).
+     *
+     * @example
+     * ```ts
+     * const { images } = await client.predict.media("0xabc…");
+     * const src = (images.find((image) => image.kind === "operator") ?? images[0])?.url;
+     * ```
+     */
+    async media(address: string): Promise<PredictMarketMedia> {
+      const { body } = await request<unknown>({
+        method: "GET",
+        path: `${PREFIX}/markets/${encodeURIComponent(address)}/media`,
+      });
+      return predictMarketMediaSchema.parse(body);
     },
 
     /** The top traders by points (`GET /points`, `limit` 1 to 100). */

@@ -590,7 +590,6 @@ export { healthSchema, readinessSchema } from "./platform/index.ts";
 export type {
   PredictLeaderboard,
   PredictLegacyMarket,
-  PredictMedia,
   PredictPoints,
   PredictPortfolio,
   PredictPortfolioQuery,
@@ -614,8 +613,6 @@ export {
   predictLegacyMarketsQuerySchema,
   predictLegacyMarketsSchema,
   predictMarketEventSchema,
-  predictMarketImageSchema,
-  predictMediaSchema,
   predictPointsSchema,
   predictPortfolioQuerySchema,
   predictPortfolioSchema,

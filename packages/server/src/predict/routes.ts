@@ -52,6 +52,14 @@ export const PREDICT_ROUTES = {
     gate: "feed",
   },
   "GET /quote": { access: predict, cache: cache.shared(1, [PREDICT_INDEXER_SOURCE]), gate: "feed" },
+  // Legacy (earlier generation, first-party history and migration; deprecated in OpenAPI): same
+  // finalized projection as /markets, so the same cache rule.
+  "GET /legacy/markets": { access: predict, cache: cache.shared(2, [PREDICT_INDEXER_SOURCE]), gate: "feed" },
+  "GET /legacy/markets/:id": {
+    access: predict,
+    cache: cache.shared(2, [PREDICT_INDEXER_SOURCE]),
+    gate: "feed",
+  },
 } satisfies RouteTable;
 
 /** The one route the feed's gate never refuses. */

@@ -1,0 +1,3 @@
+export type { LegacyMarkets, LegacyMarketsPage, LegacyMarketsPageRequest } from "./legacy.ts";
+export { createLegacyMarkets, toLegacyMarket } from "./legacy.ts";
+export { legacyRoutes } from "./legacy-routes.ts";

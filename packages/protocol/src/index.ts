@@ -590,6 +590,7 @@ export { healthSchema, readinessSchema } from "./platform/index.ts";
 export type {
   PredictLeaderboard,
   PredictLegacyMarket,
+  PredictLegacyTrade,
   PredictMedia,
   PredictPoints,
   PredictPortfolio,
@@ -613,6 +614,8 @@ export {
   predictLegacyMarketSchema,
   predictLegacyMarketsQuerySchema,
   predictLegacyMarketsSchema,
+  predictLegacyTradeSchema,
+  predictLegacyTradesSchema,
   predictMarketEventSchema,
   predictMarketImageSchema,
   predictMediaSchema,

@@ -60,6 +60,11 @@ export const PREDICT_ROUTES = {
     cache: cache.shared(2, [PREDICT_INDEXER_SOURCE]),
     gate: "feed",
   },
+  "GET /legacy/markets/:id/trades": {
+    access: predict,
+    cache: cache.shared(2, [PREDICT_INDEXER_SOURCE]),
+    gate: "feed",
+  },
 } satisfies RouteTable;
 
 /** The one route the feed's gate never refuses. */

@@ -3,6 +3,7 @@ import {
   predictLegacyMarketSchema,
   predictLegacyMarketsQuerySchema,
   predictLegacyMarketsSchema,
+  predictLegacyTradesSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { LegacyMarkets } from "./legacy.ts";
@@ -19,7 +20,7 @@ const NOT_READY_503 = {
 const LEGACY_MARKET_DOC =
   "A legacy market is flat: `id` (the factory's market id, a JSON number), `contract` (the market's address), `title` (the question), `status` (`active`, `paused` or `resolved`; a resolved market is `resolved` whatever its pause flag), `winner` (`YES`, `NO`, or null until resolved), `yesPool` and `noPool` (share units), `liquidity` (the contract's backing, Wei), `volume` (Wei), `createdBlock` (a JSON number). Amounts are decimal strings. Unlike V9 the answer names no block; it is read from the same finalized projection, with the predict scope's head, in one snapshot.";
 
-/** `GET /legacy/markets` and `GET /legacy/markets/{id}`: the earlier generation's routes. */
+/** `GET /legacy/markets`, `/legacy/markets/{id}` and `/legacy/markets/{id}/trades`: the earlier generation's routes. */
 export function legacyRoutes({ legacy }: { legacy: LegacyMarkets }): RouteSpec[] {
   return [
     defineRoute({
@@ -65,6 +66,31 @@ ${LEGACY_MARKET_DOC}`,
         503: NOT_READY_503,
       },
       handler: async (request) => legacy.get(request.params.id),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/legacy/markets/:id/trades",
+      operationId: "predictLegacyMarketTrades",
+      summary: "Earlier generation: a market's trades by numeric id (deprecated; no V9 equivalent)",
+      description: `An earlier-generation route kept for first-party history and migration; it is NOT the supported developer surface: V9 has no per-market trade list; follow \`GET /predict/v9/stream\` (\`trade\` events) and read \`GET /predict/v9/markets/{address}\` (\`trades\`, \`volumeWeth\`) instead.
+
+The finalized buys, sells and redemptions of the market with numeric \`id\` (as \`GET /predict/v9/legacy/markets/{id}\`), oldest first (block, then log index). Offset paging: \`page\` 1 to 10000 (default 1), \`per_page\` 1 to 100 (default 20), \`has_more\` true when a trade exists after this page; trades are only appended at the head, so a walk by \`page\` neither repeats nor skips one. A malformed \`id\`, \`page\` or \`per_page\` is 400 \`INVALID_INPUT\`; 404 \`MARKET_NOT_FOUND\` when the projection has no market with that id.
+
+A legacy trade: \`txHash\`, \`blockNumber\` and \`logIndex\` (JSON numbers), \`timestamp\` (the block's time, Unix seconds), \`trader\`, \`type\` (\`buy\`, \`sell\`, \`redeem\`), \`outcome\` (\`YES\` or \`NO\`), \`amount\` (WETH in for a buy, fee included; out for a sell or a redemption; Wei), \`fee\` (Wei), \`shares\`. Amounts are decimal strings.`,
+      tags: ["Legacy"],
+      deprecated: true,
+      request: { params: predictLegacyMarketParamsSchema, query: predictLegacyMarketsQuerySchema },
+      responses: {
+        200: { description: "A page of the market's trades.", schema: predictLegacyTradesSchema },
+        400: {
+          description:
+            "`id` is not a numeric market id, `page` not 1 to 10000 or `per_page` not 1 to 100 (`INVALID_INPUT`).",
+        },
+        404: { description: "The projection has no market with this id (`MARKET_NOT_FOUND`)." },
+        429: KEY_429,
+        503: NOT_READY_503,
+      },
+      handler: async (request) => legacy.trades(request.params.id, request.query),
     }),
   ];
 }

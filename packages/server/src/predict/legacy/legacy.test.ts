@@ -1,5 +1,5 @@
 import type { ChainDeployment } from "@mkt/chain";
-import type { PredictLegacyMarket } from "@mkt/protocol";
+import type { PredictLegacyMarket, PredictLegacyTrade } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { chainRoles } from "../../chains/index.ts";
@@ -20,8 +20,11 @@ const ETH = 10n ** 18n;
 
 const addressOf = (id: number) => `0x${id.toString(16).padStart(40, "0").replace(/^0/, "c")}`;
 
-interface LegacyPage {
-  data: PredictLegacyMarket[];
+const TRADER = "0x00000000000000000000000000000000000000bb";
+const txOf = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+
+interface LegacyPage<T = PredictLegacyMarket> {
+  data: T[];
   page: number;
   per_page: number;
   has_more: boolean;
@@ -89,6 +92,19 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
           ),
         ],
       );
+      // Market 4: a buy, a sell in the same block, then a redemption; market 5: one buy (never in 4's list).
+      await connection.query(
+        `INSERT INTO predict_trades (scope, chain_id, block_number, log_index, transaction_hash, block_time, market,
+           trader, kind, side, weth, fee, shares)
+         VALUES ($1, 4663, 50, 3, $2, '2026-11-25T11:00:00.900Z', $6, $8, 'buy', 0, 1000000000000000000,
+                   10000000000000000, 1980000000000000000),
+                ($1, 4663, 50, 7, $3, '2026-11-25T11:00:00.900Z', $6, $8, 'sell', 1, 500000000000000000, 0,
+                   600000000000000000),
+                ($1, 4663, 90, 1, $4, '2026-11-25T11:40:00Z', $6, $8, 'redeem', 0, 1980000000000000000, 0,
+                   1980000000000000000),
+                ($1, 4663, 40, 0, $5, '2026-11-25T10:00:00Z', $7, $8, 'buy', 1, 5, 0, 9)`,
+        [SCOPE, txOf(1), txOf(2), txOf(3), txOf(4), addressOf(4), addressOf(5), TRADER],
+      );
     });
   });
   afterAll(async () => {
@@ -140,6 +156,46 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
     expect([defaults.page, defaults.per_page, defaults.data.length]).toEqual([1, 20, 5]);
   });
 
+  it("lists a market's trades oldest first, mapped and offset paged", async () => {
+    const all = await ok<LegacyPage<PredictLegacyTrade>>("/legacy/markets/4/trades");
+    expect([all.page, all.per_page, all.has_more]).toEqual([1, 20, false]);
+    expect(all.data).toEqual([
+      {
+        txHash: txOf(1),
+        blockNumber: 50,
+        logIndex: 3,
+        timestamp: Date.parse("2026-11-25T11:00:00Z") / 1000,
+        trader: TRADER,
+        type: "buy",
+        outcome: "YES",
+        amount: "1000000000000000000",
+        fee: "10000000000000000",
+        shares: "1980000000000000000",
+      },
+      expect.objectContaining({
+        txHash: txOf(2),
+        logIndex: 7,
+        type: "sell",
+        outcome: "NO",
+        shares: "600000000000000000",
+      }),
+      expect.objectContaining({
+        txHash: txOf(3),
+        blockNumber: 90,
+        type: "redeem",
+        amount: "1980000000000000000",
+      }),
+    ]);
+    const first = await ok<LegacyPage<PredictLegacyTrade>>("/legacy/markets/4/trades?per_page=2");
+    expect([first.data.map((trade) => trade.txHash), first.has_more]).toEqual([[txOf(1), txOf(2)], true]);
+    const second = await ok<LegacyPage<PredictLegacyTrade>>("/legacy/markets/4/trades?page=2&per_page=2");
+    expect([second.data.map((trade) => trade.txHash), second.has_more]).toEqual([[txOf(3)], false]);
+    const other = await ok<LegacyPage<PredictLegacyTrade>>("/legacy/markets/5/trades");
+    expect(other.data.map((trade) => [trade.txHash, trade.amount])).toEqual([[txOf(4), "5"]]);
+    // A market without trades is an empty list, not a 404.
+    expect((await ok<LegacyPage<PredictLegacyTrade>>("/legacy/markets/1/trades")).data).toEqual([]);
+  });
+
   it("refuses bad input with 400 INVALID_INPUT and an unknown id with 404 MARKET_NOT_FOUND", async () => {
     for (const url of [
       "/legacy/markets?per_page=0",
@@ -151,19 +207,24 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
       "/legacy/markets/-1",
       "/legacy/markets/01",
       `/legacy/markets/${addressOf(4)}`,
+      "/legacy/markets/x/trades",
+      "/legacy/markets/4/trades?per_page=101",
+      "/legacy/markets/4/trades?page=0",
     ]) {
       const response = await get(url);
       expect(response.status, url).toBe(400);
       expect(response.body, url).toEqual({ error: "INVALID_INPUT", message: expect.any(String) });
     }
-    const missing = await get("/legacy/markets/6");
-    expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: "MARKET_NOT_FOUND", message: expect.any(String) });
+    for (const url of ["/legacy/markets/6", "/legacy/markets/6/trades"]) {
+      const missing = await get(url);
+      expect(missing.status, url).toBe(404);
+      expect(missing.body).toEqual({ error: "MARKET_NOT_FOUND", message: expect.any(String) });
+    }
   });
 
   it("needs the API key: one identical 429", async () => {
     const bodies = new Set<string>();
-    for (const url of ["/legacy/markets", "/legacy/markets/1"]) {
+    for (const url of ["/legacy/markets", "/legacy/markets/1", "/legacy/markets/1/trades"]) {
       for (const headers of [{ "api-key": "" }, { "api-key": "mkt_not_a_real_key_0000000000000000" }]) {
         const response = await t.app.server.inject({ method: "GET", url: `/predict/v9${url}`, headers });
         expect(response.statusCode).toBe(429);
@@ -185,9 +246,11 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
       .paths;
     const list = paths["/predict/v9/legacy/markets"]?.["get"];
     const one = paths["/predict/v9/legacy/markets/{id}"]?.["get"];
+    const trades = paths["/predict/v9/legacy/markets/{id}/trades"]?.["get"];
     for (const [operation, replacement] of [
-      [list, "`GET /predict/v9/markets`"],
-      [one, "`GET /predict/v9/markets/{address}`"],
+      [list, "use `GET /predict/v9/markets`"],
+      [one, "use `GET /predict/v9/markets/{address}`"],
+      [trades, "V9 has no per-market trade list; follow `GET /predict/v9/stream`"],
     ] as const) {
       expect(operation?.["deprecated"]).toBe(true);
       expect(operation?.["tags"]).toEqual(["Legacy"]);
@@ -196,7 +259,7 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
         /^An earlier-generation route kept for first-party history and migration/,
       );
       expect(String(operation?.["description"])).toContain(
-        `NOT the supported developer surface: use ${replacement}`,
+        `NOT the supported developer surface: ${replacement}`,
       );
     }
     // The supported routes are not deprecated.

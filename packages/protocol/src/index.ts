@@ -590,6 +590,7 @@ export { healthSchema, readinessSchema } from "./platform/index.ts";
 export type {
   PredictLeaderboard,
   PredictLegacyMarket,
+  PredictLegacyTrade,
   PredictPoints,
   PredictPortfolio,
   PredictPortfolioQuery,
@@ -612,6 +613,8 @@ export {
   predictLegacyMarketSchema,
   predictLegacyMarketsQuerySchema,
   predictLegacyMarketsSchema,
+  predictLegacyTradeSchema,
+  predictLegacyTradesSchema,
   predictMarketEventSchema,
   predictPointsSchema,
   predictPortfolioQuerySchema,

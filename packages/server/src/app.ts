@@ -118,6 +118,7 @@ import {
   PREDICT_INDEXER_SOURCE,
 } from "./predict/freshness.ts";
 import { createFeedGate } from "./predict/gate.ts";
+import { createLegacyMarkets, legacyRoutes } from "./predict/legacy/index.ts";
 import { createPredictMarkets, predictMarketsRoutes } from "./predict/markets/index.ts";
 import {
   createPredictMedia,
@@ -495,6 +496,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       ...predictMarketsRoutes({ markets: createPredictMarkets({ db, predict: roles.predict }) }),
       // Market media.
       ...predictMediaRoutes({ media: predictMedia }),
+      // Legacy (earlier generation): the same projection, deprecated in OpenAPI.
+      ...legacyRoutes({ legacy: createLegacyMarkets({ db, predict: roles.predict }) }),
     ]),
   };
   // The documents are built after every route is known (on first request, then kept).

@@ -272,3 +272,28 @@ export const predictLegacyMarketParamsSchema = z.object({
     .regex(/^(0|[1-9][0-9]{0,17})$/, "id must be a market's numeric id")
     .describe("The factory's numeric market id."),
 });
+
+export const predictLegacyTradeSchema = z
+  .object({
+    txHash: z.string().describe("The transaction's hash."),
+    blockNumber: z.number().int().describe("A JSON number, as the earlier generation sent it."),
+    logIndex: z.number().int(),
+    timestamp: z.number().int().describe("The block's time, Unix seconds."),
+    trader: address("The trader"),
+    type: z.enum(["buy", "sell", "redeem"]),
+    outcome: z.enum(["YES", "NO"]).nullable().describe("The side traded or redeemed."),
+    amount: z.string().describe("WETH in (buy, fee included) or out (sell, redeem), Wei."),
+    fee: z.string().describe("Wei."),
+    shares: z.string().describe("Shares bought, sold or redeemed."),
+  })
+  .meta({ id: "PredictLegacyTrade" });
+export type PredictLegacyTrade = z.output<typeof predictLegacyTradeSchema>;
+
+export const predictLegacyTradesSchema = z
+  .object({
+    data: z.array(predictLegacyTradeSchema),
+    page: z.number().int(),
+    per_page: z.number().int(),
+    has_more: z.boolean(),
+  })
+  .meta({ id: "PredictLegacyTrades" });

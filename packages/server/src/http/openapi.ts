@@ -136,6 +136,7 @@ export function buildOpenApiDocument(
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
+      ...(route.deprecated ? { deprecated: true } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.request?.body
         ? {

@@ -125,6 +125,8 @@ export interface RouteSpecOf<
   summary: string;
   description?: string;
   tags: string[];
+  /** Published as `deprecated: true` in OpenAPI: kept for history and migration, not the supported surface. */
+  deprecated?: boolean;
   request?: { query?: Q; params?: P; body?: B; headers?: H };
   /** The body schema published in OpenAPI when it differs from the validating one (a union checked by the handler). */
   documentedBody?: z.ZodType;

@@ -60,6 +60,19 @@ export const PREDICT_ROUTES = {
     cache: cache.shared(5, [PREDICT_INDEXER_SOURCE, PREDICT_MEDIA_SOURCE]),
     gate: "feed",
   },
+  // Legacy (earlier generation, first-party history and migration; deprecated in OpenAPI): same
+  // finalized projection as /markets, so the same cache rule.
+  "GET /legacy/markets": { access: predict, cache: cache.shared(2, [PREDICT_INDEXER_SOURCE]), gate: "feed" },
+  "GET /legacy/markets/:id": {
+    access: predict,
+    cache: cache.shared(2, [PREDICT_INDEXER_SOURCE]),
+    gate: "feed",
+  },
+  "GET /legacy/markets/:id/trades": {
+    access: predict,
+    cache: cache.shared(2, [PREDICT_INDEXER_SOURCE]),
+    gate: "feed",
+  },
 } satisfies RouteTable;
 
 /** The one route the feed's gate never refuses. */

@@ -37,7 +37,7 @@ export interface QuoteRequest {
  * per statement: both drivers parse one JSON aggregate far faster than rows
  * of typed columns). Amounts are text, so no digit is lost.
  */
-type MarketTuple = [
+export type MarketTuple = [
   address: string,
   marketId: string,
   creator: string,
@@ -62,7 +62,7 @@ type MarketTuple = [
 ];
 
 /** The head columns every read returns with its rows, from the same statement. */
-interface HeadColumns {
+export interface HeadColumns {
   head_block: string | null;
   head_hash: string | null;
   head_time: string | null;
@@ -70,7 +70,7 @@ interface HeadColumns {
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const MARKET_TUPLE = `json_build_array(m.address, m.market_id::text, m.creator, m.question, m.seed::text, m.fee_bps,
+export const MARKET_TUPLE = `json_build_array(m.address, m.market_id::text, m.creator, m.question, m.seed::text, m.fee_bps,
   m.yes_pool::text, m.no_pool::text, m.backing::text, m.volume::text, m.status, m.outcome, m.paused,
   m.fees_accrued::text, m.liquidity_collected, m.trade_count, m.created_block::text, ${iso("m.created_at")},
   m.resolved_block::text, ${iso("m.resolved_at")}, m.updated_block::text)`;
@@ -99,7 +99,7 @@ const STATE_OF: Record<MarketTuple[10], PredictMarketState> = {
 const priceOf = (pool: { yes: bigint; no: bigint }, side: Side): number | null =>
   pool.yes + pool.no === 0n ? null : Number(probabilityBps(pool, side));
 
-function toMarket(chainId: number, row: MarketTuple): PredictMarket {
+export function toMarket(chainId: number, row: MarketTuple): PredictMarket {
   const [
     address,
     marketId,
@@ -159,7 +159,7 @@ function toMarket(chainId: number, row: MarketTuple): PredictMarket {
  * The block a read reflects, from the head row; 503 while the scope has no
  * head that names one (never indexed, or just reset or rewound).
  */
-function blockOf(head: HeadColumns): PredictBlock {
+export function blockOf(head: HeadColumns): PredictBlock {
   if (head.head_block === null || head.head_hash === null || head.head_time === null) {
     throw new UnavailableError("the prediction feed's projection has not reached a block yet", {
       retryAfterSeconds: 1,
@@ -172,15 +172,14 @@ const marketNotFound = (address: string) =>
   notFound(`market ${address} is not in the prediction feed's projection`, "MARKET_NOT_FOUND");
 
 /**
- * The prediction feed's markets and buy quotes, read from the predict
- * scope's projection (`predict_markets`) at its indexer head: every answer
- * names the block (number, hash, time) whose end state it reflects, read in
- * the same statement as its rows.
+ * Reads `rows` (a JSON value over `predict_markets m`, whose SQL may use `$1`
+ * chain id, `$2` scope and `$3…` for `params`) with the predict scope's head
+ * in one statement (`withHead`); 503 when the deployment follows no
+ * prediction chain. Shared with the legacy routes (predict/legacy).
  */
-export function createPredictMarkets({ db, predict }: PredictMarketsDeps) {
+export function projectionReader({ db, predict }: PredictMarketsDeps) {
   const chainId = predict?.deployment.chainId ?? 0;
   const scope = predict?.scope;
-
   const read = async (rows: string, params: unknown[]): Promise<HeadColumns & { rows: unknown }> => {
     if (scope === undefined) throw new UnavailableError("this deployment follows no prediction chain");
     const result = await db.withConnection((connection) =>
@@ -188,6 +187,17 @@ export function createPredictMarkets({ db, predict }: PredictMarketsDeps) {
     );
     return result.rows[0]!;
   };
+  return { chainId, read };
+}
+
+/**
+ * The prediction feed's markets and buy quotes, read from the predict
+ * scope's projection (`predict_markets`) at its indexer head: every answer
+ * names the block (number, hash, time) whose end state it reflects, read in
+ * the same statement as its rows.
+ */
+export function createPredictMarkets({ db, predict }: PredictMarketsDeps) {
+  const { chainId, read } = projectionReader({ db, predict });
 
   /** One market row (or null) with the head, by address. */
   const one = async (address: string) => {

@@ -1,0 +1,171 @@
+import type { PredictLegacyMarket, PredictLegacyTrade, PredictMarket } from "@mkt/protocol";
+import { notFound } from "../../errors.ts";
+import {
+  blockOf,
+  MARKET_TUPLE,
+  type MarketTuple,
+  type PredictMarketsDeps,
+  projectionReader,
+  toMarket,
+} from "../markets/markets.ts";
+
+export interface LegacyMarketsPageRequest {
+  /** 1-based. */
+  page: number;
+  per_page: number;
+}
+
+export interface LegacyMarketsPage {
+  data: PredictLegacyMarket[];
+  page: number;
+  per_page: number;
+  has_more: boolean;
+}
+
+export interface LegacyTradesPage {
+  data: PredictLegacyTrade[];
+  page: number;
+  per_page: number;
+  has_more: boolean;
+}
+
+/** A trade as the page's JSON array holds it (amounts as text, so no digit is lost). */
+type TradeTuple = [
+  txHash: string,
+  blockNumber: string,
+  logIndex: number,
+  timestamp: string,
+  trader: string,
+  kind: "buy" | "sell" | "redeem",
+  side: 0 | 1 | null,
+  weth: string,
+  fee: string,
+  shares: string,
+];
+
+const SIDE_NAMES = ["YES", "NO"] as const;
+const WINNER = { yes: "YES", no: "NO" } as const;
+const STATUS = { open: "active", paused: "paused", resolved: "resolved" } as const;
+
+/** The earlier generation's flat market, from the V9 market of the same row. */
+export function toLegacyMarket(market: PredictMarket): PredictLegacyMarket {
+  return {
+    id: Number(market.marketId),
+    contract: market.address,
+    title: market.question,
+    status: STATUS[market.state],
+    winner: market.outcome === null ? null : WINNER[market.outcome],
+    yesPool: market.pool.yes,
+    noPool: market.pool.no,
+    liquidity: market.backingWeth,
+    volume: market.volumeWeth,
+    createdBlock: Number(market.createdBlock),
+  };
+}
+
+/**
+ * The earlier generation's market reads (predict-api.md: kept for
+ * first-party history and migration, not the supported surface), from the
+ * same finalized projection and with the same reader as `/markets`: the head
+ * and the rows in one statement, 503 while the head names no block.
+ */
+export function createLegacyMarkets(deps: PredictMarketsDeps) {
+  const { chainId, read } = projectionReader(deps);
+
+  return {
+    /**
+     * Offset paging, oldest id first, as the earlier generation paged:
+     * `per_page + 1` rows are read so `has_more` is exact.
+     */
+    async page({ page, per_page }: LegacyMarketsPageRequest): Promise<LegacyMarketsPage> {
+      const row = await read(
+        `SELECT coalesce(json_agg(${MARKET_TUPLE} ORDER BY m.market_id), '[]'::json)
+         FROM (SELECT * FROM predict_markets WHERE chain_id = $1 AND scope = $2
+               ORDER BY market_id LIMIT $3 OFFSET $4) m`,
+        [per_page + 1, (page - 1) * per_page],
+      );
+      blockOf(row);
+      const tuples = row.rows as MarketTuple[];
+      return {
+        data: tuples.slice(0, per_page).map((tuple) => toLegacyMarket(toMarket(chainId, tuple))),
+        page,
+        per_page,
+        has_more: tuples.length > per_page,
+      };
+    },
+
+    /** One market by the factory's numeric id (a string of digits); 404 MARKET_NOT_FOUND. */
+    async get(id: string): Promise<PredictLegacyMarket> {
+      const row = await read(
+        `SELECT ${MARKET_TUPLE} FROM predict_markets m
+         WHERE m.chain_id = $1 AND m.scope = $2 AND m.market_id = $3::numeric`,
+        [id],
+      );
+      blockOf(row);
+      const tuple = row.rows as MarketTuple | null;
+      if (tuple === null) {
+        throw notFound(`market ${id} is not in the prediction feed's projection`, "MARKET_NOT_FOUND");
+      }
+      return toLegacyMarket(toMarket(chainId, tuple));
+    },
+
+    /**
+     * The trades of the market with this numeric id, oldest first (block,
+     * then log index), offset paged: trades are only appended at the head,
+     * so a walk by `page` neither repeats nor skips one. The market and its
+     * trades are read in one statement with the head; 404 MARKET_NOT_FOUND.
+     */
+    async trades(id: string, { page, per_page }: LegacyMarketsPageRequest): Promise<LegacyTradesPage> {
+      const row = await read(
+        `SELECT json_build_array(mk.address, (
+           SELECT coalesce(json_agg(json_build_array(t.transaction_hash, t.block_number::text, t.log_index,
+             floor(extract(epoch FROM t.block_time))::bigint::text, t.trader, t.kind, t.side, t.weth::text,
+             t.fee::text, t.shares::text) ORDER BY t.block_number, t.log_index), '[]'::json)
+           FROM (SELECT * FROM predict_trades WHERE chain_id = $1 AND scope = $2 AND market = mk.address
+                 ORDER BY block_number, log_index LIMIT $4 OFFSET $5) t))
+         FROM predict_markets mk WHERE mk.chain_id = $1 AND mk.scope = $2 AND mk.market_id = $3::numeric`,
+        [id, per_page + 1, (page - 1) * per_page],
+      );
+      blockOf(row);
+      const found = row.rows as [string, TradeTuple[]] | null;
+      if (found === null) {
+        throw notFound(`market ${id} is not in the prediction feed's projection`, "MARKET_NOT_FOUND");
+      }
+      const tuples = found[1];
+      return {
+        data: tuples.slice(0, per_page).map(toLegacyTrade),
+        page,
+        per_page,
+        has_more: tuples.length > per_page,
+      };
+    },
+  };
+}
+
+function toLegacyTrade([
+  txHash,
+  blockNumber,
+  logIndex,
+  timestamp,
+  trader,
+  kind,
+  side,
+  weth,
+  fee,
+  shares,
+]: TradeTuple): PredictLegacyTrade {
+  return {
+    txHash,
+    blockNumber: Number(blockNumber),
+    logIndex,
+    timestamp: Number(timestamp),
+    trader,
+    type: kind,
+    outcome: side === null ? null : SIDE_NAMES[side],
+    amount: weth,
+    fee,
+    shares,
+  };
+}
+
+export type LegacyMarkets = ReturnType<typeof createLegacyMarkets>;

@@ -1,23 +1,17 @@
-import type { ChainDeployment } from "@mkt/chain";
 import type { PredictLegacyMarket, PredictLegacyTrade } from "@mkt/protocol";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
-import { chainRoles } from "../../chains/index.ts";
-import { INDEXER_CHANNEL } from "../../indexer/head-store.ts";
-import { PREDICT_INDEXER_SOURCE } from "../freshness.ts";
+import {
+  announcePredictCommit,
+  PREDICT_HEAD_TIME,
+  PREDICT_TEST_DEPLOYMENT,
+  PREDICT_TEST_SCOPE,
+  setPredictHead,
+} from "../../_test/predict.ts";
 
-const FACTORY = "0x00000000000000000000000000000000000fac70";
-const DEPLOYMENT: ChainDeployment = {
-  chainId: 4663,
-  // Never called: the test app does not index; rows are written by hand.
-  rpcUrl: "http://127.0.0.1:9",
-  finalityDepth: 2,
-  genesisHash: `0x${"00".repeat(32)}`,
-  contracts: { MarketFactory: { address: FACTORY, startBlock: 1 } },
-  runtimes: [],
-};
-const SCOPE = chainRoles([DEPLOYMENT]).predict!.scope;
-const HEAD_TIME = "2026-11-25T12:00:05.000Z";
+const DEPLOYMENT = PREDICT_TEST_DEPLOYMENT;
+const SCOPE = PREDICT_TEST_SCOPE;
+const HEAD_TIME = PREDICT_HEAD_TIME;
 const ETH = 10n ** 18n;
 
 const addressOf = (id: number) => `0x${id.toString(16).padStart(40, "0").replace(/^0/, "c")}`;
@@ -50,13 +44,7 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
     return response.body as T;
   };
 
-  /** What the indexer does after a commit: NOTIFY mkt_indexer with the scope; waits until this replica heard it. */
-  const announceCommit = async () => {
-    const [counter] = t.app.services.revisions.counters([PREDICT_INDEXER_SOURCE]);
-    const before = counter!.value;
-    await t.db.notify(INDEXER_CHANNEL, SCOPE);
-    await vi.waitFor(() => expect(counter!.value).toBeGreaterThan(before), { interval: 5, timeout: 10_000 });
-  };
+  const announceCommit = () => announcePredictCommit(t);
 
   beforeAll(async () => {
     t = await setupApp({
@@ -80,14 +68,9 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
 
   describe("with a projection", () => {
     beforeAll(async () => {
+      // A fresh head: block 100 is final.
+      await setPredictHead(t.db);
       await t.db.withConnection(async (connection) => {
-        // A fresh head: block 100 is final, the chain seen 2 blocks above it, just now.
-        await connection.query(
-          `INSERT INTO indexer_heads (scope, chain_id, next_block, block_hash, block_time, revision, observed_head,
-           observed_at, updated_at)
-         VALUES ($1, 4663, 101, $2, $3, 1, 102, $3, $3)`,
-          [SCOPE, `0x${"ab".repeat(32)}`, HEAD_TIME],
-        );
         // Markets 1..5, each with its own pools, backing, volume, creation block and state.
         await connection.query(
           `INSERT INTO predict_markets (scope, chain_id, address, market_id, creator, question, seed, fee_bps, yes_pool,

@@ -1,25 +1,20 @@
-import type { ChainDeployment } from "@mkt/chain";
 import { MAX_UINT256, probabilityBps, quoteBuy, SIDE } from "@mkt/chain";
 import type { PredictMarket, PredictMarketResponse, PredictMarketsPage, PredictQuote } from "@mkt/protocol";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
-import { chainRoles } from "../../chains/index.ts";
-import { INDEXER_CHANNEL } from "../../indexer/head-store.ts";
-import { PREDICT_INDEXER_SOURCE } from "../freshness.ts";
+import {
+  announcePredictCommit,
+  PREDICT_HEAD_HASH,
+  PREDICT_HEAD_TIME,
+  PREDICT_TEST_DEPLOYMENT,
+  PREDICT_TEST_SCOPE,
+  setPredictHead,
+} from "../../_test/predict.ts";
 
-const FACTORY = "0x00000000000000000000000000000000000fac70";
-const DEPLOYMENT: ChainDeployment = {
-  chainId: 4663,
-  // Never called: the test app does not index; rows are written by hand.
-  rpcUrl: "http://127.0.0.1:9",
-  finalityDepth: 2,
-  genesisHash: `0x${"00".repeat(32)}`,
-  contracts: { MarketFactory: { address: FACTORY, startBlock: 1 } },
-  runtimes: [],
-};
-const SCOPE = chainRoles([DEPLOYMENT]).predict!.scope;
-const HEAD_HASH = `0x${"ab".repeat(32)}`;
-const HEAD_TIME = "2026-11-25T12:00:05.000Z";
+const DEPLOYMENT = PREDICT_TEST_DEPLOYMENT;
+const SCOPE = PREDICT_TEST_SCOPE;
+const HEAD_HASH = PREDICT_HEAD_HASH;
+const HEAD_TIME = PREDICT_HEAD_TIME;
 const ETH = 10n ** 18n;
 
 interface SeedMarket {
@@ -90,26 +85,9 @@ describe("GET /predict/v9/markets, /markets/{address} and /quote", () => {
       ),
     );
 
-  const seedHead = (nextBlock: number) =>
-    t.db.withConnection((connection) =>
-      connection.query(
-        // A fresh head: the chain seen 2 blocks (the finality depth) above it, just now.
-        `INSERT INTO indexer_heads (scope, chain_id, next_block, block_hash, block_time, revision, observed_head,
-           observed_at, updated_at)
-         VALUES ($1, 4663, $2::bigint, $3, $4, 1, $2::bigint + 1, $4, $4)
-         ON CONFLICT (scope) DO UPDATE SET next_block = EXCLUDED.next_block, block_hash = EXCLUDED.block_hash,
-           block_time = EXCLUDED.block_time, observed_head = EXCLUDED.observed_head`,
-        [SCOPE, nextBlock, HEAD_HASH, HEAD_TIME],
-      ),
-    );
+  const seedHead = (nextBlock: number) => setPredictHead(t.db, { nextBlock: BigInt(nextBlock) });
 
-  /** What the indexer does after a commit: NOTIFY mkt_indexer with the scope; waits until this replica heard it. */
-  const announceCommit = async () => {
-    const [counter] = t.app.services.revisions.counters([PREDICT_INDEXER_SOURCE]);
-    const before = counter!.value;
-    await t.db.notify(INDEXER_CHANNEL, SCOPE);
-    await vi.waitFor(() => expect(counter!.value).toBeGreaterThan(before), { interval: 5, timeout: 10_000 });
-  };
+  const announceCommit = () => announcePredictCommit(t);
 
   beforeAll(async () => {
     // The clock stands one second after the head's block, so the projection is fresh.

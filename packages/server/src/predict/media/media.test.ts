@@ -1,25 +1,19 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ChainDeployment } from "@mkt/chain";
 import type { PredictMarketMedia } from "@mkt/protocol";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
-import { chainRoles } from "../../chains/index.ts";
-import { INDEXER_CHANNEL } from "../../indexer/head-store.ts";
-import { PREDICT_INDEXER_SOURCE } from "../freshness.ts";
+import {
+  announcePredictCommit,
+  PREDICT_HEAD_TIME,
+  PREDICT_TEST_DEPLOYMENT,
+  PREDICT_TEST_SCOPE,
+  setPredictHead,
+} from "../../_test/predict.ts";
 
-const FACTORY = "0x00000000000000000000000000000000000fac70";
-const DEPLOYMENT: ChainDeployment = {
-  chainId: 4663,
-  // Never called: the test app does not index; rows are written by hand.
-  rpcUrl: "http://127.0.0.1:9",
-  finalityDepth: 2,
-  genesisHash: `0x${"00".repeat(32)}`,
-  contracts: { MarketFactory: { address: FACTORY, startBlock: 1 } },
-  runtimes: [],
-};
-const SCOPE = chainRoles([DEPLOYMENT]).predict!.scope;
-const HEAD_TIME = "2026-11-25T12:00:05.000Z";
+const DEPLOYMENT = PREDICT_TEST_DEPLOYMENT;
+const SCOPE = PREDICT_TEST_SCOPE;
+const HEAD_TIME = PREDICT_HEAD_TIME;
 const PUBLIC_URL = "https://api.mkt.test";
 const MARKET = "0x00000000000000000000000000000000000c0de1";
 const QUESTION = `Will <script>alert("x")</script> & friends win?`;
@@ -68,19 +62,10 @@ describe("GET /predict/v9/markets/{address}/media", () => {
            1000000000000000000, 1000000000000000000, 1000000000000000000, 0, 'active', 11, $4, 11, $4)`,
         [SCOPE, MARKET, QUESTION, HEAD_TIME],
       );
-      // A fresh head: the chain seen 2 blocks (the finality depth) above it, just now.
-      await connection.query(
-        `INSERT INTO indexer_heads (scope, chain_id, next_block, block_hash, block_time, revision, observed_head,
-           observed_at, updated_at)
-         VALUES ($1, 4663, 101, $2, $3, 1, 102, $3, $3)`,
-        [SCOPE, `0x${"ab".repeat(32)}`, HEAD_TIME],
-      );
     });
-    // What the indexer does after a commit: the replica re-reads its head.
-    const [counter] = t.app.services.revisions.counters([PREDICT_INDEXER_SOURCE]);
-    const before = counter!.value;
-    await t.db.notify(INDEXER_CHANNEL, SCOPE);
-    await vi.waitFor(() => expect(counter!.value).toBeGreaterThan(before), { interval: 5, timeout: 10_000 });
+    // A fresh head, announced as the indexer announces a commit.
+    await setPredictHead(t.db);
+    await announcePredictCommit(t);
   });
   afterAll(async () => {
     await t?.close();

@@ -10,16 +10,8 @@ import type { Database } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
 import type { PredictFreshnessService } from "./freshness.ts";
+import { FEED_GATE_RESPONSE, keyRefused } from "./responses.ts";
 import type { PredictSettings } from "./settings.ts";
-
-const keyRefused = {
-  description: "API key missing or invalid, or quota exhausted (one identical response).",
-};
-
-/** The 503 every gated route documents (predict/gate.ts). */
-export const FEED_GATE_RESPONSE = {
-  description: `The feed does not serve this request; \`Cache-Control: no-store\`, \`Retry-After\`; the body is \`{error, message}\` with \`error\`: \`FEED_DISABLED\` (the operator turned the feed off; \`Retry-After: 60\`), \`FEED_NOT_PUBLIC\` (the feed is open to first-party keys only; \`Retry-After: 60\`) or \`PROJECTION_STALE\` (past a freshness bound: the indexer has not observed the chain for ${PREDICT_FRESHNESS_BOUNDS.maxObservationAgeSeconds} s, the newest finalized block is more than ${PREDICT_FRESHNESS_BOUNDS.maxBlockAgeSeconds} s old, or the projection is more than ${PREDICT_FRESHNESS_BOUNDS.maxLagBlocks} blocks behind the chain beyond the finality depth; \`Retry-After: 5\`). Nothing is rebuilt from the chain. Keep the last good snapshot, mark it stale and retry with backoff.`,
-} as const;
 
 export function predictRuntimeRoutes({
   db,

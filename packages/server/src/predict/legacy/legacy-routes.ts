@@ -6,16 +6,8 @@ import {
   predictLegacyTradesSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { keyRefused, projectionUnavailable } from "../responses.ts";
 import type { LegacyMarkets } from "./legacy.ts";
-
-const KEY_429 = {
-  description:
-    'API key missing or invalid, or the per-IP budget (100 requests per minute per client IP) spent: one identical answer `{error: "API_KEY_REQUIRED_OR_RATE_LIMITED", docs}`.',
-} as const;
-const NOT_READY_503 = {
-  description:
-    "The projection is unavailable (the feed is off or not public for this key, its projection is stale, or its indexer has not reached a block yet); `Cache-Control: no-store`.",
-} as const;
 
 const LEGACY_MARKET_DOC =
   "A legacy market is flat: `id` (the factory's market id, a JSON number), `contract` (the market's address), `title` (the question), `status` (`active`, `paused` or `resolved`; a resolved market is `resolved` whatever its pause flag), `winner` (`YES`, `NO`, or null until resolved), `yesPool` and `noPool` (share units), `liquidity` (the contract's backing, Wei), `volume` (Wei), `createdBlock` (a JSON number). Amounts are decimal strings. Unlike V9 the answer names no block; it is read from the same finalized projection, with the predict scope's head, in one snapshot.";
@@ -39,8 +31,8 @@ ${LEGACY_MARKET_DOC}`,
       responses: {
         200: { description: "A page of legacy markets.", schema: predictLegacyMarketsSchema },
         400: { description: "`page` is not 1 to 10000 or `per_page` not 1 to 100 (`INVALID_INPUT`)." },
-        429: KEY_429,
-        503: NOT_READY_503,
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: async (request) => legacy.page(request.query),
     }),
@@ -62,8 +54,8 @@ ${LEGACY_MARKET_DOC}`,
         200: { description: "The legacy market.", schema: predictLegacyMarketSchema },
         400: { description: "`id` is not a numeric market id (`INVALID_INPUT`)." },
         404: { description: "The projection has no market with this id (`MARKET_NOT_FOUND`)." },
-        429: KEY_429,
-        503: NOT_READY_503,
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: async (request) => legacy.get(request.params.id),
     }),
@@ -87,8 +79,8 @@ A legacy trade: \`txHash\`, \`blockNumber\` and \`logIndex\` (JSON numbers), \`t
             "`id` is not a numeric market id, `page` not 1 to 10000 or `per_page` not 1 to 100 (`INVALID_INPUT`).",
         },
         404: { description: "The projection has no market with this id (`MARKET_NOT_FOUND`)." },
-        429: KEY_429,
-        503: NOT_READY_503,
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: async (request) => legacy.trades(request.params.id, request.query),
     }),

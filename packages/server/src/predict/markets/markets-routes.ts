@@ -8,16 +8,8 @@ import {
   predictQuoteSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { keyRefused, projectionUnavailable } from "../responses.ts";
 import type { PredictMarkets } from "./markets.ts";
-
-const KEY_429 = {
-  description:
-    'API key missing or invalid, or the per-IP budget (100 requests per minute per client IP) spent: one identical answer `{error: "API_KEY_REQUIRED_OR_RATE_LIMITED", docs}`.',
-} as const;
-const NOT_READY_503 = {
-  description:
-    "The projection is unavailable (the feed is off, or its indexer has not reached a block yet); `Cache-Control: no-store`, retry with backoff and keep the last good snapshot marked stale.",
-} as const;
 
 const BLOCK_DOC =
   "`block` is the finalized block whose end state the answer reflects: `number` (decimal string), `hash`, `timestamp` (ISO 8601, UTC). It is the prediction scope's indexer head (its last indexed block), read in the same database snapshot as the rows.";
@@ -48,8 +40,8 @@ Kept in the shared read cache until the prediction scope indexes another block (
         400: {
           description: "`cursor` is not a positive integer, or `limit` is not 1 to 100 (`INVALID_INPUT`).",
         },
-        429: KEY_429,
-        503: NOT_READY_503,
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: async (request) => markets.page(request.query),
     }),
@@ -71,8 +63,8 @@ Kept in the shared read cache until the prediction scope indexes another block (
         200: { description: "The market.", schema: predictMarketResponseSchema },
         400: { description: "`address` is not a 20-byte hex address (`INVALID_INPUT`)." },
         404: { description: "The projection has no market at `address` (`MARKET_NOT_FOUND`)." },
-        429: KEY_429,
-        503: NOT_READY_503,
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: async (request) => markets.get(request.params.address),
     }),
@@ -100,8 +92,8 @@ Kept in the shared read cache, keyed by the query, until the prediction scope in
         },
         404: { description: "The projection has no market at `market` (`MARKET_NOT_FOUND`)." },
         409: { description: "The market is resolved or paused (`MARKET_NOT_TRADING`)." },
-        429: KEY_429,
-        503: NOT_READY_503,
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: async (request) => markets.quote(request.query),
     }),

@@ -1,5 +1,6 @@
 import { PREDICT_ART_SIZE, predictMarketMediaSchema, predictMarketParamsSchema } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { keyRefused, projectionUnavailable } from "../responses.ts";
 import type { PredictMedia } from "./media.ts";
 
 /** `GET /markets/{address}/media` of the prediction feed. */
@@ -22,14 +23,8 @@ export function predictMediaRoutes({ media }: { media: PredictMedia }): RouteSpe
         200: { description: "The market's images.", schema: predictMarketMediaSchema },
         400: { description: "`address` is not a 20-byte hex address (`INVALID_INPUT`)." },
         404: { description: "The projection has no market at `address` (`MARKET_NOT_FOUND`)." },
-        429: {
-          description:
-            'API key missing or invalid, or the per-IP budget spent: `{error: "API_KEY_REQUIRED_OR_RATE_LIMITED", docs}`.',
-        },
-        503: {
-          description:
-            "The feed is off, not public, or its projection is stale or not indexed yet; `Cache-Control: no-store`.",
-        },
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: async (request) => media.get(request.params.address),
     }),

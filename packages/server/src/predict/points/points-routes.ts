@@ -7,15 +7,11 @@ import {
   predictPointsSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { keyRefused, projectionUnavailable } from "../responses.ts";
 import type { PointsService } from "./points.ts";
 
 const RULE =
   "Points are `floor((buyWeth + sellWeth) / 10^15) + floor(redeemedWeth / 10^15)`: one point per 0.001 WETH traded (buys counted with their fee, sells at the WETH received) plus one per 0.001 WETH redeemed, each sum rounded down once. Only finalized trades count, so points never go down except when a reorganisation below the finalized head removes trades.";
-
-const unavailable = {
-  description: "The feed is disabled, or the projection is stale or has no finalized block (not cacheable).",
-  schema: predictErrorSchema,
-};
 
 /** `GET /predict/v9/points/{address}` and `GET /predict/v9/points`. */
 export function pointsRoutes({ points }: { points: PointsService }): RouteSpec[] {
@@ -34,8 +30,8 @@ export function pointsRoutes({ points }: { points: PointsService }): RouteSpec[]
           schema: predictPointsSchema,
         },
         400: { description: "`address` is not a 0x address (`INVALID_INPUT`).", schema: predictErrorSchema },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
-        503: unavailable,
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: (request) => points.points(request.params.address),
     }),
@@ -50,8 +46,8 @@ export function pointsRoutes({ points }: { points: PointsService }): RouteSpec[]
       responses: {
         200: { description: "Most points first, ties by address.", schema: predictLeaderboardSchema },
         400: { description: "`limit` is out of range (`INVALID_INPUT`).", schema: predictErrorSchema },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
-        503: unavailable,
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: (request) => points.leaderboard(request.query.limit),
     }),

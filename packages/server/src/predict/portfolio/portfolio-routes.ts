@@ -6,6 +6,7 @@ import {
   predictPortfolioSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { keyRefused, projectionUnavailable } from "../responses.ts";
 import type { PortfolioService } from "./portfolio.ts";
 
 /** `GET /predict/v9/portfolio/{address}`. */
@@ -35,12 +36,8 @@ A value estimate is not a quote: selling moves the price (use \`/quote\` for a b
           description: "`address`, `cursor` or `limit` is invalid (`INVALID_INPUT`).",
           schema: predictErrorSchema,
         },
-        429: { description: "API key missing or invalid, or quota exhausted (one identical response)." },
-        503: {
-          description:
-            "The feed is disabled, or the projection is stale or has no finalized block (not cacheable).",
-          schema: predictErrorSchema,
-        },
+        429: keyRefused,
+        503: projectionUnavailable,
       },
       handler: (request) =>
         portfolio.portfolio(request.params.address, {

@@ -68,7 +68,7 @@ export function predictTrading(chain: TestChain) {
       return { address: created!.args.market.toLowerCase() as Address, marketId: created!.args.marketId };
     },
 
-    /** `buy(side, amount, minSharesOut)` as `account`; the shares its Buy log reports. */
+    /** `buy(side, amount, minSharesOut)` as `account`; the shares its Buy log reports and its block. */
     async buy(account: number, market: Address, side: 0 | 1, amount: bigint, minSharesOut = 0n) {
       await fund(account, market);
       const receipt = await send(
@@ -80,7 +80,7 @@ export function predictTrading(chain: TestChain) {
         }),
       );
       const [bought] = parseEventLogs({ abi: marketAbi, logs: receipt.logs, eventName: "Buy" });
-      return bought!.args.sharesOut;
+      return { sharesOut: bought!.args.sharesOut, blockNumber: receipt.blockNumber };
     },
 
     async operate(market: Address, functionName: "pause" | "unpause" | "resolve", outcome = 0) {

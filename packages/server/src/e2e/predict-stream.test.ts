@@ -1,14 +1,15 @@
-import { DEV_ACCOUNT_ROLES, marketAbi, marketFactoryAbi, waitForSuccess, wethAbi } from "@mkt/chain";
+import { DEV_ACCOUNT_ROLES, marketAbi, waitForSuccess } from "@mkt/chain";
 import {
   PREDICT_POINTS_UNIT,
   type PredictLeaderboard,
   type PredictPoints,
   type PredictPortfolio,
 } from "@mkt/protocol";
-import { type Address, type Hash, maxUint256, parseEther, parseEventLogs } from "viem";
+import { type Address, type Hash, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
+import { predictTrading } from "../_test/predict-trading.ts";
 import { openStream, type TestStream } from "../_test/sse.ts";
 
 const FINALITY_DEPTH = 3;
@@ -30,8 +31,8 @@ describe("prediction feed stream, portfolio and points on the dev chain", () => 
   const publicClient = () => chain.clients.publicClient;
   const send = async (hash: Promise<Hash>) => waitForSuccess(publicClient(), await hash);
   const addressOf = (index: number) => chain.clients.accounts[index]!.address.toLowerCase() as Address;
-  const weth = () => chain.deployment.contracts["WETH"]!.address as Address;
-  const factory = () => chain.deployment.contracts["MarketFactory"]!.address as Address;
+  const _weth = () => chain.deployment.contracts["WETH"]!.address as Address;
+  const _factory = () => chain.deployment.contracts["MarketFactory"]!.address as Address;
   const syncAll = async () => {
     for (const indexer of t.app.services.indexer!.indexers) await indexer.syncOnce();
   };
@@ -40,57 +41,14 @@ describe("prediction feed stream, portfolio and points on the dev chain", () => 
     await chain.mine(FINALITY_DEPTH + 1);
     await syncAll();
   };
-  const fund = async (index: number, spender: Address, amount: bigint) => {
-    const wallet = chain.clients.wallet(index);
-    await send(
-      wallet.writeContract({ address: weth(), abi: wethAbi, functionName: "deposit", value: amount }),
-    );
-    await send(
-      wallet.writeContract({
-        address: weth(),
-        abi: wethAbi,
-        functionName: "approve",
-        args: [spender, maxUint256],
-      }),
-    );
-  };
+  let trading: ReturnType<typeof predictTrading>;
   const createMarket = async (question: string, seed: bigint, feeBps: bigint) => {
-    await fund(CREATOR, factory(), seed);
-    const receipt = await send(
-      chain.clients.wallet(CREATOR).writeContract({
-        address: factory(),
-        abi: marketFactoryAbi,
-        functionName: "createMarket",
-        args: [question, seed, feeBps],
-      }),
-    );
-    const [created] = parseEventLogs({
-      abi: marketFactoryAbi,
-      logs: receipt.logs,
-      eventName: "MarketCreated",
-    });
-    const address = (
-      await publicClient().readContract({
-        address: factory(),
-        abi: marketFactoryAbi,
-        functionName: "markets",
-        args: [created!.args.marketId],
-      })
-    ).toLowerCase() as Address;
+    const { address } = await trading.createMarket(CREATOR, question, seed, feeBps);
     markets.push(address);
     return address;
   };
-  const buy = async (index: number, market: Address, side: 0 | 1, wethIn: bigint) => {
-    await fund(index, market, wethIn);
-    return send(
-      chain.clients.wallet(index).writeContract({
-        address: market,
-        abi: marketAbi,
-        functionName: "buy",
-        args: [side, wethIn, 0n],
-      }),
-    );
-  };
+  const buy = (index: number, market: Address, side: 0 | 1, wethIn: bigint) =>
+    trading.buy(index, market, side, wethIn);
   const get = async <T>(url: string, headers: Record<string, string> = { "api-key": apiKey }) => {
     const response = await t.app.server.inject({ method: "GET", url, headers });
     return {
@@ -108,6 +66,7 @@ describe("prediction feed stream, portfolio and points on the dev chain", () => 
 
   beforeAll(async () => {
     chain = await setupDevChain(4663, { finalityDepth: FINALITY_DEPTH });
+    trading = predictTrading(chain);
     t = await setupApp({ deployments: [chain.deployment], live: { maxStreamsPerKey: MAX_STREAMS_PER_KEY } });
     ({ publicUrl: baseUrl } = await t.app.listen());
     apiKey = (await t.createKey({ multiplier: 100 })).key;

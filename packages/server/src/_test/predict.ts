@@ -51,3 +51,20 @@ export async function announcePredictCommit(t: TestApp): Promise<void> {
   await t.db.notify(INDEXER_CHANNEL, PREDICT_TEST_SCOPE);
   await vi.waitFor(() => expect(counter!.value).toBeGreaterThan(before), { interval: 5, timeout: 10_000 });
 }
+
+/** `GET /predict/v9<url>` with the key (and more headers): status, headers and the parsed body. */
+export async function predictGet(t: TestApp, key: string, url: string, headers: Record<string, string> = {}) {
+  const response = await t.app.server.inject({
+    method: "GET",
+    url: `/predict/v9${url}`,
+    headers: { "api-key": key, ...headers },
+  });
+  return { status: response.statusCode, headers: response.headers, body: response.json() as unknown };
+}
+
+/** `predictGet` that expects a 200 and answers its body. */
+export async function predictOk<T>(t: TestApp, key: string, url: string): Promise<T> {
+  const response = await predictGet(t, key, url);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body as T;
+}

@@ -8,6 +8,8 @@ import {
   PREDICT_HEAD_TIME,
   PREDICT_TEST_DEPLOYMENT,
   PREDICT_TEST_SCOPE,
+  predictGet,
+  predictOk,
   setPredictHead,
 } from "../../_test/predict.ts";
 
@@ -36,19 +38,8 @@ describe("GET /predict/v9/markets, /markets/{address} and /quote", () => {
   let t: TestApp;
   let key: string;
 
-  const get = async (url: string, headers: Record<string, string> = {}) => {
-    const response = await t.app.server.inject({
-      method: "GET",
-      url: `/predict/v9${url}`,
-      headers: { "api-key": key, ...headers },
-    });
-    return { status: response.statusCode, headers: response.headers, body: response.json() as unknown };
-  };
-  const ok = async <T>(url: string) => {
-    const response = await get(url);
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return response.body as T;
-  };
+  const get = (url: string, headers: Record<string, string> = {}) => predictGet(t, key, url, headers);
+  const ok = <T>(url: string) => predictOk<T>(t, key, url);
 
   const seedMarkets = (markets: SeedMarket[]) =>
     t.db.withConnection((connection) =>

@@ -6,9 +6,10 @@ import {
 } from "@mkt/protocol";
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
-import { AppError, badRequest, forbidden, notFound } from "../../errors.ts";
+import { badRequest, forbidden, notFound } from "../../errors.ts";
 import type { ProfileReader } from "../../market/profile/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
+import { accountLimitReached } from "../account-limits.ts";
 import { controlsWallet } from "../auth/ownership.ts";
 import type { ClassicGameDirectory } from "../directory.ts";
 
@@ -180,17 +181,14 @@ export function createClassicChatService({
           WHERE account_id = ${actor.accountId} AND created_at > ${since.toISOString()}`.execute(tx);
         const posts = Number(recent[0]?.posts ?? 0);
         if (posts >= limits.postsPerWindow) {
-          const oldest = recent[0]?.oldest ? new Date(recent[0].oldest).getTime() : now;
-          const resetSeconds = Math.max(1, Math.ceil((oldest + limits.windowMs - now) / 1000));
-          throw new AppError(
-            "rate_limited",
-            `at most ${limits.postsPerWindow} chat messages per account in ${limits.windowMs / 1000} seconds`,
-            {
-              code: CLASSIC_ERROR_CODES.chatRateLimited,
-              retryAfterSeconds: resetSeconds,
-              rateLimit: { limit: limits.postsPerWindow, remaining: 0, resetSeconds },
-            },
-          );
+          throw accountLimitReached({
+            message: `at most ${limits.postsPerWindow} chat messages per account in ${limits.windowMs / 1000} seconds`,
+            code: CLASSIC_ERROR_CODES.chatRateLimited,
+            oldestMs: recent[0]?.oldest ? new Date(recent[0].oldest).getTime() : now,
+            windowMs: limits.windowMs,
+            now,
+            rateLimitHeaders: { limit: limits.postsPerWindow },
+          });
         }
         const { rows } = await sql<MessageRow>`
           INSERT INTO classic_chat_messages

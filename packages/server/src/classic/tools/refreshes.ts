@@ -6,8 +6,8 @@ import {
 } from "@mkt/protocol";
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
-import { AppError } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
+import { accountLimitReached } from "../account-limits.ts";
 import { requireTarget, type TargetRequest, targetOf, tokenKey } from "./targets.ts";
 
 const HOUR_MS = 3_600_000;
@@ -61,15 +61,13 @@ export function createClassicRefreshes({ db, clock, scope, announce }: ClassicRe
           SELECT refreshed_at FROM classic_refreshes WHERE account_id = ${accountId}
           ORDER BY refreshed_at ASC`.execute(tx);
         if (recent.rows.length >= CLASSIC_REFRESHES_PER_HOUR) {
-          const oldest = new Date(recent.rows[0]!.refreshed_at).getTime();
-          throw new AppError(
-            "rate_limited",
-            `at most ${CLASSIC_REFRESHES_PER_HOUR} refreshes per hour per account`,
-            {
-              code: CLASSIC_ERROR_CODES.refreshLimit,
-              retryAfterSeconds: Math.max(1, Math.ceil((oldest + HOUR_MS - now) / 1000)),
-            },
-          );
+          throw accountLimitReached({
+            message: `at most ${CLASSIC_REFRESHES_PER_HOUR} refreshes per hour per account`,
+            code: CLASSIC_ERROR_CODES.refreshLimit,
+            oldestMs: new Date(recent.rows[0]!.refreshed_at).getTime(),
+            windowMs: HOUR_MS,
+            now,
+          });
         }
         // Takes the target's slot only when its cooldown has passed: of concurrent refreshes on any
         // replica, one wins and the others see the cooldown.

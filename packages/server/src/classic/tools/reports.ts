@@ -11,6 +11,7 @@ import { type Database, isUniqueViolation } from "../../db/index.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../market/accounts/tokens.ts";
 import type { Clock } from "../../quotas/limiter.ts";
+import { accountLimitReached } from "../account-limits.ts";
 import { requireTarget, type TargetRequest, tokenKey } from "./targets.ts";
 
 const HOUR_MS = 3_600_000;
@@ -81,15 +82,13 @@ export function createClassicReports({ db, clock }: { db: Database; clock: Clock
             WHERE account_id = ${accountId} AND created_at > ${new Date(now - HOUR_MS).toISOString()}
             ORDER BY created_at ASC`.execute(tx);
           if (recent.rows.length >= CLASSIC_REPORTS_PER_HOUR) {
-            const oldest = new Date(recent.rows[0]!.created_at).getTime();
-            throw new AppError(
-              "rate_limited",
-              `at most ${CLASSIC_REPORTS_PER_HOUR} reports per hour per account`,
-              {
-                code: CLASSIC_ERROR_CODES.reportLimit,
-                retryAfterSeconds: Math.max(1, Math.ceil((oldest + HOUR_MS - now) / 1000)),
-              },
-            );
+            throw accountLimitReached({
+              message: `at most ${CLASSIC_REPORTS_PER_HOUR} reports per hour per account`,
+              code: CLASSIC_ERROR_CODES.reportLimit,
+              oldestMs: new Date(recent.rows[0]!.created_at).getTime(),
+              windowMs: HOUR_MS,
+              now,
+            });
           }
           const inserted = await sql<ReportRow>`
             INSERT INTO classic_reports (id, chain_id, contract_address, token_id, account_id, reason, details, created_at)

@@ -3,12 +3,14 @@
 // names one (migrated here, as `npm start` does), else on in-memory PGlite. BENCH_SEED_CLAIMS=1
 // seeds a market runtime and its claims (claims-seed.ts), BENCH_SEED_CLASSIC=1 classic games and
 // packs (classic-seed.ts), BENCH_SEED_PREDICT=1 prediction markets (predict-seed.ts), served without indexing.
+// BENCH_FLOOR=1 also starts the framework's floor in this process (floor-server.ts).
 import { createApp } from "../packages/server/src/app.ts";
 import { loadConfig } from "../packages/server/src/config/index.ts";
 import { migrate, openDatabase } from "../packages/server/src/db/index.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
 import { seedClaims } from "./claims-seed.ts";
 import { seedClassic } from "./classic-seed.ts";
+import { startFloorServer } from "./floor-server.ts";
 import { keepPredictHeadFresh, seedPredict } from "./predict-seed.ts";
 
 const config = loadConfig(process.env);
@@ -29,7 +31,11 @@ const app = await createApp({
   indexing: false,
 });
 const { publicUrl, adminUrl } = await app.listen();
-process.stdout.write(`listening on ${publicUrl}\noperator ${adminUrl}\n`);
+// BENCH_FLOOR=1: an empty Fastify route beside the app, in this process (floor-server.ts).
+const floorUrl = process.env["BENCH_FLOOR"] === "1" ? await startFloorServer() : undefined;
+process.stdout.write(
+  `${floorUrl ? `floor ${floorUrl}\n` : ""}listening on ${publicUrl}\noperator ${adminUrl}\n`,
+);
 process.on("SIGTERM", () => {
   void app
     .close()

@@ -269,11 +269,12 @@ export async function startApiServer({
       TRUST_PROXY: trustProxy ?? "",
       ...env,
     },
-    /listening on\s+(\S+)[\s\S]*operator\s+(\S+)/,
+    /(?:floor (\S+)\s+)?listening on\s+(\S+)[\s\S]*operator\s+(\S+)/,
   );
   try {
-    const baseUrl = server.match[1]!;
-    const adminUrl = server.match[2]!;
+    const floorUrl = server.match[1];
+    const baseUrl = server.match[2]!;
+    const adminUrl = server.match[3]!;
     const created = await fetch(`${baseUrl}/keys`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -287,7 +288,7 @@ export async function startApiServer({
       body: JSON.stringify({ multiplier: 1_000_000 }),
     });
     if (!patched.ok) throw new Error(`could not raise the multiplier: ${patched.status}`);
-    return { baseUrl, apiKey: key.key, pid: server.child.pid, stop: server.stop };
+    return { baseUrl, floorUrl, apiKey: key.key, pid: server.child.pid, stop: server.stop };
   } catch (error) {
     await server.stop();
     throw error;
@@ -371,6 +372,31 @@ export async function startBareServer(answer: RecordedAnswer, checkHeaders: Reco
     throw new Error(`the bare server's answer differs:\n${comparable(replayed)}\n${comparable(answer)}`);
   }
   return { url, pid: bare.child.pid, stop: bare.stop };
+}
+
+/**
+ * Arms the framework floor of an API server started with BENCH_FLOOR=1
+ * (`floor-server.ts`): it answers `answer` from then on, checked byte for
+ * byte (but the date) by one request, like the bare server.
+ */
+export async function armFloorServer(
+  floorUrl: string,
+  answer: RecordedAnswer,
+  checkHeaders: Record<string, string>,
+) {
+  const armed = await fetch(`${floorUrl}/__bench/answer`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      status: answer.status,
+      headers: ownHeaders(answer),
+      body: answer.body.toString("base64"),
+    }),
+  });
+  if (armed.status !== 204) throw new Error(`could not arm the floor server: ${armed.status}`);
+  const replayed = await recordAnswer(`${floorUrl}/`, checkHeaders);
+  if (comparable(replayed) !== comparable(answer))
+    throw new Error(`the floor server's answer differs:\n${comparable(replayed)}\n${comparable(answer)}`);
 }
 
 /** CPU seconds each process has used so far; undefined when any of them cannot be read. */

@@ -2,6 +2,7 @@ import { cpus, loadavg } from "node:os";
 import { BENCH_CLAIMS_OWNER } from "./claims-seed.ts";
 import { BENCH_CLASSIC_DROP } from "./classic-seed.ts";
 import {
+  armFloorServer,
   formatRow,
   type LoadOptions,
   type LoadResult,
@@ -36,12 +37,18 @@ interface RouteTarget {
   env?: Record<string, string>;
   /** Measured and reported without a verdict: no target is set for this route. */
   reportOnly?: boolean;
+  /**
+   * Also measures the framework's floor (floor-server.ts): an empty Fastify
+   * route answering the same bytes inside the API server's process. Reported
+   * beside the target, without a verdict of its own.
+   */
+  floor?: boolean;
 }
 
 /** The routes measured, each with a key whose multiplier is raised so every request succeeds. */
 const ROUTES: RouteTarget[] = [
-  { id: "api-key", path: "/market/api-key?bucket=read" },
-  { id: "runtime", path: "/market/runtime" },
+  { id: "api-key", path: "/market/api-key?bucket=read", floor: true },
+  { id: "runtime", path: "/market/runtime", floor: true },
   // The first page (50 summaries, `more: true`) of 100 announced releases.
   {
     id: "releases",
@@ -100,6 +107,7 @@ export interface RouteCase {
   /** More environment of the API server process. */
   env: Record<string, string>;
   reportOnly: boolean;
+  floor: boolean;
 }
 
 export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
@@ -112,10 +120,11 @@ export const routeCases: RouteCase[] = ROUTES.flatMap((route) =>
     seed: route.seed,
     env: route.env ?? {},
     reportOnly: route.reportOnly === true,
+    floor: route.floor === true,
   })),
 );
 
-type Side = "bare" | "api";
+type Side = "bare" | "api" | "floor";
 
 /**
  * Both servers, freshly started: the API server first, seeded through its
@@ -126,7 +135,7 @@ async function startServers(routeCase: RouteCase) {
   const server = await startApiServer({
     logLevel: "info",
     trustProxy: routeCase.trustProxy,
-    env: routeCase.env,
+    env: { ...routeCase.env, ...(routeCase.floor ? { BENCH_FLOOR: "1" } : {}) },
   });
   let bare: Awaited<ReturnType<typeof startBareServer>>;
   let answerBytes = 0;
@@ -137,22 +146,30 @@ async function startServers(routeCase: RouteCase) {
     if (answer.status >= 300) throw new Error(`${routeCase.path} answered ${answer.status}: ${answer.body}`);
     bare = await startBareServer(answer, headers);
     answerBytes = answer.body.length;
+    if (routeCase.floor) {
+      if (!server.floorUrl) throw new Error("the API server started no floor server");
+      await armFloorServer(server.floorUrl, answer, headers);
+    }
   } catch (error) {
     await server.stop();
     throw error;
   }
   const shape = { connections: CONNECTIONS, pipelining: PIPELINING, headers };
-  const targets: Record<Side, Omit<LoadOptions, "durationSeconds">> = {
+  const targets: Partial<Record<Side, Omit<LoadOptions, "durationSeconds">>> = {
     bare: { ...shape, url: `${bare.url}${routeCase.path}`, pid: bare.pid },
     api: { ...shape, url: `${server.baseUrl}${routeCase.path}`, pid: server.pid },
+    ...(server.floorUrl
+      ? { floor: { ...shape, url: `${server.floorUrl}${routeCase.path}`, pid: server.pid } }
+      : {}),
   };
+  const sides = Object.keys(targets) as Side[];
   const measure = async (side: Side, seconds: number, into?: LoadTally) => {
-    const result = await load({ ...targets[side], durationSeconds: seconds }, into);
+    const result = await load({ ...targets[side]!, durationSeconds: seconds }, into);
     if (result.non2xx > 0 || result.errors > 0)
       throw new Error(`${side} answered errors: ${JSON.stringify(result)}`);
     return result;
   };
-  return { measure, answerBytes, stop: () => Promise.all([server.stop(), bare.stop()]) };
+  return { measure, sides, answerBytes, stop: () => Promise.all([server.stop(), bare.stop()]) };
 }
 
 /**
@@ -176,7 +193,13 @@ export async function benchRoute(
   routeCase: RouteCase,
   { durationSeconds, rounds }: { durationSeconds: number; rounds: number },
 ) {
-  const results: { bare: LoadResult; api: LoadResult; ratio: number; p99Ratio: number }[] = [];
+  const results: {
+    bare: LoadResult;
+    api: LoadResult;
+    floor: LoadResult | undefined;
+    ratio: number;
+    p99Ratio: number;
+  }[] = [];
   const loads: number[] = [];
   let answerBytes = 0;
   for (let round = 0; round < rounds; round++) {
@@ -184,20 +207,22 @@ export async function benchRoute(
     const servers = await startServers(routeCase);
     answerBytes = servers.answerBytes;
     try {
-      // Warm both up (JIT, key cache, connection handling) before anything counts.
-      await servers.measure("bare", WARMUP_SECONDS);
-      await servers.measure("api", WARMUP_SECONDS);
-      const tallies: Record<Side, LoadTally> = { bare: new LoadTally(), api: new LoadTally() };
+      // Warm every server up (JIT, key cache, connection handling) before anything counts.
+      for (const side of servers.sides) await servers.measure(side, WARMUP_SECONDS);
+      const tallies = new Map(servers.sides.map((side) => [side, new LoadTally()]));
       const slices = Math.max(1, Math.round(durationSeconds / SLICE_SECONDS));
       for (let slice = 0; slice < slices; slice++) {
-        const order: Side[] = (round + slice) % 2 === 0 ? ["bare", "api"] : ["api", "bare"];
-        for (const side of order) await servers.measure(side, SLICE_SECONDS, tallies[side]);
+        // Taking turns, each slice starting one server further along.
+        const first = (round + slice) % servers.sides.length;
+        const order = [...servers.sides.slice(first), ...servers.sides.slice(0, first)];
+        for (const side of order) await servers.measure(side, SLICE_SECONDS, tallies.get(side));
       }
-      const bare = tallies.bare.result();
-      const api = tallies.api.result();
+      const bare = tallies.get("bare")!.result();
+      const api = tallies.get("api")!.result();
       results.push({
         bare,
         api,
+        floor: tallies.get("floor")?.result(),
         ratio: api.requestsPerSecond / bare.requestsPerSecond,
         p99Ratio: api.p99Ms / Math.max(bare.p99Ms, 0.01),
       });
@@ -208,7 +233,7 @@ export async function benchRoute(
 
   const ratio = median(results.map((r) => r.ratio));
   const cpu = (side: Side) => {
-    const values = results.map((r) => r[side].cpuMicrosPerRequest);
+    const values = results.map((r) => r[side]?.cpuMicrosPerRequest);
     return values.every((v) => v !== undefined) ? median(values as number[]) : undefined;
   };
   const bareCpu = cpu("bare");
@@ -228,6 +253,7 @@ export async function benchRoute(
         `round ${index + 1}`,
         `  ${formatRow("bare node:http (baseline)", r.bare)}`,
         `  ${formatRow(route, r.api)}`,
+        ...(r.floor ? [`  ${formatRow("empty Fastify route (floor)", r.floor)}`] : []),
         `  ratio (requests/s) ${r.ratio.toFixed(3)}   p99 ratio (api / baseline) ${r.p99Ratio.toFixed(2)}`,
       ]),
       `per-round ratios: ${results.map((r) => r.ratio.toFixed(3)).join(", ")}`,
@@ -237,9 +263,27 @@ export async function benchRoute(
       bareCpu !== undefined && apiCpu !== undefined
         ? `median CPU per request: baseline ${bareCpu.toFixed(1)} µs, api ${apiCpu.toFixed(1)} µs (baseline / api ${(bareCpu / apiCpu).toFixed(3)})`
         : "CPU per request: not available (no /proc)",
+      ...floorLines(results),
       `median ratio (requests/s): ${ratio.toFixed(3)}   ${verdict}`,
     ],
     summary: `median ratio ${ratio.toFixed(3)} ${verdict}`,
     met,
   };
+}
+
+/**
+ * The framework's floor beside the target: how near the baseline an empty
+ * Fastify route gets inside the API server's process, and how much of that
+ * the route keeps through mkt's pipeline.
+ */
+function floorLines(results: { bare: LoadResult; api: LoadResult; floor: LoadResult | undefined }[]) {
+  const measured = results.filter((r) => r.floor !== undefined);
+  if (measured.length === 0) return [];
+  const floorRatio = median(measured.map((r) => r.floor!.requestsPerSecond / r.bare.requestsPerSecond));
+  const share = median(measured.map((r) => r.api.requestsPerSecond / r.floor!.requestsPerSecond));
+  return [
+    `floor: an empty Fastify route answering the same bytes in the API server's process (floor-server.ts)`,
+    `  median ratio floor / baseline (requests/s): ${floorRatio.toFixed(3)}   (reported only)`,
+    `  median ratio api / floor (requests/s): ${share.toFixed(3)}   (the pipeline's share, reported only)`,
+  ];
 }

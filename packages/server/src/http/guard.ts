@@ -55,7 +55,7 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
 export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
   const failed = policies.failedKeyAttempts;
   const failuresExhausted = (group: string) =>
-    !limiter.peek(counterIds.failedAttempts(group), failed.limit, failed.windowMs).allowed;
+    !limiter.allows(counterIds.failedAttempts(group), failed.limit, failed.windowMs);
   const countFailure = (group: string) => {
     limiter.take(counterIds.failedAttempts(group), failed.limit, failed.windowMs);
   };
@@ -86,11 +86,15 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
    * attempts of the client group. The key's hash is memoised per connection
    * inside the key service.
    */
-  const resolveKey = (request: FastifyRequest, group: string): Resolved | Promise<Resolved> => {
+  const resolveKey = (
+    request: FastifyRequest,
+    group: string,
+    failuresChecked: boolean,
+  ): Resolved | Promise<Resolved> => {
     const header = request.headers[KEY_HEADER];
     const presented = Array.isArray(header) ? header[0] : header;
     if (!presented) return "missing";
-    if (failuresExhausted(group)) return "invalid";
+    if (!failuresChecked && failuresExhausted(group)) return "invalid";
     const lookup = keys.authenticate(presented, request.raw.socket);
     return lookup instanceof Promise
       ? lookup.then((result) => toResolved(group, result))
@@ -103,13 +107,17 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     return decision;
   };
 
-  /** Runs `then` on the resolved key, synchronously when it is. */
+  /**
+   * Runs `then` on the resolved key, synchronously when it is. `failuresChecked`:
+   * the caller has already refused a client group out of failed attempts.
+   */
   const withKey = (
     request: FastifyRequest,
     group: string,
     then: (key: Resolved) => void,
+    failuresChecked = false,
   ): void | Promise<void> => {
-    const key = resolveKey(request, group);
+    const key = resolveKey(request, group, failuresChecked);
     return key instanceof Promise ? key.then(then) : then(key);
   };
 
@@ -181,15 +189,20 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           "failed_attempts",
           failedAttemptsRefusal(group, "too many failed API key attempts from this client"),
         );
-      return withKey(request, group, (key) => {
-        if (key === "missing")
-          reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
-        if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
-        const valid = key as CachedKey;
-        const decision = charge(reply, valid.counters.market[bucket], budget, valid.multiplier);
-        if (!decision.allowed) reject("quota", quotaExceeded(decision));
-        request.apiKey = valid;
-      });
+      return withKey(
+        request,
+        group,
+        (key) => {
+          if (key === "missing")
+            reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
+          if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
+          const valid = key as CachedKey;
+          const decision = charge(reply, valid.counters.market[bucket], budget, valid.multiplier);
+          if (!decision.allowed) reject("quota", quotaExceeded(decision));
+          request.apiKey = valid;
+        },
+        true,
+      );
     };
   };
 
@@ -224,12 +237,17 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
       const decision = charge(reply, `keys:revoke:ip:${group}`, policies.keyRevocation, 1);
       if (!decision.allowed)
         reject("quota", quotaExceeded(decision, "too many key revocations from this client"));
-      return withKey(request, group, (key) => {
-        if (key === "missing")
-          reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
-        if (key === "invalid") reject("invalid_key", unauthorized("API key missing, malformed or invalid"));
-        request.apiKey = key as CachedKey;
-      });
+      return withKey(
+        request,
+        group,
+        (key) => {
+          if (key === "missing")
+            reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
+          if (key === "invalid") reject("invalid_key", unauthorized("API key missing, malformed or invalid"));
+          request.apiKey = key as CachedKey;
+        },
+        true,
+      );
     };
   };
 

@@ -213,7 +213,16 @@ export function createPipeline(deps: PipelineDeps) {
     const counters = revisions.counters(policy.sources);
     const vary = (policy.vary ?? []).map((name) => name.toLowerCase());
     const prefix = `${surface.name} ${route.method} ${route.path}\u0000`;
+    // A route without parameters, query or varying headers answers one body: its key is built once.
+    const fixedKey =
+      !/[:*]/.test(route.path) &&
+      route.request?.params === undefined &&
+      route.request?.query === undefined &&
+      vary.length === 0
+        ? `${prefix}\u0000`
+        : undefined;
     const keyOf = (request: FastifyRequest) => {
+      if (fixedKey !== undefined) return fixedKey;
       // Path parameters first: `/releases/:releaseId` answers one body per id.
       let key = `${prefix}${normalisedQuery(request.params)}\u0000${normalisedQuery(request.query)}`;
       for (const name of vary) key += `\u0000${request.headers[name] ?? ""}`;

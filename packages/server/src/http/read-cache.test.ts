@@ -60,6 +60,29 @@ describe("read cache", () => {
     expect(readCache.get("e")).toBeDefined();
   });
 
+  it("keeps least-recently-used order through repeated hits and stale drops", () => {
+    const clock = createManualClock();
+    const revisions = createRevisions();
+    const readCache = createReadCache({ clock, maxBytes: 1_000 });
+    const body = "x".repeat(100); // (1 + 100) * 2 bytes per entry, four fit
+    const moving = revisions.counters(["moving"]);
+    readCache.set("a", entry(body, []));
+    readCache.set("b", entry(body, moving));
+    readCache.set("c", entry(body, []));
+    // Hits in a row on one entry, then on another: the last one hit is the most recent.
+    for (let i = 0; i < 3; i++) expect(readCache.get("a")).toBeDefined();
+    expect(readCache.get("c")).toBeDefined();
+    expect(readCache.get("a")).toBeDefined();
+    // b was the most recently stored; once stale it is dropped, and a rebuilt b is the newest again.
+    revisions.moved("moving");
+    expect(readCache.get("b")).toBeUndefined();
+    readCache.set("b", entry(body, moving));
+    readCache.set("d", entry(body, []));
+    readCache.set("e", entry(body, [])); // over budget: c, the least recently used, goes first
+    expect(readCache.get("c")).toBeUndefined();
+    for (const key of ["a", "b", "d", "e"]) expect(readCache.get(key), key).toBeDefined();
+  });
+
   it("gives equal bodies equal strong tags and different bodies different ones", () => {
     expect(strongEtag('{"a":1}')).toBe(strongEtag('{"a":1}'));
     expect(strongEtag('{"a":1}')).not.toBe(strongEtag('{"a":2}'));

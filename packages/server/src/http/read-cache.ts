@@ -79,6 +79,8 @@ export const strongEtag = (body: string) =>
 export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCacheOptions) {
   const entries = new Map<string, Entry>();
   let bytes = 0;
+  /** The most recently used key: a run of hits on one entry moves nothing. */
+  let mostRecent: string | undefined;
   let hits = 0;
   let misses = 0;
   /** Bodies stored: one per build that produced a cacheable answer. */
@@ -107,8 +109,11 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
         return undefined;
       }
       // Most recently used last: Maps iterate in insertion order.
-      entries.delete(key);
-      entries.set(key, entry);
+      if (key !== mostRecent) {
+        entries.delete(key);
+        entries.set(key, entry);
+        mostRecent = key;
+      }
       hits += 1;
       return entry;
     },
@@ -139,6 +144,7 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
         bytes: size,
       };
       entries.set(key, entry);
+      mostRecent = key;
       bytes += size;
       for (const oldest of entries.values()) {
         if (bytes <= maxBytes) break;
@@ -147,6 +153,7 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
     },
     clear() {
       entries.clear();
+      mostRecent = undefined;
       bytes = 0;
     },
     stats: () => ({ entries: entries.size, bytes, hits, misses, stores }),

@@ -118,6 +118,24 @@ describe("sliding window limiter", () => {
     }
   });
 
+  it("answers allows() as peek() does, without creating a counter for an unknown id", () => {
+    const clock = createManualClock();
+    const limiter = createSlidingWindowLimiter({ clock });
+    expect(limiter.allows("fresh", 3, MINUTE)).toBe(true);
+    expect(limiter.allows("fresh", 0, MINUTE)).toBe(false);
+    expect(limiter.size()).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      expect(limiter.allows("f", 3, MINUTE)).toBe(limiter.peek("f", 3, MINUTE).allowed);
+      limiter.take("f", 3, MINUTE);
+    }
+    expect(limiter.allows("f", 3, MINUTE)).toBe(false);
+    expect(limiter.peek("f", 3, MINUTE).allowed).toBe(false);
+    // The oldest slot is counted in full until the window has passed it.
+    clock.advance(MINUTE + MINUTE / SLOTS);
+    expect(limiter.allows("f", 3, MINUTE)).toBe(true);
+    expect(limiter.peek("f", 3, MINUTE).allowed).toBe(true);
+  });
+
   it("keeps counters apart by id and uses constant memory whatever the multiplier", () => {
     const clock = createManualClock();
     const limiter = createSlidingWindowLimiter({ clock });

@@ -47,6 +47,8 @@ export interface SlidingWindowLimiter {
   take(id: string, limit: number, windowMs: number): LimitDecision;
   /** Reads the state without reserving. */
   peek(id: string, limit: number, windowMs: number): LimitDecision;
+  /** Whether one more request fits under `id`, without reserving and without building a decision. */
+  allows(id: string, limit: number, windowMs: number): boolean;
   /** Drops idle counters; called periodically. */
   sweep(): void;
   size(): number;
@@ -140,6 +142,13 @@ export function createSlidingWindowLimiter({
       const slotMs = windowMs / SLOTS;
       const counter = counterAt(id, windowMs, Math.floor(now / slotMs));
       return decide(counter, limit, slotMs, now, counter.total < limit);
+    },
+    allows(id, limit, windowMs) {
+      // The usual case on the hot path: a client with no failed attempts has no counter at all.
+      if (!counters.has(id)) return limit > 0;
+      const now = clock.now();
+      const slotMs = windowMs / SLOTS;
+      return counterAt(id, windowMs, Math.floor(now / slotMs)).total < limit;
     },
     sweep() {
       const now = clock.now();

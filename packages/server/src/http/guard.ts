@@ -123,6 +123,14 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
 
   type Reject = (reason: string, error: Error) => never;
 
+  /** The market's 401 for a key that is missing or not valid (`invalid`: its message); the key otherwise. */
+  const keyOr401 = (key: Resolved, reject: Reject, invalid: string): CachedKey => {
+    if (key === "missing")
+      reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
+    if (key === "invalid") reject("invalid_key", unauthorized(invalid));
+    return key as CachedKey;
+  };
+
   /**
    * The first-party proxy holds no per-user key, and headers cannot tell a
    * browser from a script: its budgets are the guard. Signed-in traffic (routes
@@ -193,10 +201,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
         request,
         group,
         (key) => {
-          if (key === "missing")
-            reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
-          if (key === "invalid") reject("invalid_key", unauthorized("API key malformed or invalid"));
-          const valid = key as CachedKey;
+          const valid = keyOr401(key, reject, "API key malformed or invalid");
           const decision = charge(reply, valid.counters.market[bucket], budget, valid.multiplier);
           if (!decision.allowed) reject("quota", quotaExceeded(decision));
           request.apiKey = valid;
@@ -241,10 +246,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
         request,
         group,
         (key) => {
-          if (key === "missing")
-            reject("missing_key", unauthorized("API key missing: send it in the API-KEY header"));
-          if (key === "invalid") reject("invalid_key", unauthorized("API key missing, malformed or invalid"));
-          request.apiKey = key as CachedKey;
+          request.apiKey = keyOr401(key, reject, "API key missing, malformed or invalid");
         },
         true,
       );

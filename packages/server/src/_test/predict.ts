@@ -4,7 +4,7 @@ import { chainRoles } from "../chains/index.ts";
 import type { Database } from "../db/index.ts";
 import { INDEXER_CHANNEL } from "../indexer/head-store.ts";
 import { PREDICT_INDEXER_SOURCE } from "../predict/freshness.ts";
-import type { TestApp } from "./app.ts";
+import { createManualClock, setupApp, type TestApp, type TestAppOptions } from "./app.ts";
 
 /**
  * A prediction-chain deployment the test app follows without indexing (its
@@ -67,4 +67,20 @@ export async function predictOk<T>(t: TestApp, key: string, url: string): Promis
   const response = await predictGet(t, key, url);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body as T;
+}
+
+/**
+ * An app following PREDICT_TEST_DEPLOYMENT whose clock stands one second after
+ * the head's block (so a projection at that head is fresh), and a key whose
+ * budget no test exhausts.
+ */
+export async function setupPredictApp(
+  options: Omit<TestAppOptions, "deployments" | "clock"> = {},
+): Promise<{ t: TestApp; key: string }> {
+  const t = await setupApp({
+    ...options,
+    deployments: [PREDICT_TEST_DEPLOYMENT],
+    clock: createManualClock(Date.parse(PREDICT_HEAD_TIME) + 1_000),
+  });
+  return { t, key: (await t.createKey({ multiplier: 100 })).key };
 }

@@ -1,19 +1,16 @@
 import type { PredictLegacyMarket, PredictLegacyTrade } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import type { TestApp } from "../../_test/app.ts";
 import {
   announcePredictCommit,
-  PREDICT_HEAD_TIME,
-  PREDICT_TEST_DEPLOYMENT,
   PREDICT_TEST_SCOPE,
   predictGet,
   predictOk,
   setPredictHead,
+  setupPredictApp,
 } from "../../_test/predict.ts";
 
-const DEPLOYMENT = PREDICT_TEST_DEPLOYMENT;
 const SCOPE = PREDICT_TEST_SCOPE;
-const HEAD_TIME = PREDICT_HEAD_TIME;
 const ETH = 10n ** 18n;
 
 const addressOf = (id: number) => `0x${id.toString(16).padStart(40, "0").replace(/^0/, "c")}`;
@@ -38,11 +35,7 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
   const announceCommit = () => announcePredictCommit(t);
 
   beforeAll(async () => {
-    t = await setupApp({
-      deployments: [DEPLOYMENT],
-      clock: createManualClock(Date.parse(HEAD_TIME) + 1_000),
-    });
-    key = (await t.createKey({ multiplier: 100 })).key;
+    ({ t, key } = await setupPredictApp());
   });
   afterAll(async () => {
     await t?.close();

@@ -1,19 +1,18 @@
 import { MAX_UINT256, probabilityBps, quoteBuy, SIDE } from "@mkt/chain";
 import type { PredictMarket, PredictMarketResponse, PredictMarketsPage, PredictQuote } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import type { TestApp } from "../../_test/app.ts";
 import {
   announcePredictCommit,
   PREDICT_HEAD_HASH,
   PREDICT_HEAD_TIME,
-  PREDICT_TEST_DEPLOYMENT,
   PREDICT_TEST_SCOPE,
   predictGet,
   predictOk,
   setPredictHead,
+  setupPredictApp,
 } from "../../_test/predict.ts";
 
-const DEPLOYMENT = PREDICT_TEST_DEPLOYMENT;
 const SCOPE = PREDICT_TEST_SCOPE;
 const HEAD_HASH = PREDICT_HEAD_HASH;
 const HEAD_TIME = PREDICT_HEAD_TIME;
@@ -81,12 +80,7 @@ describe("GET /predict/v9/markets, /markets/{address} and /quote", () => {
   const announceCommit = () => announcePredictCommit(t);
 
   beforeAll(async () => {
-    // The clock stands one second after the head's block, so the projection is fresh.
-    t = await setupApp({
-      deployments: [DEPLOYMENT],
-      clock: createManualClock(Date.parse(HEAD_TIME) + 1_000),
-    });
-    key = (await t.createKey({ multiplier: 100 })).key;
+    ({ t, key } = await setupPredictApp());
   });
   afterAll(async () => {
     await t?.close();

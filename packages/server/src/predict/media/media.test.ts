@@ -2,16 +2,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PredictMarketMedia } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
+import type { TestApp } from "../../_test/app.ts";
 import {
   announcePredictCommit,
   PREDICT_HEAD_TIME,
-  PREDICT_TEST_DEPLOYMENT,
   PREDICT_TEST_SCOPE,
   setPredictHead,
+  setupPredictApp,
 } from "../../_test/predict.ts";
 
-const DEPLOYMENT = PREDICT_TEST_DEPLOYMENT;
 const SCOPE = PREDICT_TEST_SCOPE;
 const HEAD_TIME = PREDICT_HEAD_TIME;
 const PUBLIC_URL = "https://api.mkt.test";
@@ -47,13 +46,10 @@ describe("GET /predict/v9/markets/{address}/media", () => {
     });
     await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
     IMAGE = `http://127.0.0.1:${(images.address() as AddressInfo).port}/markets/1.png`;
-    t = await setupApp({
-      deployments: [DEPLOYMENT],
+    ({ t, key } = await setupPredictApp({
       env: { IMAGE_PROXY_HOSTS: "127.0.0.1" },
       classicImageProxy: { allowLoopback: true, timeoutMs: 2_000 },
-      clock: createManualClock(Date.parse(HEAD_TIME) + 1_000),
-    });
-    key = (await t.createKey({ multiplier: 100 })).key;
+    }));
     await t.db.withConnection(async (connection) => {
       await connection.query(
         `INSERT INTO predict_markets (scope, chain_id, address, market_id, creator, question, seed, fee_bps, yes_pool,

@@ -366,10 +366,11 @@ export async function startBareServer(answer: RecordedAnswer, checkHeaders: Reco
     /listening on (\S+)/,
   );
   const url = bare.match[1]!;
-  const replayed = await recordAnswer(url, checkHeaders);
-  if (comparable(replayed) !== comparable(answer)) {
+  try {
+    await expectReplay("bare", url, answer, checkHeaders);
+  } catch (error) {
     await bare.stop();
-    throw new Error(`the bare server's answer differs:\n${comparable(replayed)}\n${comparable(answer)}`);
+    throw error;
   }
   return { url, pid: bare.child.pid, stop: bare.stop };
 }
@@ -394,9 +395,19 @@ export async function armFloorServer(
     }),
   });
   if (armed.status !== 204) throw new Error(`could not arm the floor server: ${armed.status}`);
-  const replayed = await recordAnswer(`${floorUrl}/`, checkHeaders);
+  await expectReplay("floor", `${floorUrl}/`, answer, checkHeaders);
+}
+
+/** Throws unless one request to `url` is answered with `answer`'s bytes (but the date). */
+async function expectReplay(
+  server: string,
+  url: string,
+  answer: RecordedAnswer,
+  headers: Record<string, string>,
+) {
+  const replayed = await recordAnswer(url, headers);
   if (comparable(replayed) !== comparable(answer))
-    throw new Error(`the floor server's answer differs:\n${comparable(replayed)}\n${comparable(answer)}`);
+    throw new Error(`the ${server} server's answer differs:\n${comparable(replayed)}\n${comparable(answer)}`);
 }
 
 /** CPU seconds each process has used so far; undefined when any of them cannot be read. */

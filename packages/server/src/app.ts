@@ -108,6 +108,7 @@ import { createCursorCodec, createRuntimeCatalog, runtimeCatalogRoutes } from ".
 import { createDmService } from "./market/social/dms.ts";
 import { socialFeature } from "./market/social/index.ts";
 import { createMetrics } from "./metrics/index.ts";
+import { type CursorSigner, createCursorSigner } from "./paging/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
 import { platformRoutes } from "./platform/routes.ts";
 import { registerPredictAdmin } from "./predict/admin-routes.ts";
@@ -189,6 +190,8 @@ export interface App {
     readCache: ReadCache;
     revisions: Revisions;
     live: LiveHub;
+    /** Signs the market lists' page cursors (tests make cursors of another list with it). */
+    cursors: CursorSigner;
     /** The classic games and their offchain metadata (the demo publishes through `metadata`). */
     classic: { games: ClassicGameCatalog; metadata: ClassicMetadataStore };
     /** Runs every periodic job once (tests drive them with a manual clock). */
@@ -265,7 +268,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     onCacheFlush: () =>
       logger.warn({ msg: "session cache flushed after the notification connection was re-established" }),
   });
-  const featureDeps: FeatureDeps = { db, clock, logger, config, sessions };
+  const secrets = createServerSecrets({ db });
+  const cursors = createCursorSigner(await secrets.key("cursors", "market-list-cursors"));
+  const featureDeps: FeatureDeps = { db, clock, logger, config, sessions, cursors };
   const features: MarketFeature[] = [
     walletFeature(sessions),
     socialFeature(featureDeps),
@@ -282,7 +287,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     app: appProxySurface(),
   };
   const revisions = createRevisions({ announce: (source) => db.notify(REVISIONS_CHANNEL, source) });
-  const secrets = createServerSecrets({ db });
   const runtimeCatalog = createRuntimeCatalog({
     db,
     market: roles.market,
@@ -294,6 +298,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     envelopes: sessions.envelopes,
     runtimes: runtimeCatalog,
     bump: (source) => revisions.bump(source),
+    cursors,
   });
   const packEdits = createPackEditService({
     db,
@@ -306,7 +311,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     store: createLiveStore(db),
     logger,
     marketScope: roles.market?.scope,
-    unread: createDmService({ db, clock }).unread,
+    unread: createDmService({ db, clock, cursors }).unread,
     limits: { maxStreams: config.maxStreams, maxStreamsPerKey: config.maxStreamsPerKey, ...options.live },
   });
   /** Shared profiles: the market's creator pages and the classic holdings' `userData`. */
@@ -325,6 +330,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         profiles,
         releases,
         scope: roles.market?.scope,
+        cursors,
       }),
     }),
     ...liveRoutes({ hub: live }),
@@ -428,7 +434,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...classicTools,
     // Game chat (issue 14): its stream is the market's live hub, filtered per game.
     ...classicChatRoutes({
-      chat: createClassicChatService({ db, clock, directory: classicGames, profiles }),
+      chat: createClassicChatService({ db, clock, directory: classicGames, profiles, cursors }),
       hub: live,
     }),
   ]);
@@ -624,6 +630,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       idempotency,
       indexer,
       sessions,
+      cursors,
       readCache,
       revisions,
       live,

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import type { RouteSpec } from "../http/route.ts";
+import type { CursorSigner } from "../paging/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import type { ActionHandlers } from "./accounts/actions.ts";
 import type { SessionService } from "./accounts/sessions.ts";
@@ -15,6 +16,8 @@ export interface FeatureDeps {
   logger: Logger;
   config: Config;
   sessions: SessionService;
+  /** Signs the page cursors of the features' lists. */
+  cursors: CursorSigner;
 }
 
 /** A periodic job; runs on every replica, so its work must be safe to run concurrently. */

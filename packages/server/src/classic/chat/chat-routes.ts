@@ -62,13 +62,13 @@ export function classicChatRoutes({ chat, hub }: { chat: ClassicChatService; hub
       path: "/chat/:contractAddressOrSlug",
       operationId: "classicChatMessages",
       summary: "A game's chat messages, newest first",
-      description: `The game's chat, newest first: \`limit\` 1 to ${CLASSIC_CHAT.maxLimit} (default ${CLASSIC_CHAT.defaultLimit}), then \`cursor\` = the previous page's \`nextCursor\` (opaque; null on the oldest page) for older ones. Deleted messages stay listed as tombstones (\`deleted: true\`, \`text\` empty), so a client that re-reads after a \`deleted\` signal sees them go. \`author.userData\` is the author's shared market profile. Never cached: the stream (\`/stream\`) says when to re-read. Access: API-KEY (the general read budget).`,
+      description: `The game's chat, newest first: \`limit\` 1 to ${CLASSIC_CHAT.maxLimit} (default ${CLASSIC_CHAT.defaultLimit}), then \`cursor\` = the previous page's \`nextCursor\` (opaque, signed for this game's list; null on the oldest page) for older ones. Deleted messages stay listed as tombstones (\`deleted: true\`, \`text\` empty), so a client that re-reads after a \`deleted\` signal sees them go. \`author.userData\` is the author's shared market profile. Never cached: the stream (\`/stream\`) says when to re-read. Access: API-KEY (the general read budget).`,
       tags: ["Game chat"],
       request: { params: classicChatGameParamsSchema, query: classicChatListQuerySchema },
       responses: {
         200: { description: "A page of messages.", schema: classicChatPageSchema },
         400: {
-          description: "`limit` out of range, or a `cursor` this route did not issue (`VALIDATION_ERROR`).",
+          description: "`limit` out of range, or a `cursor` this route did not issue for this game (made by hand, altered, or another game's) (`VALIDATION_ERROR`).",
         },
         404: gameErrors[404],
         429: keyRefused,

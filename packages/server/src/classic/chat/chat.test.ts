@@ -134,6 +134,16 @@ describe("classic game chat", () => {
     expect(older.nextCursor).toBeNull();
     // Another game's chat holds none of these.
     expect((await list(OTHER)).json()).toEqual({ success: true, messages: [], nextCursor: null });
+    // Cursors are signed for their game's list: not another game's, not the unsigned form of old.
+    for (const cursor of [
+      body.nextCursor,
+      Buffer.from(`m${second.id}`).toString("base64url"),
+      `${body.nextCursor?.slice(0, -1)}${body.nextCursor?.endsWith("A") ? "B" : "A"}`,
+    ]) {
+      const refused = await list(cursor === body.nextCursor ? OTHER : GAME, `?cursor=${cursor}`);
+      expect(refused.statusCode, cursor ?? "").toBe(400);
+      expect(refused.json()).toMatchObject({ success: false, error: "VALIDATION_ERROR" });
+    }
   });
 
   it("refuses bad input, missing credentials and unknown games in the classic body", async () => {

@@ -8,6 +8,7 @@ import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { badRequest, forbidden, notFound } from "../../errors.ts";
 import type { ProfileReader } from "../../market/profile/index.ts";
+import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { accountLimitReached } from "../account-limits.ts";
 import { controlsWallet } from "../auth/ownership.ts";
@@ -50,12 +51,24 @@ interface MessageRow {
 const COLUMNS = sql`id::text AS id, chain_id, contract_address, account_id, author_address, text,
   client_message_id, created_at, deleted_at`;
 
-/** Opaque page cursors: the id of the last message of the page, base64url. */
-const encodeCursor = (id: string) => Buffer.from(`m${id}`).toString("base64url");
-const decodeCursor = (cursor: string): string => {
-  const raw = Buffer.from(cursor, "base64url").toString();
-  if (!/^m[1-9][0-9]{0,17}$/.test(raw)) throw badRequest("cursor is not one this route issued");
-  return raw.slice(1);
+const MESSAGE_ID = /^[1-9][0-9]{0,17}$/;
+
+/**
+ * Opaque page cursors: the id of the last message of the page, signed by
+ * the deployment's cursor signer for the game's list, so a cursor of another
+ * game's chat, or one made by hand, is a 400.
+ */
+const chatCursor = (cursors: CursorSigner, game: ChatGame) => {
+  const binding = ["classic-chat", String(game.chainId), game.contractAddress];
+  return {
+    encode: (id: string) => cursors.sign(binding, id),
+    decode(cursor: string): string {
+      const id = cursors.open(binding, cursor);
+      if (typeof id !== "string" || !MESSAGE_ID.test(id))
+        throw badRequest("cursor is not one this route issued");
+      return id;
+    },
+  };
 };
 
 /**
@@ -69,12 +82,15 @@ export function createClassicChatService({
   clock,
   directory,
   profiles,
+  cursors,
   limits = { postsPerWindow: CLASSIC_CHAT.postsPerWindow, windowMs: CLASSIC_CHAT.windowSeconds * 1000 },
 }: {
   db: Database;
   clock: Clock;
   directory: Pick<ClassicGameDirectory, "resolve">;
   profiles: Pick<ProfileReader, "ofAccount">;
+  /** Signs the message list's page cursors. */
+  cursors: CursorSigner;
   limits?: ChatLimits;
 }) {
   const k = db.kysely;
@@ -134,7 +150,8 @@ export function createClassicChatService({
       game: ChatGame,
       page: { limit: number; cursor?: string | undefined },
     ): Promise<ClassicChatPage> {
-      const before = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+      const cursor = chatCursor(cursors, game);
+      const before = page.cursor === undefined ? undefined : cursor.decode(page.cursor);
       const { rows } = await sql<MessageRow>`
         SELECT ${COLUMNS} FROM classic_chat_messages
         WHERE chain_id = ${game.chainId} AND contract_address = ${game.contractAddress}
@@ -145,7 +162,7 @@ export function createClassicChatService({
       return {
         success: true,
         messages: await render(shown),
-        nextCursor: rows.length > page.limit && last ? encodeCursor(last.id) : null,
+        nextCursor: rows.length > page.limit && last ? cursor.encode(last.id) : null,
       };
     },
 

@@ -3,13 +3,14 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
+import type { CursorSigner } from "../../paging/index.ts";
 import { accountOfWallet } from "../accounts/wallets.ts";
 import type { ProfileReader } from "../profile/index.ts";
 import type { ReleaseService } from "../releases/index.ts";
-import { cursorCodec, type PageRequest, toPage } from "../social/paging.ts";
+import { cursorKind, type PageRequest, toPage } from "../social/paging.ts";
 
 /** Drops newest first: creation block, then runtime id, then drop id, all three in the cursor. */
-const dropCursor = cursorCodec(
+const dropCursor = cursorKind(
   z.tuple([
     z.string().regex(/^(0|[1-9][0-9]{0,18})$/),
     z.string().min(1).max(200),
@@ -39,12 +40,15 @@ export function createCreatorService({
   profiles,
   releases,
   scope,
+  cursors,
 }: {
   db: Database;
   profiles: ProfileReader;
   releases: ReleaseService;
   /** The indexer scope of the market's runtime registry (every market runtime's drops); none without a market chain. */
   scope: string | undefined;
+  /** Signs the drop list's page cursors. */
+  cursors: CursorSigner;
 }) {
   const k = db.kysely;
   const inScopes = () => (scope === undefined ? sql`FALSE` : sql`d.scope = ${scope}`);
@@ -99,8 +103,9 @@ export function createCreatorService({
     },
 
     async drops(address: string, { cursor, limit }: PageRequest): Promise<CreatorDropList> {
-      const after = cursor === undefined ? undefined : dropCursor.decode(cursor);
       await known(address);
+      const dropsCursor = dropCursor.for(cursors, "creator-drops", address);
+      const after = cursor === undefined ? undefined : dropsCursor.decode(cursor);
       const keyset =
         after === undefined
           ? sql`TRUE`
@@ -128,7 +133,7 @@ export function createCreatorService({
           createdBlock: Number(row.created_block),
           releaseId: row.release_id,
         }),
-        dropCursor,
+        dropsCursor,
         (row): [string, string, string] => [String(row.created_block), row.runtime_id, row.drop_id],
       );
       return { address, drops: items, next };

@@ -32,10 +32,10 @@ export interface ProfileFeatureOptions {
  * invites and X verification; the pixel pfp worker.
  */
 export function profileFeature(deps: FeatureDeps, options: ProfileFeatureOptions = {}): MarketFeature {
-  const { db, clock, logger, config } = deps;
+  const { db, clock, logger, config, cursors } = deps;
   const profiles = createProfileReader({ db, publicUrl: config.publicUrl });
   const queue = createPixelQueue({ db, clock, logger });
-  const invites = createInvites({ db, clock });
+  const invites = createInvites({ db, clock, cursors });
   const provider = options.xProvider ?? (config.x ? createXOAuthProvider(config.x) : undefined);
   const x = createXConnections({ db, clock, logger, provider });
 

@@ -4,10 +4,12 @@ import type { ExpressionBuilder } from "kysely";
 import type { Database, DB, Executor } from "../../db/index.ts";
 import { AppError, conflict, forbidden, notFound } from "../../errors.ts";
 import { hashSecret } from "../../keys/secrets.ts";
+import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
 import { newId } from "../accounts/tokens.ts";
 import { type PageRequest, timeCursor, toPage } from "../social/paging.ts";
+
 import { lockAccount } from "./account-lock.ts";
 
 /** 24 random bytes: 32 base64url characters, shown once and stored only as a SHA-256 hash. */
@@ -65,7 +67,7 @@ export async function redeemInvite(tx: Executor, code: string) {
  * an access session (`POST /market/access/session`) or a referral
  * (`referral-claim`).
  */
-export function createInvites({ db, clock }: { db: Database; clock: Clock }) {
+export function createInvites({ db, clock, cursors }: { db: Database; clock: Clock; cursors: CursorSigner }) {
   const insert = async (
     executor: Pick<Database["kysely"], "insertInto">,
     createdBy: string | null,
@@ -119,7 +121,8 @@ export function createInvites({ db, clock }: { db: Database; clock: Clock }) {
      * so the cursor's time compares exactly.
      */
     async list(accountId: string, { cursor, limit }: PageRequest) {
-      const after = cursor === undefined ? undefined : timeCursor.decode(cursor);
+      const listCursor = timeCursor.for(cursors, "invites", accountId);
+      const after = cursor === undefined ? undefined : listCursor.decode(cursor);
       let query = db.kysely
         .selectFrom("invites")
         .select((eb) => ["id", "max_uses", "uses", "created_at", inviteStatus(eb).as("status")])
@@ -146,7 +149,7 @@ export function createInvites({ db, clock }: { db: Database; clock: Clock }) {
           status: row.status,
           createdAt: row.created_at.toISOString(),
         }),
-        timeCursor,
+        listCursor,
         (row) => [row.created_at.getTime(), row.id] as [number, string],
       );
       return { invites: page.items, next: page.next };

@@ -245,6 +245,7 @@ describe("profileFeature", () => {
       logger: pino({ level: "silent" }),
       config: loadConfig({}),
       sessions: test.app.services.sessions,
+      cursors: test.app.services.cursors,
     });
     const kinds = [
       "wishlist-add",

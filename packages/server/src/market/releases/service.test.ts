@@ -7,6 +7,7 @@ import { createManualClock } from "../../_test/app.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { claimDropsOf, marketDeployment, seedRuntimes } from "../../_test/market.ts";
 import { chainRoles } from "../../chains/index.ts";
+import { createCursorSigner } from "../../paging/index.ts";
 import { createCursorCodec, createRuntimeCatalog } from "../runtime/index.ts";
 import { createReleaseService, RELEASES_SOURCE, type ReleaseService } from "./service.ts";
 
@@ -32,6 +33,7 @@ beforeAll(async () => {
     bump: async (source) => {
       bumped.push(source);
     },
+    cursors: createCursorSigner(Buffer.alloc(32, 2)),
   });
 });
 afterAll(() => database.close());

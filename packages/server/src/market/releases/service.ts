@@ -19,12 +19,14 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { type Database, type Executor, isUniqueViolation } from "../../db/index.ts";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../../errors.ts";
+import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { EnvelopeChecks } from "../accounts/envelopes.ts";
 import { newId } from "../accounts/tokens.ts";
 import { accountForSignIn, accountOfWallet } from "../accounts/wallets.ts";
 import type { RuntimeCatalog } from "../runtime/index.ts";
-import { cursorCodec, idCursor, type PageRequest, toPage } from "../social/paging.ts";
+import { cursorKind, idCursor, type PageRequest, toPage } from "../social/paging.ts";
+
 import { type ArtworkSource, artworkChanges, artworkSourceOf, toArtwork } from "./artwork.ts";
 import { PUBLIC_STATUSES, visibleTo } from "./visibility.ts";
 
@@ -32,7 +34,7 @@ import { PUBLIC_STATUSES, visibleTo } from "./visibility.ts";
 export const RELEASES_SOURCE = "market-releases";
 
 /** Revision numbers: the key of the history's pages. */
-const revisionCursor = cursorCodec(z.string().regex(/^[1-9][0-9]{0,8}$/));
+const revisionCursor = cursorKind(z.string().regex(/^[1-9][0-9]{0,8}$/));
 
 export interface ReleaseServiceDeps {
   db: Database;
@@ -42,6 +44,8 @@ export interface ReleaseServiceDeps {
   runtimes: Pick<RuntimeCatalog, "exists" | "dropCreator">;
   /** Moves a read-cache revision source (`revisions.bump`). */
   bump: (source: string) => Promise<void>;
+  /** Signs the lists' page cursors. */
+  cursors: CursorSigner;
 }
 
 /** The outcome of one accepted action. */
@@ -109,7 +113,7 @@ function artworkOf(row: ReleaseRow): string[] {
  * "Release action signature message") and the public reads. Every accepted
  * action bumps `market-releases`, the read cache's source of the reads.
  */
-export function createReleaseService({ db, clock, envelopes, runtimes, bump }: ReleaseServiceDeps) {
+export function createReleaseService({ db, clock, envelopes, runtimes, bump, cursors }: ReleaseServiceDeps) {
   const selectRelease = (tx: Executor) =>
     tx.selectFrom("releases").innerJoin("accounts", "accounts.id", "releases.owner_id").select(columns);
 
@@ -246,7 +250,8 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump }: R
   ): Promise<{ releases: Release[]; next: string | null }> {
     let query = selectRelease(db.kysely).where("releases.owner_id", "=", accountId);
     if (which === "public") query = query.where("releases.status", "in", PUBLIC_STATUSES);
-    if (cursor !== undefined) query = query.where("releases.seq", "<", idCursor.decode(cursor));
+    const listCursor = idCursor.for(cursors, "owner-releases", which, accountId);
+    if (cursor !== undefined) query = query.where("releases.seq", "<", listCursor.decode(cursor));
     const rows = (await query
       .orderBy("releases.seq", "desc")
       .limit(limit + 1)
@@ -255,7 +260,7 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump }: R
       rows,
       limit,
       (row) => toRelease(row, which === "public"),
-      idCursor,
+      listCursor,
       (row) => String(row.seq),
     );
     return { releases: items, next };
@@ -381,7 +386,13 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump }: R
         .select(["revision", "action", "status", "changes", "artwork", "updated_at"])
         .where("release_id", "=", id);
       if (artworkOnly) query = query.where("artwork_changed", "=", true);
-      if (cursor !== undefined) query = query.where("revision", "<", Number(revisionCursor.decode(cursor)));
+      const historyCursor = revisionCursor.for(
+        cursors,
+        "release-history",
+        id,
+        artworkOnly ? "artwork" : "all",
+      );
+      if (cursor !== undefined) query = query.where("revision", "<", Number(historyCursor.decode(cursor)));
       const rows = await query
         .orderBy("revision", "desc")
         .limit(limit + 1)
@@ -397,7 +408,7 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump }: R
           changes: row.changes as ArtworkHistory["revisions"][number]["changes"],
           artwork: toArtwork(row.artwork as ArtworkSource),
         }),
-        revisionCursor,
+        historyCursor,
         (row) => String(row.revision),
       );
       return { releaseId: id, revisions: items, next };

@@ -1,51 +1,40 @@
-import { timingSafeEqual } from "node:crypto";
 import { badRequest } from "../../errors.ts";
-import { hmac } from "../../secrets/index.ts";
-
-const PART = /^[A-Za-z0-9_-]+$/;
+import { type CursorSigner, createCursorSigner } from "../../paging/index.ts";
 
 /**
- * Authenticated keyset cursors. A cursor carries the last item's position
- * (strings) and an HMAC-SHA256, under a per-deployment key, over the
- * position and its binding: the resource, the runtime and the filter the
- * page was read with. A cursor presented with another binding (another
- * owner, drop filter or runtime), or forged, truncated or altered, fails the
- * MAC and is a 400; clients treat cursors as opaque.
- *
- * Form: `base64url(JSON position)` `.` `base64url(MAC)` (43 characters).
+ * The runtime reads' keyset cursors: a position (strings) signed for its
+ * binding (the resource, the runtime and the filter the page was read with)
+ * by the deployment's cursor signer. A cursor presented with another binding
+ * (another owner, drop filter or runtime), or forged, truncated or altered,
+ * is a 400; clients treat cursors as opaque.
  */
 export function createCursorCodec({ key }: { key: () => Promise<Buffer> }) {
-  const macInput = (binding: readonly string[], payload: string) =>
-    // JSON keeps the parts apart whatever characters they hold.
-    JSON.stringify([...binding, payload]);
+  let signer: Promise<CursorSigner> | undefined;
+  const signerOf = (): Promise<CursorSigner> => {
+    if (signer === undefined) {
+      const loading = key().then(createCursorSigner);
+      // A failed key load (database down) is retried by the next caller.
+      loading.catch(() => {
+        if (signer === loading) signer = undefined;
+      });
+      signer = loading;
+    }
+    return signer;
+  };
   return {
     async encode(binding: readonly string[], position: readonly string[]): Promise<string> {
-      const payload = Buffer.from(JSON.stringify(position)).toString("base64url");
-      return `${payload}.${hmac(await key(), macInput(binding, payload))}`;
+      return (await signerOf()).sign(binding, position);
     },
 
     /** The position of a cursor this server issued for `binding`; 400 for anything else. */
     async decode(binding: readonly string[], cursor: string, parts: number): Promise<string[]> {
-      const refused = () =>
-        badRequest("cursor is not a cursor this API returned for this runtime and filter");
-      const [payload, mac, extra] = cursor.split(".");
-      if (payload === undefined || mac === undefined || extra !== undefined) throw refused();
-      if (!PART.test(payload) || !PART.test(mac)) throw refused();
-      const expected = Buffer.from(hmac(await key(), macInput(binding, payload)));
-      const given = Buffer.from(mac);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
-      let position: unknown;
-      try {
-        position = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-      } catch {
-        throw refused();
-      }
+      const position = (await signerOf()).open(binding, cursor);
       if (
         !Array.isArray(position) ||
         position.length !== parts ||
         !position.every((part) => typeof part === "string")
       ) {
-        throw refused();
+        throw badRequest("cursor is not a cursor this API returned for this runtime and filter");
       }
       return position;
     },

@@ -9,6 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { setupApp, type TestApp } from "../../_test/app.ts";
+import { accountOfWallet } from "../accounts/wallets.ts";
 import { idCursor } from "./paging.ts";
 import { get, openChatSession, walkPages } from "./test-helpers.ts";
 
@@ -88,9 +89,13 @@ describe("direct messages: happy paths", () => {
   it("answers an empty page past the oldest message, and 404 for the caller's own wallet", async () => {
     const [frank, gina] = await Promise.all([signIn(test, 40, { apiKey }), signIn(test, 41, { apiKey })]);
     const only = await send(frank, gina, "the only message");
+    const frankId = await accountOfWallet(test.db.kysely, frank.address);
+    const pastOldest = idCursor
+      .for(test.app.services.cursors, "dm-messages", String(frankId), only.threadId)
+      .encode(only.id);
     const past = await get(
       test,
-      `/market/dm/messages?with=${gina.address}&cursor=${idCursor.encode(only.id)}`,
+      `/market/dm/messages?with=${gina.address}&cursor=${pastOldest}`,
       frank.headers,
     );
     expect(past.statusCode, past.body).toBe(200);
@@ -276,6 +281,52 @@ describe("direct messages: refused", () => {
       404,
     );
     expect((await get(test, "/market/dm/threads?limit=100", alice.headers)).statusCode).toBe(200);
+  });
+
+  it("takes only cursors it signed for this very list and caller", async () => {
+    const [hana, ivan, jack] = await Promise.all([
+      signIn(test, 42, { apiKey }),
+      signIn(test, 43, { apiKey }),
+      signIn(test, 44, { apiKey }),
+    ]);
+    const sent = [];
+    for (const body of ["one", "two", "three"]) sent.push(await send(hana, ivan, body));
+    await send(hana, jack, "to jack");
+    await send(ivan, jack, "ivan to jack");
+    const messages = `/market/dm/messages?limit=1&with=`;
+    const page = dmMessageListSchema.parse(
+      (await get(test, `${messages}${ivan.address}`, hana.headers)).json(),
+    );
+    const cursor = page.next;
+    expect(cursor).toEqual(expect.any(String));
+    const followed = await get(test, `${messages}${ivan.address}&cursor=${cursor}`, hana.headers);
+    expect(followed.statusCode, followed.body).toBe(200);
+    expect(dmMessageListSchema.parse(followed.json()).messages.map((message) => message.body)).toEqual([
+      "two",
+    ]);
+    const threads = dmThreadListSchema.parse(
+      (await get(test, "/market/dm/threads?limit=1", hana.headers)).json(),
+    );
+    expect(threads.next).toEqual(expect.any(String));
+
+    const handMade = Buffer.from(JSON.stringify(sent[2]?.id)).toString("base64url");
+    const refused: Array<[string, Record<string, string>]> = [
+      // The unsigned form these lists used to issue: base64url of the JSON sort key.
+      [`${messages}${ivan.address}&cursor=${handMade}`, hana.headers],
+      [`/market/dm/threads?cursor=${handMade}`, hana.headers],
+      // The same conversation read by its other side: a cursor is the caller's own.
+      [`${messages}${hana.address}&cursor=${cursor}`, ivan.headers],
+      // Another conversation of the same caller.
+      [`${messages}${jack.address}&cursor=${cursor}`, hana.headers],
+      // A thread list cursor on a message list, and another caller's thread list.
+      [`${messages}${ivan.address}&cursor=${threads.next}`, hana.headers],
+      [`/market/dm/threads?cursor=${threads.next}`, ivan.headers],
+    ];
+    for (const [url, headers] of refused) {
+      const response = await get(test, url, headers);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ error: expect.stringMatching(/cursor/) });
+    }
   });
 });
 

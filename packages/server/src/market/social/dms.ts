@@ -2,6 +2,7 @@ import type { DmMessage, DmMessageList, DmThreadList, DmUnread, SocialActionResu
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { badRequest, forbidden, notFound } from "../../errors.ts";
+import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { newId } from "../accounts/tokens.ts";
 import { type Actor, blocksBetween, type Executor, requireAccount } from "./directory.ts";
@@ -19,7 +20,15 @@ import { idCursor, type PageRequest, toPage } from "./paging.ts";
  * they blocked, and the recipient's `dmPolicy` decides the rest (`everyone`;
  * `following`: only accounts the recipient follows; `nobody`).
  */
-export function createDmService({ db, clock }: { db: Database; clock: Clock }) {
+export function createDmService({
+  db,
+  clock,
+  cursors,
+}: {
+  db: Database;
+  clock: Clock;
+  cursors: CursorSigner;
+}) {
   const k = db.kysely;
 
   const threadBetween = async (tx: Executor, me: string, other: string) => {
@@ -162,6 +171,7 @@ export function createDmService({ db, clock }: { db: Database; clock: Clock }) {
 
     /** `GET /dm/threads`: the caller's conversations, most recent activity first. */
     async threads(me: string, { cursor, limit }: PageRequest): Promise<DmThreadList> {
+      const threadsCursor = idCursor.for(cursors, "dm-threads", me);
       const other = sql<string>`case when t.account_a = ${me} then t.account_b else t.account_a end`;
       let query = k
         .selectFrom("dm_threads as t")
@@ -190,7 +200,7 @@ export function createDmService({ db, clock }: { db: Database; clock: Clock }) {
         .where((eb) => eb.or([eb("t.account_a", "=", me), eb("t.account_b", "=", me)]))
         .orderBy("t.last_message_id", "desc")
         .limit(limit + 1);
-      if (cursor !== undefined) query = query.where("t.last_message_id", "<", idCursor.decode(cursor));
+      if (cursor !== undefined) query = query.where("t.last_message_id", "<", threadsCursor.decode(cursor));
       const rows = await query.execute();
       const message = toMessage(me);
       const page = toPage(
@@ -202,7 +212,7 @@ export function createDmService({ db, clock }: { db: Database; clock: Clock }) {
           lastMessage: message({ ...row, id: row.message_id }),
           unread: Number(row.unread ?? 0),
         }),
-        idCursor,
+        threadsCursor,
         (row) => row.last_message_id,
       );
       return { threads: page.items, next: page.next };
@@ -210,10 +220,11 @@ export function createDmService({ db, clock }: { db: Database; clock: Clock }) {
 
     /** `GET /dm/messages`: one conversation's messages, newest first. */
     async messages(me: string, withWallet: string, { cursor, limit }: PageRequest): Promise<DmMessageList> {
-      const before = cursor === undefined ? undefined : idCursor.decode(cursor);
       const other = await requireAccount(k, withWallet);
       const thread = other.id === me ? undefined : await threadBetween(k, me, other.id);
       if (!thread) throw notFound(`no conversation with ${withWallet}`);
+      const messagesCursor = idCursor.for(cursors, "dm-messages", me, thread.id);
+      const before = cursor === undefined ? undefined : messagesCursor.decode(cursor);
       let query = k
         .selectFrom("dm_messages")
         .select(["id", "sender_id", "sender_wallet", "body", "created_at"])
@@ -221,7 +232,7 @@ export function createDmService({ db, clock }: { db: Database; clock: Clock }) {
         .orderBy("id", "desc")
         .limit(limit + 1);
       if (before !== undefined) query = query.where("id", "<", before);
-      const page = toPage(await query.execute(), limit, toMessage(me), idCursor, (row) => row.id);
+      const page = toPage(await query.execute(), limit, toMessage(me), messagesCursor, (row) => row.id);
       return {
         threadId: thread.id,
         with: { address: other.address, username: other.username },

@@ -2,7 +2,7 @@ import { SOCIAL_PAGING } from "@mkt/protocol";
 
 /** Texts the social routes' OpenAPI descriptions share. */
 
-export const PAGING_RULES = `Paging: \`limit\` 1 to ${SOCIAL_PAGING.maxLimit} (default ${SOCIAL_PAGING.defaultLimit}); \`cursor\` is the \`next\` of the previous page, opaque and at most ${SOCIAL_PAGING.maxCursorLength} characters, and \`next\` is null on the last page. A cursor this API did not return for this list is a 400. While the list does not change, every item appears on exactly one page.`;
+export const PAGING_RULES = `Paging: \`limit\` 1 to ${SOCIAL_PAGING.maxLimit} (default ${SOCIAL_PAGING.defaultLimit}); \`cursor\` is the \`next\` of the previous page, opaque and at most ${SOCIAL_PAGING.maxCursorLength} characters, and \`next\` is null on the last page. Cursors are signed by the server and bound to the list and the caller they were issued for: a cursor this API did not return for this very list (made by hand, altered, or another list's or another caller's) is a 400. While the list does not change, every item appears on exactly one page.`;
 
 export const ACCOUNT_SESSION_RULES =
   "Needs the account session: `Authorization: Bearer <token>` with `Origin` equal to the signed origin and `X-MKT-Wallet` equal to the session's wallet (through `/app/api`: the `mkt-session` cookie and `X-MKT-Wallet`). A chat session is refused with 403: it authorizes only the room and follow-write routes.";

@@ -1,6 +1,7 @@
 import type { FollowList, FollowState } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { badRequest, forbidden } from "../../errors.ts";
+import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { type Actor, blocksBetween, requireAccount } from "./directory.ts";
 import { type PageRequest, timeCursor, toPage } from "./paging.ts";
@@ -11,7 +12,15 @@ import { type PageRequest, timeCursor, toPage } from "./paging.ts";
  * `following`. A block in either direction forbids following; blocking
  * removes the follows both ways (see the safety service).
  */
-export function createFollowService({ db, clock }: { db: Database; clock: Clock }) {
+export function createFollowService({
+  db,
+  clock,
+  cursors,
+}: {
+  db: Database;
+  clock: Clock;
+  cursors: CursorSigner;
+}) {
   const k = db.kysely;
 
   /**
@@ -23,8 +32,9 @@ export function createFollowService({ db, clock }: { db: Database; clock: Clock 
     side: "followers" | "following",
     { cursor, limit }: PageRequest,
   ): Promise<FollowList> => {
-    const after = cursor === undefined ? undefined : timeCursor.decode(cursor);
     const account = await requireAccount(k, wallet);
+    const listCursor = timeCursor.for(cursors, side, account.id);
+    const after = cursor === undefined ? undefined : listCursor.decode(cursor);
     const [own, other] =
       side === "followers"
         ? (["f.followee_id", "f.follower_id"] as const)
@@ -54,7 +64,7 @@ export function createFollowService({ db, clock }: { db: Database; clock: Clock 
         username: row.username,
         followedAt: row.created_at.getTime(),
       }),
-      timeCursor,
+      listCursor,
       (row) => [row.created_at.getTime(), row.id] as [number, string],
     );
     return { address: account.address, accounts: page.items, next: page.next };

@@ -20,10 +20,10 @@ const REPORT_SWEEP_INTERVAL_MS = 3_600_000;
  * session), the room and follow writes (chat session) and the public room
  * and follower reads.
  */
-export function socialFeature({ db, clock, logger }: FeatureDeps): MarketFeature {
-  const dms = createDmService({ db, clock });
-  const rooms = createRoomService({ db, clock });
-  const follows = createFollowService({ db, clock });
+export function socialFeature({ db, clock, logger, cursors }: FeatureDeps): MarketFeature {
+  const dms = createDmService({ db, clock, cursors });
+  const rooms = createRoomService({ db, clock, cursors });
+  const follows = createFollowService({ db, clock, cursors });
   const safety = createSafetyService({ db, clock });
 
   return {

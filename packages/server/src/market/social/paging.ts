@@ -1,45 +1,45 @@
 import { z } from "zod";
 import { badRequest } from "../../errors.ts";
+import type { CursorSigner } from "../../paging/index.ts";
 
 /**
- * Opaque page cursors: base64url of the JSON of the last item's sort key.
- * Clients never look inside; the server checks the key's shape on the way
- * back, so a cursor it did not issue is a 400, never a query error.
+ * Opaque page cursors of one list: the last item's sort key, signed by the
+ * deployment's cursor signer for the list's binding (its name and whatever
+ * selects it: the caller's account, the other party, the room). A cursor
+ * this API did not return for this very list (hand-made, altered, or another
+ * list's or another caller's) is a 400, never a query error.
  */
 export interface CursorCodec<T> {
   encode(key: T): string;
   decode(cursor: string): T;
 }
 
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** A kind of sort key, made into one list's codec by `for(signer, ...binding)`. */
+export interface CursorKind<T> {
+  for(signer: CursorSigner, ...binding: string[]): CursorCodec<T>;
+}
 
-export function cursorCodec<T>(key: z.ZodType<T>): CursorCodec<T> {
+export function cursorKind<T>(key: z.ZodType<T>): CursorKind<T> {
   return {
-    encode: (value) => Buffer.from(JSON.stringify(value)).toString("base64url"),
-    decode(cursor) {
-      let raw: unknown;
-      if (BASE64URL.test(cursor)) {
-        try {
-          raw = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-        } catch {
-          raw = undefined;
-        }
-      }
-      const parsed = key.safeParse(raw);
-      if (!parsed.success) throw badRequest("cursor is not a cursor this API returned for this list");
-      return parsed.data;
-    },
+    for: (signer, ...binding) => ({
+      encode: (value) => signer.sign(binding, value),
+      decode(cursor) {
+        const parsed = key.safeParse(signer.open(binding, cursor));
+        if (!parsed.success) throw badRequest("cursor is not a cursor this API returned for this list");
+        return parsed.data;
+      },
+    }),
   };
 }
 
 /** Lists ordered by a 64-bit serial id (messages, threads by their newest message). */
-export const idCursor = cursorCodec(z.string().regex(/^[1-9][0-9]{0,18}$/));
+export const idCursor = cursorKind(z.string().regex(/^[1-9][0-9]{0,18}$/));
 
 /** Lists ordered by a time, ties broken by an id (follows). */
-export const timeCursor = cursorCodec(z.tuple([z.number().int().nonnegative(), z.string().min(1).max(100)]));
+export const timeCursor = cursorKind(z.tuple([z.number().int().nonnegative(), z.string().min(1).max(100)]));
 
 /** Lists ordered by a unique text key (rooms by slug). */
-export const textCursor = cursorCodec(z.string().min(1).max(100));
+export const textCursor = cursorKind(z.string().min(1).max(100));
 
 export interface PageRequest {
   cursor?: string | undefined;

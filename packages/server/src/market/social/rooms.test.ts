@@ -132,6 +132,44 @@ describe("rooms: happy paths", () => {
   });
 });
 
+describe("rooms: cursors are signed and bound to their list", () => {
+  it("refuses hand-made cursors and another list's cursor with 400, and follows its own", async () => {
+    const first = await createRoom(bob, "signed-one", "Signed one");
+    const second = await createRoom(bob, "signed-two", "Signed two");
+    for (const body of ["s1", "s2", "s3"]) {
+      expect((await chatSend(bob, first.id, body)).statusCode).toBe(200);
+      expect((await chatSend(bob, second.id, body)).statusCode).toBe(200);
+    }
+    const page = roomMessageListSchema.parse(
+      (await get(test, `/market/rooms/${first.id}/messages?limit=1`)).json(),
+    );
+    const cursor = page.next;
+    expect(cursor).toEqual(expect.any(String));
+    const own = await get(test, `/market/rooms/${first.id}/messages?limit=1&cursor=${cursor}`);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(roomMessageListSchema.parse(own.json()).messages.map((message) => message.body)).toEqual(["s2"]);
+
+    const rooms = roomListSchema.parse((await get(test, "/market/rooms?limit=1")).json());
+    const refused = [
+      // The unsigned form these lists used to issue: base64url of the JSON sort key.
+      `/market/rooms/${first.id}/messages?cursor=${Buffer.from(JSON.stringify(page.messages[0]?.id)).toString("base64url")}`,
+      `/market/rooms?cursor=${Buffer.from(JSON.stringify("a-room")).toString("base64url")}`,
+      // A real cursor of the first room's messages, on the second room.
+      `/market/rooms/${second.id}/messages?cursor=${cursor}`,
+      // A room list cursor on a message list, and the other way round.
+      `/market/rooms/${first.id}/messages?cursor=${rooms.next}`,
+      `/market/rooms?cursor=${cursor}`,
+      // Altered: one character of the signature changed.
+      `/market/rooms/${first.id}/messages?cursor=${cursor?.slice(0, -1)}${cursor?.endsWith("A") ? "B" : "A"}`,
+    ];
+    for (const url of refused) {
+      const response = await get(test, url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ error: expect.stringMatching(/cursor/) });
+    }
+  });
+});
+
 describe("rooms: refused", () => {
   it("refuses bodies out of bounds, unknown rooms and replies to another room", async () => {
     const other = await createRoom(bob, "other", "Other");

@@ -8,6 +8,7 @@ import type {
 } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
+import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { newId } from "../accounts/tokens.ts";
 import type { Actor, Executor } from "./directory.ts";
@@ -30,8 +31,17 @@ export interface NewRoomMessage {
  * creator. Messages of a deleted account go with it (the foreign key
  * cascades); a room outlives its creator.
  */
-export function createRoomService({ db, clock }: { db: Database; clock: Clock }) {
+export function createRoomService({
+  db,
+  clock,
+  cursors,
+}: {
+  db: Database;
+  clock: Clock;
+  cursors: CursorSigner;
+}) {
   const k = db.kysely;
+  const roomsCursor = textCursor.for(cursors, "rooms");
 
   const roomQuery = (tx: Executor) =>
     tx
@@ -162,8 +172,8 @@ export function createRoomService({ db, clock }: { db: Database; clock: Clock })
       let query = roomQuery(k)
         .orderBy("r.slug")
         .limit(limit + 1);
-      if (cursor !== undefined) query = query.where("r.slug", ">", textCursor.decode(cursor));
-      const page = toPage(await query.execute(), limit, toRoom, textCursor, (row) => row.slug);
+      if (cursor !== undefined) query = query.where("r.slug", ">", roomsCursor.decode(cursor));
+      const page = toPage(await query.execute(), limit, toRoom, roomsCursor, (row) => row.slug);
       return { rooms: page.items, next: page.next };
     },
 
@@ -189,14 +199,15 @@ export function createRoomService({ db, clock }: { db: Database; clock: Clock })
 
     /** `GET /rooms/{roomId}/messages`: newest first. */
     async messages(roomId: string, { cursor, limit }: PageRequest): Promise<RoomMessageList> {
-      const before = cursor === undefined ? undefined : idCursor.decode(cursor);
+      const messagesCursor = idCursor.for(cursors, "room-messages", roomId);
+      const before = cursor === undefined ? undefined : messagesCursor.decode(cursor);
       await requireRoom(k, roomId);
       let query = messageQuery(k)
         .where("m.room_id", "=", roomId)
         .orderBy("m.id", "desc")
         .limit(limit + 1);
       if (before !== undefined) query = query.where("m.id", "<", before);
-      const page = toPage(await query.execute(), limit, toMessage, idCursor, (row) => row.id);
+      const page = toPage(await query.execute(), limit, toMessage, messagesCursor, (row) => row.id);
       return { roomId, messages: page.items, next: page.next };
     },
   };

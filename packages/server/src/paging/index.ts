@@ -1,0 +1,1 @@
+export { type CursorSigner, createCursorSigner } from "./cursor-signer.ts";

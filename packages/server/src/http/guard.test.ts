@@ -218,6 +218,7 @@ describe("guard rules for routes that come with later issues", () => {
       readCache: createReadCache({ clock }),
       revisions: createRevisions(),
       maxInFlight: 100,
+      publicReads,
     });
     const fixture = (path: string, access: Access): RouteDefinition => ({
       ...defineRoute({

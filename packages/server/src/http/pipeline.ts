@@ -177,7 +177,8 @@ export function createPipeline(deps: PipelineDeps) {
   };
 
   /**
-   * Request id, CORS and admission: what every request gets, matched or not.
+   * Request id, CORS, `X-Content-Type-Options` and admission: what every request gets, matched
+   * or not.
    * `answered` runs once the response is finished or the connection closed
    * under it (one `close` listener: it fires in both cases), to release the
    * admission slot and record the request.

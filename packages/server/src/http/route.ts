@@ -205,6 +205,11 @@ export function declareRoutes(
     if (sharedCache && declaration.session && !declaration.sessionOptional) {
       throw new Error(`${surface}: route ${key} needs a session, so its answers cannot be shared-cached`);
     }
+    // A replay is answered from storage, not through the surface's error renderer: only the
+    // route's own header keeps a replayed error out of every cache.
+    if (declaration.idempotent && declaration.cache.kind !== "no-store") {
+      throw new Error(`${surface}: route ${key} takes an Idempotency-Key, so its answers must be no-store`);
+    }
     return { ...spec, ...declaration };
   });
   const stale = Object.keys(table).filter((key) => !seen.has(key));

@@ -13,8 +13,8 @@ declare module "fastify" {
 
 const HEADER = "idempotency-key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-/** Response headers replayed with the stored body (an error's `Cache-Control: no-store` included). */
-const REPLAYED_HEADERS = ["content-type", "location", "cache-control"];
+/** Response headers replayed with the stored body. */
+const REPLAYED_HEADERS = ["content-type", "location"];
 
 export interface IdempotencyOptions {
   db: Database;

@@ -34,7 +34,10 @@ export const documentHeaders: onSendHookHandler = (_request, reply, payload, don
   const type = reply.getHeader("content-type");
   if (typeof type === "string" && !type.startsWith("application/json")) {
     if (!reply.hasHeader("content-security-policy"))
-      reply.header("Content-Security-Policy", type.startsWith("text/html") ? HTML_PAGE_POLICY : RESOURCE_POLICY);
+      reply.header(
+        "Content-Security-Policy",
+        type.startsWith("text/html") ? HTML_PAGE_POLICY : RESOURCE_POLICY,
+      );
     reply.header("Referrer-Policy", REFERRER_POLICY);
   }
   done(null, payload);

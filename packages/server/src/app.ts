@@ -68,6 +68,7 @@ import {
   type Revisions,
 } from "./http/read-cache.ts";
 import type { RouteDefinition } from "./http/route.ts";
+import { secureDocuments } from "./http/security-headers.ts";
 import { surfaceNotes } from "./http/surface-notes.ts";
 import {
   appProxySurface,
@@ -504,7 +505,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           { prefix: "", routes: keyApi },
           { prefix: surfaces[name].prefix, routes: routes[name] },
         ],
-        { publicUrl: config.publicUrl, notes: surfaceNotes(name, config) },
+        { publicUrl: config.publicUrl, publicReads: config.publicReads, notes: surfaceNotes(name, config) },
       ),
   }));
   routes.platform = platformRoutes([...keyRoutes({ keys }), ...operationsRoutes({ db, documents })]);
@@ -530,6 +531,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     readCache,
     revisions,
     maxInFlight: config.maxInFlight,
+    publicReads: config.publicReads,
     sessionAuth: (kind) => (kind === "classic" ? classicBearer : marketSessionAuth(kind)),
     sessionPresented,
     proxyOriginCheck: createProxyOriginCheck(config.allowedOrigins),
@@ -547,6 +549,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     genReqId: pipeline.requestId,
     bodyLimit: 1_048_576,
     return503OnClosing: true,
+    // A path the router refuses (bad percent-encoding, an over-long parameter): the surface's 400.
+    frameworkErrors: pipeline.frameworkErrors(Object.values(surfaces)),
   });
   // JSON only: any other content type is a 415 in the surface's error body.
   server.removeContentTypeParser("text/plain");
@@ -556,6 +560,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   server.decorateRequest("classicAccount", undefined);
   server.decorateRequest("admitted", false);
   server.decorateRequest("readCacheSlot", undefined);
+  // Before any route is mounted: every route inherits the hooks its parent holds at that point.
+  secureDocuments(server);
   server.setErrorHandler(errorHandlerFor(surfaces.platform, logger));
   server.setNotFoundHandler(pipeline.notFoundHandler(surfaces.platform));
   registerPreflight(server, cors, pipeline.plainHooks("platform", "/*", "OPTIONS"));

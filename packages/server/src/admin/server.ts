@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import { notFound, unauthorized } from "../errors.ts";
 import { errorHandlerFor, sendError } from "../http/error-handler.ts";
+import { EVERY_ANSWER_HEADERS, secureDocuments } from "../http/security-headers.ts";
 import { platformSurface } from "../http/surfaces.ts";
 import type { IndexerService } from "../indexer/service.ts";
 import { secretsEqual } from "../keys/secrets.ts";
@@ -51,7 +52,10 @@ export function createAdminServer({
   app.setNotFoundHandler((request, reply) =>
     sendError(surface, notFound(`no route ${request.method} ${request.url.split("?")[0]}`), reply),
   );
-  app.addHook("onRequest", async (request) => {
+  secureDocuments(app);
+  app.addHook("onRequest", async (request, reply) => {
+    // Every operator answer is about this deployment's keys and state: never kept by any cache.
+    reply.headers(EVERY_ANSWER_HEADERS).header("Cache-Control", "no-store");
     const header = request.headers.authorization ?? "";
     const presented = header.startsWith("Bearer ") ? header.slice("Bearer ".length) : "";
     if (!secretsEqual(presented, token)) throw unauthorized("operator token missing or wrong");

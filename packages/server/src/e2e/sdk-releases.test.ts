@@ -129,9 +129,9 @@ describe("SDK release catalog over real HTTP", () => {
       headers: { "api-key": key, authorization: "Bearer mkts_forged", origin: TEST_ORIGIN },
     });
     expect(signedIn.status).toBe(401);
-    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+    expect(signedIn.headers.get("cache-control")).toBe("no-store");
     const shared = await fetch(`${baseUrl}/market/releases`, { headers: { "api-key": key } });
-    expect(shared.headers.get("cache-control")).toBe("public, max-age=30");
+    expect(shared.headers.get("cache-control")).toBe("private, max-age=30");
     expect(shared.headers.get("vary")).toBe("Origin, Authorization, Cookie");
 
     expect(await session.releases.unwish(wren.id)).toEqual({

@@ -123,6 +123,9 @@ describe("market quotas through GET /market/api-key", () => {
       expect(second.statusCode).toBe(429);
       expect(second.json()).toEqual({ error: "the service is at capacity; retry shortly" });
       expect(second.headers["retry-after"]).toBe("1");
+      // Refused before the route's own Cache-Control is set, and still never cacheable.
+      expect(second.headers["cache-control"]).toBe("no-store");
+      expect(second.headers["x-content-type-options"]).toBe("nosniff");
       expect((await check(capped, key.key)).statusCode).toBe(204);
     } finally {
       await capped.close();
@@ -218,6 +221,7 @@ describe("guard rules for routes that come with later issues", () => {
       readCache: createReadCache({ clock }),
       revisions: createRevisions(),
       maxInFlight: 100,
+      publicReads,
     });
     const fixture = (path: string, access: Access): RouteDefinition => ({
       ...defineRoute({

@@ -136,6 +136,7 @@ describe("buildOpenApiDocument", () => {
   const build = (routes: RouteDefinition[]) =>
     buildOpenApiDocument(surface, [{ prefix: surface.prefix, routes }], {
       publicUrl: "https://api.mkt.test",
+      publicReads: "key",
     });
   const route = (overrides: Partial<RouteDefinition>): RouteDefinition => ({
     ...defineRoute({

@@ -1,13 +1,16 @@
 import { isDeepStrictEqual } from "node:util";
 import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import { z } from "zod";
-import { type Access, cacheControlOf, type RouteDefinition } from "./route.ts";
+import type { Config } from "../config/index.ts";
+import { type Access, cacheControlFor, type RouteDefinition } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
 
 type JsonObject = Record<string, unknown>;
 
 export interface OpenApiOptions {
   publicUrl: string;
+  /** Whether the market's public reads answer without a key: which answers shared caches may keep. */
+  publicReads: Config["publicReads"];
   /** Extra text appended to `info.description`: policies decided where the API document is silent. */
   notes?: string;
 }
@@ -90,6 +93,7 @@ export function buildOpenApiDocument(
         ...(status === "429" || status === "503"
           ? { "Retry-After": { $ref: "#/components/headers/RetryAfter" } }
           : {}),
+        ...(Number(status) >= 400 ? { "Cache-Control": { $ref: "#/components/headers/NoStore" } } : {}),
         ...Object.fromEntries(
           Object.entries(response.headers ?? {}).map(([name, header]) => [
             name,
@@ -99,7 +103,9 @@ export function buildOpenApiDocument(
       };
       if (status.startsWith("2")) {
         headers["Cache-Control"] = {
-          description: `Always \`${cacheControlOf(route.cache)}\` on this route.`,
+          description: route.sessionOptional
+            ? `\`${cacheControlFor(route, options.publicReads)}\` without a session credential, \`private, no-store\` with one.`
+            : `Always \`${cacheControlFor(route, options.publicReads)}\` on this route.`,
           schema: { type: "string" },
         };
         if (route.cache.kind === "shared") headers["ETag"] = { $ref: "#/components/headers/ETag" };
@@ -210,6 +216,11 @@ export function buildOpenApiDocument(
           schema: { type: "string" },
         },
         RetryAfter: { description: "Whole seconds to wait before retrying.", schema: { type: "integer" } },
+        NoStore: {
+          description:
+            "Always `no-store` on an error answer, whatever the route: no cache, shared or the client's own, may keep an error.",
+          schema: { type: "string", const: "no-store" },
+        },
       },
     },
   });

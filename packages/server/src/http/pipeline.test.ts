@@ -123,7 +123,7 @@ describe.each([
       expect(answer.headers["ratelimit-limit"]).toBe("100");
     }
     expect(check.headers["cache-control"]).toBe("no-store");
-    expect(runtime.headers["cache-control"]).toBe("public, max-age=60");
+    expect(runtime.headers["cache-control"]).toBe("private, max-age=60");
     expect(runtime.headers["etag"]).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
   });
 
@@ -192,7 +192,7 @@ describe("the read cache", () => {
     expect(notModified.statusCode).toBe(304);
     expect(notModified.body).toBe("");
     expect(notModified.headers["etag"]).toBe(first.headers["etag"]);
-    expect(notModified.headers["cache-control"]).toBe("public, max-age=60");
+    expect(notModified.headers["cache-control"]).toBe("private, max-age=60");
     expect([first, second, notModified].map((r) => r.headers["ratelimit-remaining"])).toEqual([
       "99",
       "98",

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AnySessionKind } from "@mkt/protocol";
 import type {
+  FastifyError,
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
@@ -11,14 +12,16 @@ import type {
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { z } from "zod";
-import { AppError, notFound, RateLimitedError } from "../errors.ts";
+import type { Config } from "../config/index.ts";
+import { AppError, badRequest, notFound, RateLimitedError } from "../errors.ts";
 import type { Idempotency } from "../idempotency/index.ts";
 import type { Metrics } from "../metrics/index.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { errorHandlerFor, sendError } from "./error-handler.ts";
 import type { Guard } from "./guard.ts";
 import { type ReadCache, type Revisions, strongEtag } from "./read-cache.ts";
-import { type CachePolicy, cacheControlOf, type RouteDefinition, type RouteGate } from "./route.ts";
+import { type CachePolicy, cacheControlFor, type RouteDefinition, type RouteGate } from "./route.ts";
+import { EVERY_ANSWER_HEADERS } from "./security-headers.ts";
 import type { Surface } from "./surfaces.ts";
 
 declare module "fastify" {
@@ -44,6 +47,8 @@ export interface PipelineDeps {
   revisions: Revisions;
   /** Requests in flight per replica before 429 (admission cap). */
   maxInFlight: number;
+  /** Whether the market's public reads answer without a key: decides which answers shared caches may keep. */
+  publicReads: Config["publicReads"];
   /** Authenticates a route's session kind (market sessions, the classic bearer). */
   sessionAuth?: (kind: AnySessionKind) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Whether a request presents a credential of a session kind (routes whose session is optional). */
@@ -172,7 +177,8 @@ export function createPipeline(deps: PipelineDeps) {
   };
 
   /**
-   * Request id, CORS and admission: what every request gets, matched or not.
+   * Request id, CORS, `X-Content-Type-Options` and admission: what every request gets, matched
+   * or not.
    * `answered` runs once the response is finished or the connection closed
    * under it (one `close` listener: it fires in both cases), to release the
    * admission slot and record the request.
@@ -191,6 +197,8 @@ export function createPipeline(deps: PipelineDeps) {
     });
     reply.header("X-Request-Id", request.id);
     reply.headers(cors.headersFor(request.headers.origin, request.url));
+    // Here rather than in an onSend hook: streams take the response over and skip onSend.
+    reply.headers(EVERY_ANSWER_HEADERS);
     inFlight += 1;
     request.admitted = true;
     if (inFlight > deps.maxInFlight) {
@@ -367,7 +375,8 @@ export function createPipeline(deps: PipelineDeps) {
     } else {
       check = sequence(stepsFor(sessionKind));
     }
-    const cacheControl = cacheControlOf(route.cache);
+    // Errors replace it with `no-store` (the surface's error renderer).
+    const cacheControl = cacheControlFor(route, deps.publicReads);
     const varyOn = [
       ...(cached?.vary ?? []),
       // What the session is read from: an HTTP cache must never hand an anonymous answer to a signed-in caller.
@@ -465,6 +474,31 @@ export function createPipeline(deps: PipelineDeps) {
      */
     notFoundHandler,
 
+    /**
+     * Fastify's `frameworkErrors`: a request its router refuses before any route or not-found
+     * handler runs (a path that is not valid percent-encoding, a path parameter over the length
+     * limit) is answered like an unmatched one, in the error body of the surface its path is
+     * under, instead of Fastify's own body without the headers every answer carries.
+     */
+    frameworkErrors(surfaces: readonly Surface[]) {
+      const handlers = [...surfaces]
+        .sort((a, b) => b.prefix.length - a.prefix.length)
+        .map((surface) => ({ prefix: surface.prefix, answer: notFoundHandler(surface) }));
+      return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+        const path = request.url.split("?")[0] ?? "";
+        const handler = handlers.find(
+          ({ prefix }) => prefix === "" || path === prefix || path.startsWith(`${prefix}/`),
+        );
+        const refusal =
+          error.code === "FST_ERR_BAD_URL"
+            ? badRequest("the path is not valid percent-encoding")
+            : error.code === "FST_ERR_MAX_PARAM_LENGTH"
+              ? badRequest("a path segment is longer than any this API accepts")
+              : new AppError("internal", error.message, { cause: error });
+        return handler?.answer(request, reply, refusal);
+      };
+    },
+
     /** The hooks of a route outside the route tables (CORS preflight): id, CORS, admission, metrics, log. */
     plainHooks(surface: Surface["name"], url: string, method: string) {
       const record = metrics.routeRecorder(surface, url, method);
@@ -486,11 +520,12 @@ export function createPipeline(deps: PipelineDeps) {
       record(reply.statusCode, ms / 1000);
       logAnswered(request, "unmatched", reply.statusCode, ms);
     };
-    return (request: FastifyRequest, reply: FastifyReply) => {
+    /** `error`: why the router refused the request (`frameworkErrors`); none, no route matched. */
+    return (request: FastifyRequest, reply: FastifyReply, error?: AppError) => {
       const refused = open(request, reply, surface.name, answered);
       return sendError(
         surface,
-        refused ?? notFound(`no route ${request.method} ${request.url.split("?")[0]}`),
+        refused ?? error ?? notFound(`no route ${request.method} ${request.url.split("?")[0]}`),
         reply,
       );
     };

@@ -109,7 +109,7 @@ describe("route tables", () => {
     expect(routes[0]).toMatchObject({ path: "/a", access: read, proxy: true, cache: { kind: "no-store" } });
   });
 
-  it("refuse a route missing from the table, a stale line, a route defined twice and a shared cache on a session route", () => {
+  it("refuse a route missing from the table, a stale line, a route defined twice, a shared cache on a session route and a cacheable idempotent route", () => {
     expect(() => declareRoutes("t", {}, [spec("GET", "/a")])).toThrow(/not in the surface's route table/);
     expect(() => declareRoutes("t", { "GET /a": { access: read, cache: cache.noStore } }, [])).toThrow(
       /names routes nobody defines: GET \/a/,
@@ -125,6 +125,12 @@ describe("route tables", () => {
         spec("GET", "/a"),
       ]),
     ).toThrow(/cannot be shared-cached/);
+    // Replays (errors included) skip the error renderer: the route's own header must be no-store.
+    expect(() =>
+      declareRoutes("t", { "POST /a": { access: read, idempotent: true, cache: cache.privateFor(5) } }, [
+        spec("POST", "/a"),
+      ]),
+    ).toThrow(/takes an Idempotency-Key, so its answers must be no-store/);
   });
 
   it("accept an optional session on a shared-cached route, and refuse an optional session of no kind", () => {

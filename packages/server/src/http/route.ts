@@ -1,6 +1,7 @@
 import type { AnySessionKind, MarketBucket } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
+import type { Config } from "../config/index.ts";
 import type { ClassicClass } from "../quotas/policies.ts";
 
 /**
@@ -41,13 +42,19 @@ export type Access =
  * - `no-store`: never cached (`Cache-Control: no-store`): budgets, writes, anything per request.
  * - `private`: session-dependent or owner-scoped answers (`Cache-Control: private, no-store`, or
  *   `private, max-age=…` when given); never in the read cache.
- * - `public`: content-addressed answers HTTP caches may keep (`public, max-age=…[, immutable]`);
- *   not kept in the read cache (images).
+ * - `public`: content-addressed answers HTTP caches may keep (`max-age=…[, immutable]`); not kept
+ *   in the read cache (images).
  * - `shared`: the body depends only on the route, its path parameters, its normalised query and the `vary` request
  *   headers. Bodies are kept in the per-replica read cache, keyed by those, with a strong
  *   `ETag` (`If-None-Match` → 304), until one of the `sources` moves to a new revision (announced
  *   to every replica through the database's notifications) or `maxAgeSeconds` passes
- *   (`Cache-Control: public, max-age=…`). A hit is still charged to the caller's budget.
+ *   (`max-age=…`). A hit is still charged to the caller's budget.
+ *
+ * Who else may keep a `public` or `shared` answer follows from the route's access rule, never
+ * from this policy (`cacheControlFor`): `public, max-age=…` only when the route answers a caller
+ * that presents no credential, `private, max-age=…` when it needs an API key or a session.
+ * Error answers are never cached, whatever the route (`Cache-Control: no-store`, set by the
+ * surface's error renderer).
  */
 export type CachePolicy =
   | { kind: "no-store" }
@@ -198,6 +205,11 @@ export function declareRoutes(
     if (sharedCache && declaration.session && !declaration.sessionOptional) {
       throw new Error(`${surface}: route ${key} needs a session, so its answers cannot be shared-cached`);
     }
+    // A replay is answered from storage, not through the surface's error renderer: only the
+    // route's own header keeps a replayed error out of every cache.
+    if (declaration.idempotent && declaration.cache.kind !== "no-store") {
+      throw new Error(`${surface}: route ${key} takes an Idempotency-Key, so its answers must be no-store`);
+    }
     return { ...spec, ...declaration };
   });
   const stale = Object.keys(table).filter((key) => !seen.has(key));
@@ -206,8 +218,43 @@ export function declareRoutes(
   return declared;
 }
 
-/** The `Cache-Control` value a cache policy sends with every answer of its route. */
-export function cacheControlOf(policy: CachePolicy): string {
+/**
+ * Whether a route answers a caller that presents no credential at all: neither an API key nor
+ * a session. Documentation and health (`none`), key creation, the classic marketplace-standard
+ * metadata routes (`key: false` without the bearer) and, when PUBLIC_READS=open, the market's
+ * public reads. A route whose session is optional answers anonymously when its access rule does.
+ */
+export function answersWithoutCredential(
+  route: Pick<RouteDeclaration, "access" | "session" | "sessionOptional">,
+  publicReads: Config["publicReads"],
+): boolean {
+  if (route.session !== undefined && !route.sessionOptional) return false;
+  switch (route.access.kind) {
+    case "none":
+    case "key-creation":
+      return true;
+    case "market":
+      return route.access.publicRead === true && publicReads === "open";
+    case "classic":
+      return !route.access.key;
+    case "predict":
+    case "key-holder":
+      return false;
+  }
+}
+
+/**
+ * The `Cache-Control` value a cache policy sends with every successful answer of its route.
+ * `shareable`: whether shared HTTP caches (CDNs, proxies) may keep the answer, that is whether
+ * the route answers without a credential (`answersWithoutCredential`). An answer that needed an
+ * API key or a session is `private, max-age=…`: the caller's own cache may keep it, a shared
+ * cache may not. `private` rather than `Vary: API-KEY, Authorization, Cookie`: a shared cache
+ * would still serve a kept answer without asking the server, so the key would be neither checked
+ * (revocation) nor charged (a hit is charged here), and it would keep one copy per key, the key
+ * among its cache keys; many CDNs do not honour `Vary` on arbitrary headers at all.
+ */
+export function cacheControlOf(policy: CachePolicy, { shareable }: { shareable: boolean }): string {
+  const scope = shareable ? "public" : "private";
   switch (policy.kind) {
     case "no-store":
       return "no-store";
@@ -216,11 +263,15 @@ export function cacheControlOf(policy: CachePolicy): string {
         ? "private, no-store"
         : `private, max-age=${policy.maxAgeSeconds}`;
     case "public":
-      return `public, max-age=${policy.maxAgeSeconds}${policy.immutable ? ", immutable" : ""}`;
+      return `${scope}, max-age=${policy.maxAgeSeconds}${policy.immutable ? ", immutable" : ""}`;
     case "shared":
-      return `public, max-age=${policy.maxAgeSeconds}`;
+      return `${scope}, max-age=${policy.maxAgeSeconds}`;
   }
 }
+
+/** The `Cache-Control` of a route's successful answers: its cache policy, scoped by its access rule. */
+export const cacheControlFor = (route: RouteDeclaration, publicReads: Config["publicReads"]): string =>
+  cacheControlOf(route.cache, { shareable: answersWithoutCredential(route, publicReads) });
 
 /** Declaration helpers, so a route table reads as a table. */
 export const cache = {

@@ -14,7 +14,11 @@ Idempotency: POST routes that create something accept an Idempotency-Key header.
 
 CORS: any origin may call the APIs without credentials (Access-Control-Allow-Origin: *); the first-party website origins (ALLOWED_ORIGINS) get their origin echoed with credentials. Preflight never needs a key. The first-party proxy /app/api answers first-party origins only.
 
-Every response carries X-Request-Id (yours when you send a valid one, else a generated one). Quote it when you report a problem.`;
+Every response carries X-Request-Id (yours when you send a valid one, else a generated one). Quote it when you report a problem.
+
+Caching: no error is ever cacheable: every 4xx and 5xx answer carries Cache-Control: no-store, whatever the route. A successful answer that needed an API key or a session is private: Cache-Control: private, max-age=N on cacheable reads (your own client may keep it; a shared cache such as a CDN or a proxy may not, since it would hand it out without the server checking or charging the key), private, no-store on per-caller answers. Only answers that need no credential may be public, max-age=N: documentation, images and art, the classic marketplace-standard metadata, and the market's public reads when PUBLIC_READS=open. Each operation's 200 response states its Cache-Control. Cacheable reads carry a strong ETag; If-None-Match with it answers 304 with the same Cache-Control, charged like a 200.
+
+Security headers: every response carries X-Content-Type-Options: nosniff. HTML pages (the /docs references) carry Content-Security-Policy with frame-ancestors 'none' (no script, no external resource, never framed) and Referrer-Policy: no-referrer; other answers that are not JSON (SVG art, images) carry a Content-Security-Policy under which nothing runs or loads.`;
 
 export function surfaceNotes(surface: "market" | "classic" | "predict", config: Config): string {
   switch (surface) {

@@ -45,18 +45,21 @@ const codeOfKind: Record<ErrorKind, string> = {
   internal: "INTERNAL_ERROR",
 };
 
-/** Headers every error carries whatever the surface: the budget state when known, Retry-After, no caching of failures. */
+/**
+ * Headers every error carries whatever the surface: the budget state when known, Retry-After,
+ * and `Cache-Control: no-store`. No error answer is ever cacheable, whatever the route's cache
+ * policy: a refusal (401, 429) is about the caller who got it, a 400 or 404 may stop being one
+ * at the next write, and a transient failure (503) must not outlive itself in any cache. This
+ * replaces the route's own `Cache-Control`, which the pipeline set before its checks ran.
+ */
 function commonHeaders(error: AppError): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
   if (error.rateLimit) {
     headers[RATE_LIMIT_HEADERS.limit] = String(error.rateLimit.limit);
     headers[RATE_LIMIT_HEADERS.remaining] = String(error.rateLimit.remaining);
     headers[RATE_LIMIT_HEADERS.reset] = String(error.rateLimit.resetSeconds);
   }
   if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
-  // Transient failures, a fetched host's included, are never cached.
-  if (["unavailable", "rate_limited", "bad_gateway", "gateway_timeout"].includes(error.kind))
-    headers["Cache-Control"] = "no-store";
   return headers;
 }
 

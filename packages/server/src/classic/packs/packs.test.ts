@@ -137,7 +137,7 @@ describe("classic pack reads", () => {
     it("lists a game's packs by latest update, newest first, ties by token id", async () => {
       const response = await get(`/range?contractAddress=${A}`);
       expect(response.statusCode).toBe(200);
-      expect(response.headers["cache-control"]).toBe("public, max-age=5");
+      expect(response.headers["cache-control"]).toBe("private, max-age=5");
       const body = response.json();
       expect(ids(body)).toEqual(["4", "3", "2", "1", "5", BIG.toString(), HUGE.toString()]);
       expect(body.pagination).toEqual({ page: 1, limit: 50, total: 7, totalPages: 1 });
@@ -311,7 +311,7 @@ describe("classic pack reads", () => {
         `/collection/${ALICE.toUpperCase().replace("0X", "0x")}?contractAddress=alpha-1`,
       );
       expect(response.statusCode).toBe(200);
-      expect(response.headers["cache-control"]).toBe("public, max-age=30");
+      expect(response.headers["cache-control"]).toBe("private, max-age=30");
       const body = response.json();
       expect(body).toMatchObject({ ownerAddress: ALICE, contractAddress: A, chainId: 8453 });
       expect(body.success).toBeUndefined();

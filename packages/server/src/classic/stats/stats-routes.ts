@@ -11,7 +11,7 @@ import { keyRefused } from "../responses.ts";
 import type { ClassicStatsService } from "./service.ts";
 
 const CACHE =
-  "Analytics: served from the shared read cache for up to 5 minutes, and rebuilt as soon as the classic projection moves (`Cache-Control: public, max-age=300`, strong `ETag`).";
+  "Analytics: served from the shared read cache for up to 5 minutes, and rebuilt as soon as the classic projection moves (`Cache-Control: private, max-age=300`: the answer needed a key, so only the caller's own cache keeps it; strong `ETag`).";
 
 const errors = {
   400: { description: "A malformed query value (`VALIDATION_ERROR`)." },

@@ -186,7 +186,7 @@ describe("classic leaderboards and platform stats", () => {
     it("ranks wallets by packs held, then opened, then spent, then address", async () => {
       const response = await get("/classic/leaderboards/collectors");
       expect(response.statusCode).toBe(200);
-      expect(response.headers["cache-control"]).toBe("public, max-age=300");
+      expect(response.headers["cache-control"]).toBe("private, max-age=300");
       const tenth = (n: number) => ((BigInt(n) * ETH) / 10n).toString();
       expect(response.json()).toEqual({
         success: true,

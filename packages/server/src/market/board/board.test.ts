@@ -85,7 +85,7 @@ describe("board from claims made on the dev chain", () => {
   it("ranks creators by packs, volume or holders, with amounts as decimal strings", async () => {
     const byClaims = await get("/market/board/creators?window=all");
     expect(byClaims.statusCode, byClaims.body).toBe(200);
-    expect(byClaims.headers["cache-control"]).toBe("public, max-age=30");
+    expect(byClaims.headers["cache-control"]).toBe("private, max-age=30");
     expect(byClaims.json()).toMatchObject({
       window: "all",
       sort: "claims",

@@ -91,7 +91,7 @@ describe("release artwork and its history", () => {
   it("answers the artwork at the current revision, tiers put together", async () => {
     const response = await get(`/market/releases/${releaseId}/artwork`);
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.headers["cache-control"]).toBe("public, max-age=30");
+    expect(response.headers["cache-control"]).toBe("private, max-age=30");
     expect(response.json()).toMatchObject({
       releaseId,
       revision: 4,

@@ -25,7 +25,7 @@ export function runtimeCatalogRoutes({ catalog }: { catalog: RuntimeCatalog }): 
       operationId: "listRuntimes",
       summary: "List the runtimes of the current marketplace",
       description:
-        "Runtime discovery: clients take `{version}` for runtime-versioned routes from here, never from a name. The list is the runtime catalog the indexer builds from the chain's RuntimeRegistry (`RuntimeRegistered` events); the configuration only says where the registry is. Newest version first; `current` marks the highest version. A runtime appears once its registration is indexed and disappears if a reorg removes it. A public read (no key when PUBLIC_READS=open), kept in the shared read cache until the registry's scope indexes more (`Cache-Control: public, max-age=60`, `ETag`).",
+        "Runtime discovery: clients take `{version}` for runtime-versioned routes from here, never from a name. The list is the runtime catalog the indexer builds from the chain's RuntimeRegistry (`RuntimeRegistered` events); the configuration only says where the registry is. Newest version first; `current` marks the highest version. A runtime appears once its registration is indexed and disappears if a reorg removes it. A public read (no key when PUBLIC_READS=open), kept in the shared read cache until the registry's scope indexes more (`Cache-Control: private, max-age=60`, `public, max-age=60` when PUBLIC_READS=open; `ETag`).",
       tags: ["Discovery"],
       responses: {
         200: { description: "The runtimes.", schema: marketRuntimeListSchema },
@@ -45,7 +45,7 @@ Answers the runtime (as listed), a page of its drops in creation order (block, t
 
 ${HEAD_DOC}
 
-A public read kept in the shared read cache until the registry's scope indexes more (\`Cache-Control: public, max-age=5\`, \`ETag\`).`,
+A public read kept in the shared read cache until the registry's scope indexes more (\`Cache-Control: private, max-age=5\`, \`public, max-age=5\` when PUBLIC_READS=open; \`ETag\`).`,
       tags: ["Indexed market"],
       request: { params: runtimeParamsSchema, query: runtimeCatalogQuerySchema },
       responses: {

@@ -100,7 +100,7 @@ describe("runtime catalog and claims from the chain", () => {
 
     const catalog = await get("/market/runtime/r2");
     expect(catalog.status).toBe(200);
-    expect(catalog.headers["cache-control"]).toBe("public, max-age=5");
+    expect(catalog.headers["cache-control"]).toBe("private, max-age=5");
     const body = catalog.body as MarketRuntimeCatalog;
     expect(body.runtime.id).toBe("r2");
     // Every DropCreated of r2 on the chain, in creation order (block, then id), with its values.

@@ -32,7 +32,7 @@ ${MARKET_DOC}
 
 ${BLOCK_DOC}
 
-Kept in the shared read cache until the prediction scope indexes another block (\`Cache-Control: public, max-age=2\`, \`ETag\`, \`If-None-Match\` → 304).`,
+Kept in the shared read cache until the prediction scope indexes another block (\`Cache-Control: private, max-age=2\`, \`ETag\`, \`If-None-Match\` → 304).`,
       tags: ["Markets"],
       request: { query: predictMarketsQuerySchema },
       responses: {
@@ -56,7 +56,7 @@ ${MARKET_DOC}
 
 ${BLOCK_DOC}
 
-Kept in the shared read cache until the prediction scope indexes another block (\`Cache-Control: public, max-age=2\`, \`ETag\`).`,
+Kept in the shared read cache until the prediction scope indexes another block (\`Cache-Control: private, max-age=2\`, \`ETag\`).`,
       tags: ["Markets"],
       request: { params: predictMarketParamsSchema },
       responses: {
@@ -81,7 +81,7 @@ Errors: 400 \`INVALID_INPUT\` for a malformed \`market\`, \`side\` or \`amount\`
 
 A later block may quote differently: execute with \`minSharesOut\` for slippage protection. ${BLOCK_DOC}
 
-Kept in the shared read cache, keyed by the query, until the prediction scope indexes another block (\`Cache-Control: public, max-age=1\`, \`ETag\`): a kept answer is dropped as soon as the head moves, and always names its own block.`,
+Kept in the shared read cache, keyed by the query, until the prediction scope indexes another block (\`Cache-Control: private, max-age=1\`, \`ETag\`): a kept answer is dropped as soon as the head moves, and always names its own block.`,
       tags: ["Markets"],
       request: { query: predictQuoteQuerySchema },
       responses: {

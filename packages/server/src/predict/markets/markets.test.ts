@@ -284,7 +284,7 @@ describe("GET /predict/v9/markets, /markets/{address} and /quote", () => {
 
     it("serves pages from the read cache until the predict scope commits, then the new state", async () => {
       const first = await get("/markets?limit=2");
-      expect(first.headers["cache-control"]).toBe("public, max-age=2");
+      expect(first.headers["cache-control"]).toBe("private, max-age=2");
       const etag = first.headers["etag"] as string;
       expect(etag).toBeTruthy();
       const revalidated = await t.app.server.inject({
@@ -303,7 +303,7 @@ describe("GET /predict/v9/markets, /markets/{address} and /quote", () => {
       expect(moved.markets.map((m) => m.marketId)).toEqual(["8", "7"]);
       expect(moved.block.number).toBe("101");
       const quote = await get(`/quote?market=${addressOf(8)}&side=yes&amount=1000`);
-      expect(quote.headers["cache-control"]).toBe("public, max-age=1");
+      expect(quote.headers["cache-control"]).toBe("private, max-age=1");
       expect((quote.body as PredictQuote).block.number).toBe("101");
     });
 

@@ -16,7 +16,7 @@ export function predictMediaRoutes({ media }: { media: PredictMedia }): RouteSpe
 - \`generated\`, always first: art the server generates for every market, an SVG (\`image/svg+xml\`, ${PREDICT_ART_SIZE.width} × ${PREDICT_ART_SIZE.height}) at the public art route \`/classic/art/{chainId}/{address}/market.svg\` (no API key, for \`<img>\` tags; the same bytes for the same market; no script, no external reference, and no text of the market's question).
 - \`operator\`, when the operator set one: the operator's image as a signed URL of the image proxy \`/classic/image/{signature}?url=…\` (no API key; hosts of the operator's allowlist only, PNG, JPEG, WebP or GIF, at most 5 MB, 5 seconds; see that route). The original URL is never answered.
 
-404 \`MARKET_NOT_FOUND\` when the official projection does not have the market. Kept in the shared read cache until the prediction scope indexes another block or the operator changes an image (\`Cache-Control: public, max-age=5\`, \`ETag\`).`,
+404 \`MARKET_NOT_FOUND\` when the official projection does not have the market. Kept in the shared read cache until the prediction scope indexes another block or the operator changes an image (\`Cache-Control: private, max-age=5\`, \`ETag\`).`,
       tags: ["Markets"],
       request: { params: predictMarketParamsSchema },
       responses: {

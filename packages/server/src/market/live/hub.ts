@@ -600,6 +600,7 @@ export function createLiveHub(deps: LiveHubDeps) {
         stream.closed = true;
         stream.res.end();
       }
+      await round;
       await reading;
       const stop = unlisten;
       unlisten = undefined;

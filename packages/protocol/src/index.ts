@@ -481,6 +481,7 @@ export {
   liveClaimsSchema,
   liveDmSchema,
   liveDmSeenSchema,
+  liveEndSchema,
   liveEventSchemas,
   liveHeadersSchema,
   liveHeadSchema,

@@ -119,7 +119,7 @@ import {
   type FreshnessBounds,
   PREDICT_INDEXER_SOURCE,
 } from "./predict/freshness.ts";
-import { createFeedGate } from "./predict/gate.ts";
+import { createFeedGate, createFeedStreamCheck } from "./predict/gate.ts";
 import { createLegacyMarkets, legacyRoutes } from "./predict/legacy/index.ts";
 import { createPredictMarkets, predictMarketsRoutes } from "./predict/markets/index.ts";
 import {
@@ -313,7 +313,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     marketScope: roles.market?.scope,
     unread: createDmService({ db, clock, cursors }).unread,
-    limits: { maxStreams: config.maxStreams, maxStreamsPerKey: config.maxStreamsPerKey, ...options.live },
+    // What admitted each open stream, checked again from the caches every round (the feed's
+    // switches are created below; the first round runs once the app has started).
+    checks: {
+      key: (hash) => keys.current(hash),
+      session: (id) => sessions.current(id),
+      gates: { feed: (firstParty) => feedStreamCheck(firstParty) },
+    },
+    limits: {
+      maxStreams: config.maxStreams,
+      maxStreamsPerKey: config.maxStreamsPerKey,
+      maxStreamsPerClient: config.maxStreamsPerClient,
+      ...options.live,
+    },
   });
   /** Shared profiles: the market's creator pages and the classic holdings' `userData`. */
   const profiles = createProfileReader({ db, publicUrl: config.publicUrl });
@@ -447,6 +459,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     revision: revisions.counters([PREDICT_RUNTIME_SOURCE])[0]!,
     bump: () => revisions.bump(PREDICT_RUNTIME_SOURCE),
   });
+  const feedStreamCheck = createFeedStreamCheck(predictSettings);
   const predictFreshness = createPredictFreshness({
     db,
     clock,
@@ -514,7 +527,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const marketSessionAuth = createSessionAuth(sessions);
   const classicBearer = createClassicBearerAuth(classicAuth);
-  const cors = createCorsPolicy(config.allowedOrigins);
+  const cors = createCorsPolicy(config.allowedOrigins, Object.values(routes).flat());
   const readCache = createReadCache({ clock });
   const pipeline = createPipeline({
     logger,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { liveEventSchemas, liveReadySchema, liveResyncSchema } from "../market/live.ts";
+import { liveEndSchema, liveEventSchemas, liveReadySchema, liveResyncSchema } from "../market/live.ts";
 import { addressString, classicQuery, isoDateTime } from "./common.ts";
 import { classicUserDataSchema } from "./packs.ts";
 
@@ -147,6 +147,7 @@ const chatSignal = (description: string) =>
 export const classicChatEventSchemas = {
   ready: liveReadySchema,
   resync: liveResyncSchema,
+  end: liveEndSchema,
   message: chatSignal("A message was posted: re-read the newest page.").meta({ id: "ClassicChatSignal" }),
   deleted: chatSignal("A message was deleted: drop it, or re-read its page.").meta({
     id: "ClassicChatDeletedSignal",

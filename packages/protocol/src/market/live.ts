@@ -21,6 +21,13 @@ export const LIVE_STREAM = {
   windowEvents: 10_000,
   /** Open streams per API key per replica; one more is 429. */
   maxStreamsPerKey: 5,
+  /**
+   * Open streams per client network per replica, whatever key or account opened
+   * them (an IPv4 address, an IPv6 /64); one more is 429.
+   */
+  maxStreamsPerClient: 20,
+  /** How soon an open stream ends once what admitted it no longer stands (key, session, feed switch). */
+  recheckSeconds: 1,
   /** Bytes a slow client may leave unread in the server's buffer before it is disconnected. */
   maxBufferedBytes: 262_144,
   /** The reconnection delay the server suggests (`retry:`), in milliseconds. */
@@ -37,7 +44,9 @@ export const liveReadySchema = z
   .object({
     resumed: z
       .boolean()
-      .describe("Whether the stream resumes after the sent `Last-Event-ID` (false on a fresh stream)."),
+      .describe(
+        "Whether the stream resumes after the sent `Last-Event-ID`: false on a fresh stream, and when the id cannot be resumed (a `resync` follows at once).",
+      ),
     heartbeatSeconds: z.number().int(),
     windowSeconds: z.number().int(),
     windowEvents: z.number().int(),
@@ -53,6 +62,21 @@ export const liveResyncSchema = z
       ),
   })
   .meta({ id: "LiveResync" });
+
+/**
+ * The last event of a stream the server ends because what admitted it no
+ * longer stands; the connection closes right after it. Reconnecting with the
+ * same credentials is refused.
+ */
+export const liveEndSchema = z
+  .object({
+    reason: z
+      .enum(["key-revoked", "session-ended", "feed-disabled", "feed-not-public"])
+      .describe(
+        "`key-revoked`: the API key was revoked; `session-ended`: the account session was signed out, revoked or expired, or its account deleted; `feed-disabled` and `feed-not-public` (prediction feed only): the operator switched the feed off, or closed it to keys that are not first-party.",
+      ),
+  })
+  .meta({ id: "LiveEnd" });
 
 export const liveReleaseSchema = z
   .object({
@@ -109,6 +133,7 @@ export const liveDmSeenSchema = z
 export const liveEventSchemas = {
   ready: liveReadySchema,
   resync: liveResyncSchema,
+  end: liveEndSchema,
   release: liveReleaseSchema,
   head: liveHeadSchema,
   claims: liveClaimsSchema,

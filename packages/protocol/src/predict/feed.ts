@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { liveReadySchema } from "../market/live.ts";
+import { liveEndSchema, liveReadySchema } from "../market/live.ts";
 import { address, addressInput, shares, uintString, wei } from "./common.ts";
 import { PREDICT_MARKET_STATES, PREDICT_SIDES, predictBlockSchema } from "./markets.ts";
 
@@ -74,6 +74,7 @@ export const predictHeadEventSchema = z
 export const predictStreamEventSchemas = {
   ready: liveReadySchema,
   resync: predictResyncSchema,
+  end: liveEndSchema,
   market: predictMarketEventSchema,
   resolution: predictResolutionEventSchema,
   trade: predictTradeEventSchema,

@@ -108,6 +108,7 @@ const rawSchema = z.object({
   MKT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
   MKT_MAX_STREAMS: z.coerce.number().int().min(1).default(10_000),
   MKT_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(1).default(5),
+  MKT_MAX_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).default(20),
   IMAGE_PROXY_HOSTS: commaList.default([]).pipe(z.array(imageHost)),
   ETH_USD_PRICE: usdPerEth.optional(),
   ETH_USD_PRICE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -171,6 +172,8 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
     maxStreams: raw.MKT_MAX_STREAMS,
     /** Live-update streams one API key holds open on one replica. */
     maxStreamsPerKey: raw.MKT_MAX_STREAMS_PER_KEY,
+    /** Live-update streams one client network (IPv4 address, IPv6 /64) holds open on one replica, whatever keys or accounts. */
+    maxStreamsPerClient: raw.MKT_MAX_STREAMS_PER_CLIENT,
     /**
      * Host names the classic image proxy fetches from (`*.example.com` covers
      * the subdomains); empty: nothing is proxied.

@@ -1,22 +1,58 @@
 import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import type { FastifyInstance, RouteShorthandOptions } from "fastify";
+import type { RouteDefinition } from "./route.ts";
 
-const ALLOWED_HEADERS = [
+/**
+ * Request headers read outside any route's `request.headers` schema: the
+ * credentials the guard and the session checks read, the body's type, the
+ * idempotency key, the resume point of event streams, conditional reads
+ * against the read cache, the caller's request id and the classic image
+ * switch. A browser may send each of them cross-origin.
+ */
+export const CREDENTIAL_HEADERS = [
   "API-KEY",
   "Authorization",
   "Content-Type",
   "Idempotency-Key",
+  "Last-Event-ID",
+  "If-None-Match",
   "X-MKT-Wallet",
   "X-MKT-Session",
   "X-Request-Id",
   "X-Bypass-Image-Proxy",
-].join(", ");
-const EXPOSED_HEADERS = [
+] as const;
+
+/** Response headers a client reads (beyond the CORS-safelisted ones): budgets, retries, validators, ids, replays. */
+export const EXPOSED_HEADERS = [
   ...Object.values(RATE_LIMIT_HEADERS),
   "Retry-After",
+  "ETag",
   "X-Request-Id",
   "Idempotent-Replayed",
-].join(", ");
+] as const;
+
+/** One comma list of header names, each once whatever its case, in first-seen order. */
+function headerList(names: readonly string[]): string {
+  const seen = new Map<string, string>();
+  for (const name of names) if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+  return [...seen.values()].join(", ");
+}
+
+/** Every request header routes read: those their schemas declare, and those a shared-cache answer varies on. */
+export function routeRequestHeaders(routes: readonly RouteDefinition[]): string[] {
+  return routes.flatMap((route) => [
+    ...Object.keys(route.request?.headers?.shape ?? {}),
+    ...(route.cache.kind === "shared" ? (route.cache.vary ?? []) : []),
+  ]);
+}
+
+/** Every response header routes document (`responses[status].headers`). */
+export function routeResponseHeaders(routes: readonly RouteDefinition[]): string[] {
+  return routes.flatMap((route) =>
+    Object.values(route.responses).flatMap((response) => Object.keys(response.headers ?? {})),
+  );
+}
+
 const METHODS = "GET, POST, PUT, PATCH, DELETE";
 const PROXY_PREFIX = "/app/api";
 
@@ -30,14 +66,22 @@ const PROXY_PREFIX = "/app/api";
  * its options on every request when they depend on the request, which cost
  * a measurable share of the hot path.
  */
-/** The CORS response headers for a request from `origin` to `url` (always Vary: Origin). */
-export function createCorsPolicy(allowedOrigins: readonly string[]) {
+/**
+ * The CORS response headers for a request from `origin` to `url` (always
+ * Vary: Origin). Preflight allows every request header a route reads
+ * (`CREDENTIAL_HEADERS` and every header `routes` declare) and responses
+ * expose every header a client needs (`EXPOSED_HEADERS` and every header
+ * `routes` document), so a header a new route declares is allowed with it.
+ */
+export function createCorsPolicy(allowedOrigins: readonly string[], routes: readonly RouteDefinition[] = []) {
+  const allowedHeaders = headerList([...CREDENTIAL_HEADERS, ...routeRequestHeaders(routes)]);
+  const exposedHeaders = headerList([...EXPOSED_HEADERS, ...routeResponseHeaders(routes)]);
   const firstParty = new Set(allowedOrigins);
   const varyOnly = Object.freeze({ Vary: "Origin" });
   const publicHeaders = Object.freeze({
     Vary: "Origin",
     "Access-Control-Allow-Origin": "*",
-    "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+    "Access-Control-Expose-Headers": exposedHeaders,
   });
   // Built once per first-party origin: the pipeline sets them on every response.
   const firstPartyHeaders = new Map(
@@ -47,7 +91,7 @@ export function createCorsPolicy(allowedOrigins: readonly string[]) {
         Vary: "Origin",
         "Access-Control-Allow-Origin": origin,
         "Access-Control-Allow-Credentials": "true",
-        "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+        "Access-Control-Expose-Headers": exposedHeaders,
       }),
     ]),
   );
@@ -62,6 +106,8 @@ export function createCorsPolicy(allowedOrigins: readonly string[]) {
   };
   return {
     allowOrigin,
+    /** `Access-Control-Allow-Headers` of a preflight. */
+    allowedHeaders,
     headersFor(origin: string | undefined, url: string): Readonly<Record<string, string>> {
       const allowed = allowOrigin(origin, url);
       if (!allowed) return varyOnly;
@@ -89,7 +135,7 @@ export function registerPreflight(
       policy.allowOrigin(request.headers.origin, request.url)
     ) {
       reply.header("Access-Control-Allow-Methods", METHODS);
-      reply.header("Access-Control-Allow-Headers", ALLOWED_HEADERS);
+      reply.header("Access-Control-Allow-Headers", policy.allowedHeaders);
       reply.header("Access-Control-Max-Age", "600");
     }
     return reply.code(204).send();

@@ -1,12 +1,15 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { AppError } from "../errors.ts";
+import type { RouteGate } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
 import { toAppError } from "./to-app-error.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
     surface?: Surface["name"];
+    /** The route's product gate (`gate` in its route table): open streams check it again. */
+    gate?: RouteGate;
   }
 }
 

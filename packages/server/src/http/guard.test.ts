@@ -245,7 +245,10 @@ describe("guard rules for routes that come with later issues", () => {
     pipeline.mount(app, marketSurface(), [
       fixture("/runtime", { kind: "market", bucket: "read", publicRead: true }),
     ]);
-    pipeline.mount(app, predictSurface("https://x"), []);
+    pipeline.mount(app, predictSurface("https://x"), [
+      fixture("/markets", { kind: "predict" }),
+      fixture("/stream", { kind: "predict", class: "stream" }),
+    ]);
     await app.ready();
     return app;
   };
@@ -300,6 +303,34 @@ describe("guard rules for routes that come with later issues", () => {
       expect((await get(app, url, key, "10.4.200.1")).statusCode).toBe(200);
     },
   );
+
+  it("a prediction-feed stream open is a request of the feed's budget (predict-api.md, Limits) and of the stream budget", async () => {
+    const strip = (r: Awaited<ReturnType<typeof get>>) => {
+      const { date: _d, "x-request-id": _id, ...headers } = r.headers;
+      return { status: r.statusCode, body: r.body, headers };
+    };
+    // The key's 100 spent on reads: the stream open is the same 429 as without a key.
+    const spender = "10.4.90.1";
+    for (let i = 0; i < 100; i++)
+      expect((await get(app, "/predict/v9/markets", key, spender)).statusCode).toBe(200);
+    const spent = await get(app, "/predict/v9/stream", key, spender);
+    expect(spent.statusCode).toBe(429);
+    expect(spent.json()).toEqual({
+      error: "API_KEY_REQUIRED_OR_RATE_LIMITED",
+      docs: "https://x/docs/predict",
+    });
+    expect(strip(spent)).toEqual(strip(await get(app, "/predict/v9/stream", undefined, spender)));
+
+    // Another client: 10 opens spend the stream budget; all 11 attempts count in the feed's 100.
+    const streamer = "10.4.90.2";
+    for (let i = 0; i < 10; i++)
+      expect((await get(app, "/predict/v9/stream", key, streamer)).statusCode).toBe(200);
+    expect((await get(app, "/predict/v9/stream", key, streamer)).statusCode).toBe(429);
+    let reads = 0;
+    for (let i = 0; i < 100; i++)
+      if ((await get(app, "/predict/v9/markets", key, streamer)).statusCode === 200) reads += 1;
+    expect(reads).toBe(89);
+  });
 
   it("classic public metadata needs no key and admits 2,000 per minute per IP", async () => {
     let admitted = 0;

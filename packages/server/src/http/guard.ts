@@ -211,15 +211,27 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     };
   };
 
-  /** A key-gated route of the classic or predict surface: one opaque 429 for every refusal. */
-  const compileOpaque = (prefix: string, budget: Budget, reject: Reject): AccessCheck => {
+  /**
+   * A key-gated route of the classic or predict surface: one opaque 429 for
+   * every refusal, whose headers state `refusal`'s budget. Each of `budgets`
+   * is charged per key per client group, in order; the first spent one
+   * refuses (the ones before it stay charged: the request was made).
+   */
+  const compileOpaque = (
+    budgets: readonly { prefix: string; budget: Budget }[],
+    refusal: Budget,
+    reject: Reject,
+  ): AccessCheck => {
     return (request, reply) => {
       const group = clientGroup(request.ip);
       return withKey(request, group, (key) => {
-        if (key === "missing" || key === "invalid") reject(`${key}_key`, opaqueRefusal(budget, `${key}_key`));
+        if (key === "missing" || key === "invalid")
+          reject(`${key}_key`, opaqueRefusal(refusal, `${key}_key`));
         const valid = key as CachedKey;
-        if (!charge(reply, `${prefix}:key:${valid.id}:ip:${group}`, budget, valid.multiplier).allowed)
-          reject("quota", opaqueRefusal(budget, "quota"));
+        for (const { prefix, budget } of budgets) {
+          if (!charge(reply, `${prefix}:key:${valid.id}:ip:${group}`, budget, valid.multiplier).allowed)
+            reject("quota", opaqueRefusal(refusal, "quota"));
+        }
         request.apiKey = valid;
       });
     };
@@ -289,15 +301,25 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
               },
             };
           }
-          return { beforeSession: compileOpaque(`classic:${access.class}`, budget, reject) };
+          return {
+            beforeSession: compileOpaque([{ prefix: `classic:${access.class}`, budget }], budget, reject),
+          };
         }
-        case "predict":
+        case "predict": {
+          // predict-api.md, Limits: every request counts against the key's per-IP budget, a stream
+          // open included; opening a stream also charges the stream budget (the market's).
+          const all = { prefix: "predict", budget: policies.predict.all };
           return {
             beforeSession:
               access.class === "stream"
-                ? compileOpaque("predict:stream", policies.predict.stream, reject)
-                : compileOpaque("predict", policies.predict.all, reject),
+                ? compileOpaque(
+                    [all, { prefix: "predict:stream", budget: policies.predict.stream }],
+                    policies.predict.stream,
+                    reject,
+                  )
+                : compileOpaque([all], policies.predict.all, reject),
           };
+        }
         case "key-creation":
           return {
             beforeSession: (request, reply) => {

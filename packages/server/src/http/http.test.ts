@@ -1,5 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
+import { CREDENTIAL_HEADERS, EXPOSED_HEADERS } from "./cors.ts";
+
+/** CORS-safelisted response headers: a page reads them without `Access-Control-Expose-Headers`. */
+const SAFELISTED = new Set([
+  "cache-control",
+  "content-language",
+  "content-length",
+  "content-type",
+  "expires",
+  "last-modified",
+  "pragma",
+]);
+
+interface OpenApiOperation {
+  parameters?: Array<{ name: string; in: string } | { $ref: string }>;
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+}
 
 describe("surface error bodies", () => {
   let t: TestApp;
@@ -98,6 +115,57 @@ describe("request ids, CORS and client addresses", () => {
     expect(thirdParty.statusCode).toBe(204);
     expect(thirdParty.headers["access-control-allow-origin"]).toBe("*");
     expect(thirdParty.headers["access-control-allow-credentials"]).toBeUndefined();
+  });
+
+  it("preflight allows every request header a route reads, and responses expose every header a client needs", async () => {
+    // Every header a route of the three documents declares or documents, besides the credentials.
+    const requestHeaders = new Set<string>(CREDENTIAL_HEADERS.map((name) => name.toLowerCase()));
+    const responseHeaders = new Set<string>(EXPOSED_HEADERS.map((name) => name.toLowerCase()));
+    for (const name of ["market", "classic", "predict"]) {
+      const doc = (await t.app.server.inject({ url: `/openapi/${name}.json` })).json() as {
+        paths: Record<string, Record<string, OpenApiOperation>>;
+        components: { parameters: Record<string, { name: string; in: string }> };
+      };
+      for (const parameter of Object.values(doc.components.parameters))
+        if (parameter.in === "header") requestHeaders.add(parameter.name.toLowerCase());
+      for (const operation of Object.values(doc.paths).flatMap((methods) => Object.values(methods))) {
+        for (const parameter of operation.parameters ?? [])
+          if ("in" in parameter && parameter.in === "header")
+            requestHeaders.add(parameter.name.toLowerCase());
+        for (const response of Object.values(operation.responses))
+          for (const header of Object.keys(response.headers ?? {})) responseHeaders.add(header.toLowerCase());
+      }
+    }
+    // The headers the issue names, so the derived lists can never drop one.
+    for (const name of ["last-event-id", "if-none-match", "idempotency-key", "x-bypass-image-proxy"])
+      expect(requestHeaders).toContain(name);
+    for (const name of ["etag", "retry-after", "ratelimit-reset", "x-request-id", "idempotent-replayed"])
+      expect(responseHeaders).toContain(name);
+
+    for (const origin of ["https://mkt.example", "https://docs.example"]) {
+      const preflight = await t.app.server.inject({
+        method: "OPTIONS",
+        url: "/market/live",
+        headers: {
+          origin,
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "api-key,last-event-id",
+        },
+      });
+      expect(preflight.statusCode).toBe(204);
+      const allowed = String(preflight.headers["access-control-allow-headers"])
+        .split(",")
+        .map((name) => name.trim().toLowerCase());
+      expect([...requestHeaders].filter((name) => !allowed.includes(name))).toEqual([]);
+
+      const answer = await t.app.server.inject({ url: "/healthz", headers: { origin } });
+      const exposed = String(answer.headers["access-control-expose-headers"])
+        .split(",")
+        .map((name) => name.trim().toLowerCase());
+      expect([...responseHeaders].filter((name) => !exposed.includes(name) && !SAFELISTED.has(name))).toEqual(
+        [],
+      );
+    }
   });
 
   it("lets only first-party origins use the website proxy", async () => {

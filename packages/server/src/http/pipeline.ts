@@ -436,7 +436,7 @@ export function createPipeline(deps: PipelineDeps) {
         ...(route.request?.headers ? { headers: route.request.headers } : {}),
         ...(Object.keys(response).length > 0 ? { response } : {}),
       },
-      config: { surface: surface.name },
+      config: { surface: surface.name, ...(route.gate ? { gate: route.gate } : {}) },
       onRequest: onRequest as onRequestHookHandler,
       ...(route.idempotent ? { preHandler: idempotency.preHandler } : {}),
       ...(onSend.length > 0 ? { onSend } : {}),

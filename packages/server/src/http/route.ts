@@ -28,7 +28,7 @@ export type Access =
   | { kind: "classic"; class: ClassicClass; key: boolean }
   /**
    * Every prediction-feed route: key required, one per-IP budget; `class:
-   * "stream"` (the feed's stream) the market's stream budget instead.
+   * "stream"` (the feed's stream) charges the market's stream budget too.
    */
   | { kind: "predict"; class?: "stream" }
   /** `POST /keys`: keyless, limited per client IP. */

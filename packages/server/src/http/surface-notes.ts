@@ -12,7 +12,7 @@ Budgets are sliding windows counted per replica: no rolling window of the stated
 
 Idempotency: POST routes that create something accept an Idempotency-Key header. The same key with the same body within 24 hours returns the first response (marked Idempotent-Replayed: true) without doing the work again; with another body, 422; while the first is still running, 409. A secret is never replayed: a replayed POST /keys answers the key it created without its secret (ReplayedKey: id, multiplier, createdAt), which is shown only once and never stored.
 
-CORS: any origin may call the APIs without credentials (Access-Control-Allow-Origin: *); the first-party website origins (ALLOWED_ORIGINS) get their origin echoed with credentials. Preflight never needs a key. The first-party proxy /app/api answers first-party origins only.
+CORS: any origin may call the APIs without credentials (Access-Control-Allow-Origin: *); the first-party website origins (ALLOWED_ORIGINS) get their origin echoed with credentials. Preflight never needs a key; it allows every request header a route reads (API-KEY, Authorization, X-MKT-Wallet, X-MKT-Session, Content-Type, Idempotency-Key, Last-Event-ID, If-None-Match, X-Request-Id, X-Bypass-Image-Proxy and every header a route declares), and responses expose RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag, X-Request-Id and Idempotent-Replayed. The first-party proxy /app/api answers first-party origins only.
 
 Every response carries X-Request-Id (yours when you send a valid one, else a generated one). Quote it when you report a problem.
 

@@ -10,15 +10,15 @@ describe("createKeyCache", () => {
       negativeTtlMs: 5_000,
       maxEntries: 10,
     });
-    cache.set("found", cachedKey("key_1", 2));
+    cache.set("found", cachedKey("found", "key_1", 2));
     cache.set("unknown", null);
     now = 4_999;
-    expect(cache.get("found")).toEqual(cachedKey("key_1", 2));
+    expect(cache.get("found")).toEqual(cachedKey("found", "key_1", 2));
     expect(cache.get("unknown")).toBeNull();
     now = 5_000;
     expect(cache.get("unknown")).toBeUndefined();
     now = 29_999;
-    expect(cache.get("found")).toEqual(cachedKey("key_1", 2));
+    expect(cache.get("found")).toEqual(cachedKey("found", "key_1", 2));
     now = 30_000;
     expect(cache.get("found")).toBeUndefined();
     expect(cache.size()).toBe(0);
@@ -33,9 +33,9 @@ describe("createKeyCache", () => {
     });
     cache.set("a", null);
     cache.set("b", null);
-    cache.set("c", cachedKey("key_c", 1));
+    cache.set("c", cachedKey("c", "key_c", 1));
     expect(cache.size()).toBe(2);
     expect(cache.get("a")).toBeUndefined();
-    expect(cache.get("c")).toEqual(cachedKey("key_c", 1));
+    expect(cache.get("c")).toEqual(cachedKey("c", "key_c", 1));
   });
 });

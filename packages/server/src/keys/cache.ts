@@ -5,6 +5,8 @@ import { counterIds } from "../quotas/policies.ts";
 
 export interface CachedKey {
   id: string;
+  /** The SHA-256 of the key the cache knows it by: an open stream re-checks its key with it. */
+  hash: string;
   multiplier: number;
   /** Marked first-party by the operator: may use the prediction feed while it is not public. */
   firstParty: boolean;
@@ -13,8 +15,9 @@ export interface CachedKey {
 }
 
 /** A key as the cache holds it, with its counter ids. */
-export const cachedKey = (id: string, multiplier: number, firstParty = false): CachedKey => ({
+export const cachedKey = (hash: string, id: string, multiplier: number, firstParty = false): CachedKey => ({
   id,
+  hash,
   multiplier,
   firstParty,
   counters: {

@@ -87,7 +87,7 @@ export function createKeyService({
         .select(["id", "multiplier", "revoked", "first_party"])
         .where("hash", "=", hash)
         .executeTakeFirst();
-      return row && !row.revoked ? cachedKey(row.id, row.multiplier, row.first_party) : null;
+      return row && !row.revoked ? cachedKey(hash, row.id, row.multiplier, row.first_party) : null;
     } catch (error) {
       // Whatever broke, the key cannot be checked: fail closed.
       throw new UnavailableError("the API key lookup is unavailable; try again shortly", { cause: error });
@@ -143,6 +143,20 @@ export function createKeyService({
       return lookup(hash).then((key) => {
         cache.set(hash, key);
         return key ? { status: "valid", key } : { status: "unknown" };
+      });
+    },
+
+    /**
+     * The key a hash names now (`CachedKey.hash`), null once it is revoked or
+     * gone: synchronously from the cache, else looked up and cached, as
+     * `authenticate` does. Open streams re-check their key with it.
+     */
+    current(hash: string): CachedKey | null | Promise<CachedKey | null> {
+      const cached = cache.get(hash);
+      if (cached !== undefined) return cached;
+      return lookup(hash).then((key) => {
+        cache.set(hash, key);
+        return key;
       });
     },
 

@@ -82,3 +82,24 @@ export function createFeedGate({
     return flags instanceof Promise ? flags.then((value) => decide(value, request)) : decide(flags, request);
   };
 }
+
+/**
+ * The feed's gate for an open stream (`StreamChecks` of the live hub): the
+ * switches only, checked again every round with the key's current
+ * first-party flag. A switch turned off ends the stream (`feed-disabled`,
+ * `feed-not-public`); a stale projection does not: the stream stays and its
+ * `head` events resume with the indexer.
+ */
+export function createFeedStreamCheck(settings: PredictSettings) {
+  const decide = (flags: PredictFlags, firstParty: boolean) => {
+    const refusal = switchRefusal(flags, firstParty);
+    if (refusal === undefined) return undefined;
+    return refusal.code === "FEED_DISABLED" ? ("feed-disabled" as const) : ("feed-not-public" as const);
+  };
+  return (firstParty: boolean) => {
+    const flags = settings.flags();
+    return flags instanceof Promise
+      ? flags.then((value) => decide(value, firstParty))
+      : decide(flags, firstParty);
+  };
+}

@@ -26,6 +26,11 @@ export function createSessionCache({
   return {
     /** The session cached for this token hash while the cache may trust it, else undefined. */
     get: (hash: string): Session | undefined => entries.get(hash),
+    /** The session cached under this id, as `get` would answer it. */
+    byId(id: string): Session | undefined {
+      const hash = hashOfSession.get(id);
+      return hash === undefined ? undefined : entries.get(hash);
+    },
     remember(hash: string, session: Session) {
       entries.set(hash, session, ttlMs);
       hashOfSession.set(session.id, hash);

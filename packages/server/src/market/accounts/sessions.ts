@@ -1,5 +1,6 @@
 import { type AnySessionKind, type SignedEnvelope, signInMessage } from "@mkt/protocol";
-import type { Database, Executor } from "../../db/index.ts";
+import type { Selectable } from "kysely";
+import type { Database, DB, Executor } from "../../db/index.ts";
 import { hashSecret } from "../../keys/secrets.ts";
 import type { Clock, SlidingWindowLimiter } from "../../quotas/limiter.ts";
 import { redeemInvite } from "../profile/invites.ts";
@@ -130,6 +131,40 @@ export function createSessionService({
     },
   };
 
+  const SESSION_COLUMNS = [
+    "id",
+    "token_hash",
+    "kind",
+    "account_id",
+    "wallet",
+    "origin",
+    "invite_id",
+    "created_at",
+    "expires_at",
+    "revoked_at",
+  ] as const;
+
+  /** The session a row holds while it is live (and now in the cache), else undefined. */
+  const liveSession = (
+    row: Pick<Selectable<DB["sessions"]>, (typeof SESSION_COLUMNS)[number]> | undefined,
+    now: number,
+  ): Session | undefined => {
+    if (!row || row.revoked_at !== null || row.expires_at.getTime() <= now) return undefined;
+    if (row.kind !== "access" && row.account_id === null) return undefined;
+    const session: Session = {
+      id: row.id,
+      kind: row.kind,
+      accountId: row.account_id,
+      wallet: row.wallet,
+      origin: row.origin,
+      inviteId: row.invite_id,
+      createdAt: row.created_at.getTime(),
+      expiresAt: row.expires_at.getTime(),
+    };
+    cache.remember(row.token_hash, session);
+    return session;
+  };
+
   const issue = async (
     tx: Executor,
     values: {
@@ -221,33 +256,27 @@ export function createSessionService({
       if (cached) return cached.expiresAt > now ? cached : undefined;
       const row = await db.kysely
         .selectFrom("sessions")
-        .select([
-          "id",
-          "kind",
-          "account_id",
-          "wallet",
-          "origin",
-          "invite_id",
-          "created_at",
-          "expires_at",
-          "revoked_at",
-        ])
+        .select(SESSION_COLUMNS)
         .where("token_hash", "=", hash)
         .executeTakeFirst();
-      if (!row || row.revoked_at !== null || row.expires_at.getTime() <= now) return undefined;
-      if (row.kind !== "access" && row.account_id === null) return undefined;
-      const session: Session = {
-        id: row.id,
-        kind: row.kind,
-        accountId: row.account_id,
-        wallet: row.wallet,
-        origin: row.origin,
-        inviteId: row.invite_id,
-        createdAt: row.created_at.getTime(),
-        expiresAt: row.expires_at.getTime(),
-      };
-      cache.remember(hash, session);
-      return session;
+      return liveSession(row, now);
+    },
+
+    /**
+     * Whether the session with this id is still live (not signed out, revoked
+     * or expired, its account not deleted): synchronously from the cache, else
+     * one query by id. Open streams re-check their session with it.
+     */
+    current(id: string): boolean | Promise<boolean> {
+      const now = clock.now();
+      const cached = cache.byId(id);
+      if (cached) return cached.expiresAt > now;
+      return db.kysely
+        .selectFrom("sessions")
+        .select(SESSION_COLUMNS)
+        .where("id", "=", id)
+        .executeTakeFirst()
+        .then((row) => liveSession(row, now) !== undefined);
     },
 
     /** Signs one session out, with the chat sessions it issued. */

@@ -3,6 +3,7 @@ import { type ClassicChatEventData, type DmUnread, LIVE_STREAM, type LiveEventDa
 import type { Logger } from "pino";
 import type { Database } from "../../db/index.ts";
 import { RateLimitedError, UnavailableError } from "../../errors.ts";
+import type { RouteGate } from "../../http/route.ts";
 import { LIVE_CHANNEL, type LiveRow, type LiveStore } from "./store.ts";
 
 /** The hub's limits; the defaults are the documented policy (`LIVE_STREAM`). */
@@ -11,19 +12,63 @@ export interface LiveLimits {
   /** Open streams on this replica; one more is 503. */
   maxStreams: number;
   maxStreamsPerKey: number;
+  /** Open streams of one client network (`clientGroup`) on this replica, whatever key or account; one more is 429. */
+  maxStreamsPerClient: number;
   maxBufferedBytes: number;
   windowMs: number;
   windowEvents: number;
+  /** How often every open stream's admission is checked again (half the documented bound, so it holds). */
+  recheckMs: number;
 }
 
 export const DEFAULT_LIVE_LIMITS: LiveLimits = {
   heartbeatMs: LIVE_STREAM.heartbeatSeconds * 1000,
   maxStreams: 10_000,
   maxStreamsPerKey: LIVE_STREAM.maxStreamsPerKey,
+  maxStreamsPerClient: LIVE_STREAM.maxStreamsPerClient,
   maxBufferedBytes: LIVE_STREAM.maxBufferedBytes,
   windowMs: LIVE_STREAM.windowSeconds * 1000,
   windowEvents: LIVE_STREAM.windowEvents,
+  recheckMs: (LIVE_STREAM.recheckSeconds * 1000) / 2,
 };
+
+/** Why the hub ended a stream: the `end` event's reason. */
+export type StreamEndReason = LiveEventData["end"]["reason"];
+
+/**
+ * What admitted a stream, as plain values: the route read them from the
+ * request once its checks had passed. The hub checks them again while the
+ * stream is open.
+ */
+export interface StreamAdmission {
+  /** The API key it was opened with: the hash the key cache knows it by. */
+  keyHash: string | undefined;
+  /** The session it was opened with (an account stream; a proxied stream with the session cookie). */
+  sessionId: string | undefined;
+  /** The product gate its route declares (`gate` in the route table). */
+  gate: RouteGate | undefined;
+}
+
+/**
+ * How the hub checks an admission again, each answered from the replica's
+ * caches while they hold the answer (the caches drop an entry at once when
+ * any replica announces a change, so a check after it asks the database).
+ * A check that throws cannot tell now: the stream stays, and is checked at
+ * the next round.
+ */
+export interface StreamChecks {
+  /** The key with this hash, while it is valid: its first-party flag (a gate may need it); null once revoked. */
+  key(hash: string): { firstParty: boolean } | null | Promise<{ firstParty: boolean } | null>;
+  /** Whether the session is still live. */
+  session(id: string): boolean | Promise<boolean>;
+  /** Each gate's decision for the key's current first-party flag: undefined while it lets the stream through. */
+  gates: Partial<
+    Record<
+      RouteGate,
+      (firstParty: boolean) => StreamEndReason | undefined | Promise<StreamEndReason | undefined>
+    >
+  >;
+}
 
 export interface LiveHubDeps {
   db: Database;
@@ -33,6 +78,8 @@ export interface LiveHubDeps {
   marketScope: string | undefined;
   /** An account's unread direct messages (sent after each of its DM events). */
   unread: (accountId: string) => Promise<DmUnread>;
+  /** Checks the admissions of open streams again; without it, a stream stays until either side closes it. */
+  checks?: StreamChecks;
   limits?: Partial<LiveLimits>;
 }
 
@@ -44,6 +91,10 @@ export interface StreamRequest {
    * `client:<group>` (the client's network) without one.
    */
   holder: string;
+  /** The client's network (`clientGroup` of its address): its open streams are capped whatever opened them. */
+  client: string;
+  /** What admitted the stream: checked again while it is open (`StreamChecks`). */
+  admission: StreamAdmission;
   /** The signed-in account (`/market/account/live`): its private events too. */
   accountId: string | undefined;
   /** `?owner=`: claims events of this wallet. */
@@ -114,11 +165,14 @@ export function createLiveHub(deps: LiveHubDeps) {
   const limits: LiveLimits = { ...DEFAULT_LIVE_LIMITS, ...deps.limits };
   const streams = new Set<Stream>();
   const perKey = new Map<string, number>();
+  const perClient = new Map<string, number>();
   let cursor = 0;
   let closing = false;
   let reading: Promise<void> | undefined;
   let readAgain = false;
   let heartbeat: NodeJS.Timeout | undefined;
+  let recheckTimer: NodeJS.Timeout | undefined;
+  let round: Promise<number> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let listening = false;
 
@@ -137,6 +191,104 @@ export function createLiveHub(deps: LiveHubDeps) {
       logger.info({ msg: "live stream dropped: client too slow", buffered: stream.res.writableLength });
       drop(stream);
     }
+  };
+
+  /**
+   * Ends a stream whose admission no longer stands: the `end` event says why,
+   * then the response ends (the client sees the event before the close).
+   */
+  const end = (stream: Stream, reason: StreamEndReason) => {
+    if (stream.closed) return;
+    logger.info({ msg: "live stream ended: its admission no longer stands", reason });
+    write(stream, frame("end", { reason }));
+    if (stream.closed) return;
+    stream.closed = true;
+    stream.res.end();
+  };
+
+  /**
+   * One stream's admission checked again: its key, then its session, then its
+   * route's gate (with the key's current first-party flag). Each distinct
+   * credential is checked once per round (`memo`), synchronously while the
+   * caches answer.
+   */
+  const judge = (
+    checks: StreamChecks,
+    stream: Stream,
+    memo: Map<string, unknown>,
+  ): StreamEndReason | undefined | Promise<StreamEndReason | undefined> => {
+    const once = <T>(id: string, run: () => T): T => {
+      if (!memo.has(id)) memo.set(id, run());
+      return memo.get(id) as T;
+    };
+    const { keyHash, sessionId, gate } = stream.admission;
+    const key = keyHash === undefined ? undefined : once(`key:${keyHash}`, () => checks.key(keyHash));
+    return then(key, (current) => {
+      if (current === null) return "key-revoked";
+      const live =
+        sessionId === undefined ? true : once(`session:${sessionId}`, () => checks.session(sessionId));
+      return then(live, (sessionLive): StreamEndReason | undefined | Promise<StreamEndReason | undefined> => {
+        if (!sessionLive) return "session-ended";
+        const decide = gate === undefined ? undefined : checks.gates[gate];
+        if (decide === undefined) return undefined;
+        const firstParty = current?.firstParty === true;
+        return once(`gate:${gate}:${firstParty}`, () => decide(firstParty));
+      });
+    });
+  };
+
+  /**
+   * One round: checks every open stream's admission again and ends those it
+   * no longer admits: a revoked key, an ended session (signed out, revoked,
+   * expired, its account deleted), a gate that refuses (the prediction feed
+   * switched off). Answers how many it ended. A check that fails (the
+   * database is down) ends nothing: the stream is checked again next round.
+   */
+  const recheckRound = async (checks: StreamChecks): Promise<number> => {
+    const memo = new Map<string, unknown>();
+    const waiting: Promise<void>[] = [];
+    let ended = 0;
+    let failure: unknown;
+    const settle = (stream: Stream, reason: StreamEndReason | undefined) => {
+      if (reason === undefined || stream.closed) return;
+      end(stream, reason);
+      ended += 1;
+    };
+    const failed = (error: unknown) => {
+      failure = error;
+    };
+    for (const stream of streams) {
+      if (stream.closed) continue;
+      try {
+        const verdict = judge(checks, stream, memo);
+        if (verdict instanceof Promise)
+          waiting.push(verdict.then((reason) => settle(stream, reason), failed));
+        else settle(stream, verdict);
+      } catch (error) {
+        failed(error);
+      }
+    }
+    await Promise.all(waiting);
+    if (failure !== undefined)
+      logger.warn({ msg: "live stream admission check failed; checked again next round", err: failure });
+    return ended;
+  };
+
+  /**
+   * Runs a round once the one under way (if any) is over, so a change made
+   * before the call is seen. Every replica runs one every `recheckMs`; a
+   * change made on another replica reaches this one's caches first, through
+   * the database's notifications.
+   */
+  const recheck = async (): Promise<number> => {
+    const checks = deps.checks;
+    if (checks === undefined) return 0;
+    while (round) await round;
+    const current = recheckRound(checks).finally(() => {
+      round = undefined;
+    });
+    round = current;
+    return current;
   };
 
   /** Per watched owner, one `claims` frame per runtime the commit recorded claims of. */
@@ -315,9 +467,10 @@ export function createLiveHub(deps: LiveHubDeps) {
       ready(stream, false, from);
     } else {
       const last = LAST_EVENT_ID.test(presented) ? Number(presented) : Number.NaN;
-      ready(stream, true);
       let after = Number.isNaN(last) ? -1 : last;
       let resync: "expired" | "unknown" | undefined = Number.isNaN(last) ? "unknown" : undefined;
+      // `ready` says whether the stream resumes, so it waits for the first read of the log.
+      let told = false;
       // At least one read: it also checks an id ahead of this replica against the log.
       for (
         let first = true;
@@ -329,12 +482,17 @@ export function createLiveHub(deps: LiveHubDeps) {
           resync = page.reason;
           break;
         }
+        if (!told) {
+          ready(stream, true);
+          told = true;
+        }
         for (const row of page.rows) {
           await deliver(row, [stream]);
           after = row.id;
         }
         if (page.complete) break;
       }
+      if (!told) ready(stream, resync === undefined);
       if (resync !== undefined) {
         stream.through = from;
         write(stream, frame("resync", { reason: resync }, from), from);
@@ -366,6 +524,10 @@ export function createLiveHub(deps: LiveHubDeps) {
       });
       heartbeat = setInterval(beat, limits.heartbeatMs);
       heartbeat.unref();
+      recheckTimer = setInterval(() => {
+        if (round === undefined && streams.size > 0) void recheck();
+      }, limits.recheckMs);
+      recheckTimer.unref();
       listening = true;
     },
 
@@ -374,9 +536,11 @@ export function createLiveHub(deps: LiveHubDeps) {
 
     /**
      * Refuses a stream before its response starts: while shutting down or at
-     * the replica's stream cap (503), or at the key's cap of open streams (429).
+     * the replica's stream cap (503), at the holder's cap of open streams
+     * (429), or at the client network's cap, whichever keys or accounts opened
+     * its streams (429).
      */
-    admit(holder: string) {
+    admit({ holder, client }: Pick<StreamRequest, "holder" | "client">) {
       if (closing) throw new UnavailableError("the server is shutting down; reconnect");
       if (streams.size >= limits.maxStreams)
         throw new UnavailableError("this replica holds as many streams as it can; retry shortly", {
@@ -388,19 +552,25 @@ export function createLiveHub(deps: LiveHubDeps) {
           `at most ${limits.maxStreamsPerKey} open streams per API key (through the website proxy: per account, or per client network); close one first`,
           { retryAfterSeconds: 5 },
         );
+      if ((perClient.get(client) ?? 0) >= limits.maxStreamsPerClient)
+        throw new RateLimitedError(
+          "streams",
+          `at most ${limits.maxStreamsPerClient} open streams per client network (an IPv4 address or an IPv6 /64), whichever keys or accounts opened them; close one first`,
+          { retryAfterSeconds: 5 },
+        );
     },
 
     /** Takes over an admitted stream whose response head is written. */
     attach(request: StreamRequest, res: ServerResponse): void {
       const stream: Stream = { ...request, res, through: 0, told: 0, pending: [], closed: false };
       streams.add(stream);
-      perKey.set(request.holder, (perKey.get(request.holder) ?? 0) + 1);
+      count(perKey, request.holder, 1);
+      count(perClient, request.client, 1);
       res.on("close", () => {
         stream.closed = true;
         if (streams.delete(stream)) {
-          const left = (perKey.get(request.holder) ?? 1) - 1;
-          if (left === 0) perKey.delete(request.holder);
-          else perKey.set(request.holder, left);
+          count(perKey, request.holder, -1);
+          count(perClient, request.client, -1);
         }
       });
       catchUp(stream).catch((error: unknown) => {
@@ -412,6 +582,9 @@ export function createLiveHub(deps: LiveHubDeps) {
     /** Reads new rows now (tests; the listener does it on every notification). */
     pull,
 
+    /** Checks every open stream's admission now (the timer does it every `recheckMs`). */
+    recheck,
+
     /** Prunes the log to its window; a periodic job on every replica. */
     prune: () => store.prune({ maxAgeMs: limits.windowMs, maxEvents: limits.windowEvents }),
 
@@ -422,10 +595,12 @@ export function createLiveHub(deps: LiveHubDeps) {
     async close() {
       closing = true;
       if (heartbeat) clearInterval(heartbeat);
+      if (recheckTimer) clearInterval(recheckTimer);
       for (const stream of streams) {
         stream.closed = true;
         stream.res.end();
       }
+      await round;
       await reading;
       const stop = unlisten;
       unlisten = undefined;
@@ -435,3 +610,15 @@ export function createLiveHub(deps: LiveHubDeps) {
 }
 
 export type LiveHub = ReturnType<typeof createLiveHub>;
+
+/** Moves a per-holder count of open streams; a count that reaches 0 leaves the map. */
+function count(counts: Map<string, number>, holder: string, by: 1 | -1) {
+  const next = (counts.get(holder) ?? 0) + by;
+  if (next <= 0) counts.delete(holder);
+  else counts.set(holder, next);
+}
+
+/** Continues with a value now, or once it arrives: synchronous while the value is. */
+function then<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}

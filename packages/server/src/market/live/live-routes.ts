@@ -7,13 +7,29 @@ import type { LiveHub, StreamRequest } from "./hub.ts";
 
 /**
  * Hands an admitted request's response to the hub for as long as the stream
- * lasts: refuses it first at the hub's caps (429 per holder, 503 per
- * replica), then writes the SSE head (with the headers the pipeline set:
- * rate-limit state, Cache-Control) and attaches it. Every stream route of
- * every surface opens its stream here.
+ * lasts: refuses it first at the hub's caps (429 per holder and per client
+ * network, 503 per replica), then writes the SSE head (with the headers the
+ * pipeline set: rate-limit state, Cache-Control) and attaches it with what
+ * admitted it (the key, the session, the route's gate), which the hub checks
+ * again while the stream is open. Every stream route of every surface opens
+ * its stream here.
  */
-export function serveStream(hub: LiveHub, reply: FastifyReply, stream: StreamRequest): void {
-  hub.admit(stream.holder);
+export function serveStream(
+  hub: LiveHub,
+  reply: FastifyReply,
+  route: Omit<StreamRequest, "client" | "admission">,
+): void {
+  const { request } = reply;
+  const stream: StreamRequest = {
+    ...route,
+    client: clientGroup(request.ip),
+    admission: {
+      keyHash: request.apiKey?.hash,
+      sessionId: request.session?.id,
+      gate: request.routeOptions.config.gate,
+    },
+  };
+  hub.admit(stream);
   // From here on the handler writes the response itself, for as long as the stream lasts.
   reply.hijack();
   const headers: OutgoingHttpHeaders = {};
@@ -40,12 +56,15 @@ Events (\`event:\` name, \`data:\` JSON; schemas \`LiveStreamEvent\`):
 - \`head\` {scope, version, nextBlock, revision}: the indexer committed blocks of a market runtime (or undid them in a reorg: \`nextBlock\` moves back).
 - \`claims\` {scope, version, owner, claims, fromBlock, toBlock}: with \`?owner=\`, sent just before the \`head\` event of a commit that recorded claims of that wallet; re-read \`GET /market/runtime/{version}/claims?owner=\`.
 - \`dm\` {messageId, threadId, from, createdAt} and \`dm-seen\` {threadId, seenUpTo}, each followed by \`unread\` {messages, threads}: only on \`/market/account/live\`, only the signed-in account's own conversations.
-- \`resync\` {reason}: the events after \`Last-Event-ID\` are no longer all in the log (\`expired\`), or the id is not one this server issued (\`unknown\`): re-read every REST resource the client shows, then carry on.
+- \`resync\` {reason}: the events after \`Last-Event-ID\` are no longer all in the log (\`expired\`), or the id is not one this server issued (\`unknown\`, or not an id at all): re-read every REST resource the client shows, then carry on. Such a stream's \`ready\` says \`resumed: false\`.
+- \`end\` {reason}: the last event before the server closes the stream because what opened it no longer stands (below); do not reconnect with the same credentials.
 - \`position\` {}: moves the resume point past events that were not for this stream (sent with a heartbeat when needed).
 
-Ids are decimal, increasing across every replica, one sequence in the database. The event a client may resume after carries \`id:\`; send it back as \`Last-Event-ID\` on reconnect and every later event is replayed, in order, none missed, while it is in the log's window: the last ${Math.round(limits.windowMs / 60_000)} minutes and at most ${limits.windowEvents.toLocaleString("en-US")} events. Older than that, the stream starts with \`resync\`. A comment line (\`: heartbeat\`) comes every ${Math.round(limits.heartbeatMs / 1000)} seconds; a client that hears nothing for three intervals should reconnect. \`retry: ${LIVE_STREAM.retryMs}\` suggests the reconnection delay; back off with jitter beyond it.
+Ids are decimal, increasing across every replica, one sequence in the database. The event a client may resume after carries \`id:\`; send it back as \`Last-Event-ID\` on reconnect (CORS allows the header from any origin) and every later event is replayed, in order, none missed, while it is in the log's window: the last ${Math.round(limits.windowMs / 60_000)} minutes and at most ${limits.windowEvents.toLocaleString("en-US")} events. Older than that, the stream starts with \`resync\`. A comment line (\`: heartbeat\`) comes every ${Math.round(limits.heartbeatMs / 1000)} seconds; a client that hears nothing for three intervals should reconnect. \`retry: ${LIVE_STREAM.retryMs}\` suggests the reconnection delay; back off with jitter beyond it.
 
-Budget: opening a stream charges the stream bucket (10 per minute per key per replica, times the multiplier). At most ${limits.maxStreamsPerKey} streams per key are open at once on a replica (429 beyond).
+Budget: opening a stream charges the stream bucket (10 per minute per key per replica, times the multiplier). At most ${limits.maxStreamsPerKey} streams per key are open at once on a replica, and at most ${limits.maxStreamsPerClient} per client network (an IPv4 address or an IPv6 /64) whichever keys or accounts opened them (429 beyond either, Retry-After 5).
+
+Revocation: every replica checks each open stream's key and session again every ${limits.recheckMs / 1000} seconds. Within about a second of the key being revoked (\`DELETE /keys/current\` or the operator), or of the session being signed out, revoked or expired, or of its account being deleted, on whichever replica that happened, the stream gets \`end\` {reason: \`key-revoked\` | \`session-ended\`} and closes. A reconnect with the same credentials is refused (401).
 
 The first-party website proxy serves both streams (\`/app/api/live\`, \`/app/api/account/live\` with the session cookie): there a same-origin \`EventSource\` works, since the proxy needs no header. Without a session a proxied stream spends the proxy's anonymous stream budget and the cap of open streams counts per client network; with the session cookie, the account's. An open stream does not hold one of the replica's in-flight request slots; each replica holds at most ${limits.maxStreams.toLocaleString("en-US")} streams (503 with Retry-After beyond). A client that leaves more than ${Math.round(limits.maxBufferedBytes / 1024)} KiB unread is disconnected; it resumes with \`Last-Event-ID\`. On shutdown the server ends every stream; clients reconnect to another replica.`;
 }
@@ -62,7 +81,7 @@ export function liveRoutes({ hub }: { hub: LiveHub }): RouteSpec[] {
     400: { description: "`owner` is not a 0x address." },
     401: { description: "API key missing, malformed or invalid." },
     429: {
-      description: `Stream budget spent, or ${hub.limits.maxStreamsPerKey} streams of this key already open on this replica.`,
+      description: `Stream budget spent, ${hub.limits.maxStreamsPerKey} streams of this key (through the proxy: this account, or this client network without a session) already open on this replica, or ${hub.limits.maxStreamsPerClient} streams of this client network (IPv4 address, IPv6 /64), whatever keys or accounts opened them.`,
     },
     503: {
       description: "The replica holds its maximum of streams, or is shutting down; retry after Retry-After.",

@@ -4,6 +4,7 @@ import { createManualClock } from "../../_test/app.ts";
 import { insertClassicGame } from "../../_test/classic.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { createImageLinks } from "../images.ts";
+import { createImageProxyPolicy } from "../images/proxy-policy.ts";
 import { fixedPriceSource } from "../price.ts";
 import { createClassicGameDirectory } from "./directory.ts";
 import { cardOddsPercent, formatPercent, marketCapWei, preorderProgress } from "./economics.ts";
@@ -36,7 +37,11 @@ describe("classic metadata store", () => {
     createClassicGameDirectory({
       db: database.db,
       publicUrl: "https://api.mkt.test",
-      images: createImageLinks({ publicUrl: "https://api.mkt.test", key: Buffer.alloc(32, 1) }),
+      images: createImageLinks({
+        publicUrl: "https://api.mkt.test",
+        key: Buffer.alloc(32, 1),
+        policy: createImageProxyPolicy({ hosts: [] }),
+      }),
       price: fixedPriceSource("2500.5"),
       clock,
     });

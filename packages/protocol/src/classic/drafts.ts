@@ -65,6 +65,7 @@ const hex32 = z.string().regex(/^0x[0-9a-f]{64}$/);
  * (` javascript:…`, `java\tscript:…`). The empty string means "none".
  * Non-ASCII characters are allowed as they are (percent-encoding is not required).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 export const CLASSIC_CREATOR_URL = /^(?:|[hH][tT][tT][pP][sS]?:\/\/[^\x00-\x20\x7f]+)$/;
 /** Longest image, website and external-link URL; the game's `links` take at most 512 characters each. */
 export const CLASSIC_CREATOR_URL_MAX = 2048;
@@ -84,7 +85,7 @@ const url = classicCreatorUrlString(CLASSIC_CREATOR_URL_MAX).nullable().default(
 /** One of a game's `links`: a creator URL, `""` for none. */
 const link = classicCreatorUrlString(CLASSIC_CREATOR_LINK_MAX).default("");
 
-/** Every creator URL field, by where it lives (the server's checks and migrations iterate these). */
+/** Every creator URL field, by where it lives: the server's checks iterate these (migration 0029 names the same). */
 export const CLASSIC_CREATOR_URL_FIELDS = {
   game: ["imageUrl", "websiteUrl", "featuredImageUrl", "packImage"],
   gameLinks: ["twitter", "website", "discord"],
@@ -117,10 +118,10 @@ export function classicCreatorUrls(content: {
     typeof links === "object" && links !== null ? (links as UrlFields) : undefined,
     CLASSIC_CREATOR_URL_FIELDS.gameLinks,
   );
-  content.cards?.forEach((card, index) => collect(`cards[${index}].`, card, CLASSIC_CREATOR_URL_FIELDS.card));
-  content.entries?.forEach((entry, index) =>
-    collect(`entries[${index}].`, entry, CLASSIC_CREATOR_URL_FIELDS.allowlistEntry),
-  );
+  for (const [index, card] of (content.cards ?? []).entries())
+    collect(`cards[${index}].`, card, CLASSIC_CREATOR_URL_FIELDS.card);
+  for (const [index, entry] of (content.entries ?? []).entries())
+    collect(`entries[${index}].`, entry, CLASSIC_CREATOR_URL_FIELDS.allowlistEntry);
   return found;
 }
 

@@ -30,14 +30,19 @@ export interface ImageProxyPolicyOptions {
 export interface ImageProxyPolicy {
   readonly hosts: readonly string[];
   /** The URL to fetch, or why not: http(s), no credentials, port 80 or 443, an allowlisted host, a public address literal. */
-  check(url: string): { target: URL; refusal?: undefined } | { target?: undefined; refusal: ImageProxyRefusal };
+  check(
+    url: string,
+  ): { target: URL; refusal?: undefined } | { target?: undefined; refusal: ImageProxyRefusal };
   /** Whether an address the host resolved to may be connected to (checked again on the connection). */
   addressAllowed(address: string): boolean;
 }
 
 const hostRefusal = (message: string): ImageProxyRefusal => ({ code: "IMAGE_HOST_NOT_ALLOWED", message });
 
-export function createImageProxyPolicy({ hosts, allowLoopback = false }: ImageProxyPolicyOptions): ImageProxyPolicy {
+export function createImageProxyPolicy({
+  hosts,
+  allowLoopback = false,
+}: ImageProxyPolicyOptions): ImageProxyPolicy {
   const addressAllowed = (address: string) =>
     isPublicAddress(address) || (allowLoopback && isLoopbackAddress(address));
   return {
@@ -59,7 +64,8 @@ export function createImageProxyPolicy({ hosts, allowLoopback = false }: ImagePr
         return { refusal: hostRefusal("the image host is not on the proxy's allowlist") };
       // Node connects to an IP literal without a lookup: check it here.
       const literal = isIP(host) !== 0;
-      if (literal && !addressAllowed(host)) return { refusal: hostRefusal("the image host is not a public address") };
+      if (literal && !addressAllowed(host))
+        return { refusal: hostRefusal("the image host is not a public address") };
       // `URL` leaves the port empty when it is the scheme's default (80 for http, 443 for https).
       const port = target.port === "" ? (target.protocol === "https:" ? 443 : 80) : Number(target.port);
       if (

@@ -29,7 +29,9 @@ import {
   classicImageRoutes,
   createClassicImageLinks,
   createImageFetcher,
+  createImageProxyPolicy,
   type ImageFetcherOptions,
+  type ImageProxyPolicyOptions,
 } from "./classic/images/index.ts";
 import { classicPackRoutes, createActivityReader, createPackReader } from "./classic/packs/index.ts";
 import { createPriceSource, type EthUsdPriceSource } from "./classic/price.ts";
@@ -147,6 +149,12 @@ export interface AppOptions {
   keyCache?: { positiveTtlMs?: number; negativeTtlMs?: number };
   /** The chains the indexer follows; their runtimes are served by the runtime routes. */
   deployments?: ChainDeployment[];
+  /**
+   * The chain ids among `deployments` that this process runs as dev chains
+   * (`startChains`). On a dev classic chain creators may use plain `http://`
+   * URLs (the demo's art on `PUBLIC_URL`); elsewhere only `https://`.
+   */
+  devChainIds?: readonly number[];
   /** Run the indexer when listening (off in HTTP-only tests). */
   indexing?: boolean;
   /**
@@ -171,7 +179,8 @@ export interface AppOptions {
    * `allowLoopback` lets an allowlisted host resolve to 127.0.0.1: only a
    * test sets it; the configuration has no way to.
    */
-  classicImageProxy?: Pick<ImageFetcherOptions, "allowLoopback" | "timeoutMs" | "maxBytes" | "cacheBytes">;
+  classicImageProxy?: Pick<ImageFetcherOptions, "timeoutMs" | "maxBytes" | "cacheBytes"> &
+    Pick<ImageProxyPolicyOptions, "allowLoopback">;
   /** The prediction feed's freshness bounds other than the documented ones (tests). */
   predictFreshness?: Partial<FreshnessBounds>;
 }
@@ -372,7 +381,17 @@ export async function createApp(options: AppOptions): Promise<App> {
       clock,
       onError: (reason) => logger.warn({ msg: "ETH/USD price fetch failed", reason }),
     }) ?? { usdPerEth: async () => undefined };
-  const classicImageLinks = await createClassicImageLinks({ publicUrl: config.publicUrl, secrets });
+  // One policy decides what the image proxy fetches and which image URLs are rewritten to it.
+  const { allowLoopback, ...classicImageLimits } = options.classicImageProxy ?? {};
+  const classicImageProxy = createImageProxyPolicy({
+    hosts: config.imageProxyHosts,
+    ...(allowLoopback !== undefined ? { allowLoopback } : {}),
+  });
+  const classicImageLinks = await createClassicImageLinks({
+    publicUrl: config.publicUrl,
+    secrets,
+    policy: classicImageProxy,
+  });
   const classicGames = createClassicGameDirectory({
     db,
     publicUrl: config.publicUrl,
@@ -386,10 +405,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions,
     chainId: roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID,
   });
+  const classicChainId = roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID;
   const classicDrafts = createClassicDraftService({
     db,
     clock,
-    chainId: roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID,
+    chainId: classicChainId,
+    plainHttpUrls: (options.devChainIds ?? []).includes(classicChainId),
     metadata: classicMetadata,
     deployments: roles.classic
       ? createDeploymentReader({
@@ -439,7 +460,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     ...classicImageRoutes({
       links: classicImageLinks,
-      fetcher: createImageFetcher({ hosts: config.imageProxyHosts, clock, ...options.classicImageProxy }),
+      fetcher: createImageFetcher({ policy: classicImageProxy, clock, ...classicImageLimits }),
     }),
     ...classicDraftRoutes({ drafts: classicDrafts }),
     ...classicStatsRoutes({ stats: classicStats }),
@@ -475,7 +496,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     predict: roles.predict,
     publicUrl: config.publicUrl,
     links: classicImageLinks,
-    hosts: config.imageProxyHosts,
+    proxy: classicImageProxy,
     bump: () => revisions.bump(PREDICT_MEDIA_SOURCE),
   });
   const predictFeed = roles.predict

@@ -38,7 +38,13 @@ async function main() {
   const applied = await migrate(db);
   if (applied.length > 0) logger.info({ msg: "migrations applied", migrations: applied });
   const chains = await startChains({ config, logger });
-  const app = await createApp({ config, db, logger, deployments: chains.deployments });
+  const app = await createApp({
+    config,
+    db,
+    logger,
+    deployments: chains.deployments,
+    devChainIds: chains.devChains.map((chain) => chain.chainId),
+  });
   const { publicUrl, adminUrl } = await app.listen();
   const demoReleases = await startReleaseDemo(config, chains.devChains, app, publicUrl, logger);
   // Creator metadata and featured flags for the simulator's classic games (chain 8453 on a dev chain).

@@ -86,6 +86,7 @@ export const CLASSIC_ERROR_CODES = {
   draftNotFound: "DRAFT_NOT_FOUND",
   draftConfirmed: "DRAFT_CONFIRMED",
   draftLimit: "DRAFT_LIMIT",
+  draftStorageLimit: "DRAFT_STORAGE_LIMIT",
   deploymentMismatch: "DEPLOYMENT_MISMATCH",
   merkleRootMismatch: "MERKLE_ROOT_MISMATCH",
   notAGameDeployment: "NOT_A_GAME_DEPLOYMENT",

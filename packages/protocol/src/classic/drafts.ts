@@ -15,6 +15,14 @@ export const CLASSIC_DRAFT_MAX_BODY_BYTES = 512 * 1024;
 export const CLASSIC_DRAFT_MAX_CARDS = 1000;
 /** Unconfirmed drafts an account's wallets may hold together (409 `DRAFT_LIMIT` beyond). */
 export const CLASSIC_DRAFTS_PER_ACCOUNT = 50;
+/**
+ * Bytes the unconfirmed drafts of an account's wallets may take together,
+ * content and allowlists: 16 MiB. Counted as stored (the UTF-8 text of the
+ * JSON the server keeps, after defaults are filled and allowlist duplicates
+ * collapsed, close to the size of the JSON sent). A save or allowlist
+ * replacement that grows the total beyond it is 409 `DRAFT_STORAGE_LIMIT`.
+ */
+export const CLASSIC_DRAFT_MAX_ACCOUNT_BYTES = 16 * 1024 * 1024;
 /** Allowlist entries of one draft (400 above). */
 export const CLASSIC_ALLOWLIST_MAX_ENTRIES = 10_000;
 /** Page size of the draft list. */
@@ -42,8 +50,80 @@ const draftId = z
   .regex(CLASSIC_DRAFT_ID, "draftId must be 24 hex digits")
   .transform((value) => value.toLowerCase())
   .describe("Draft id, 24 hex digits.");
-const url = z.string().max(2048).nullable().default(null);
 const hex32 = z.string().regex(/^0x[0-9a-f]{64}$/);
+
+/**
+ * Creator URLs: a game's website, links and images, a card's images and
+ * external link, an allowlist entry's profile image. They reach the public,
+ * keyless token and contract JSON that marketplaces and wallets render, so
+ * they are web URLs only: `https://` (or `http://`, which the server accepts
+ * only while its classic chain is a dev chain), any letter case, then at
+ * least one character, none of them whitespace or an ASCII control
+ * character. Browsers strip leading spaces and controls and drop tabs and
+ * newlines anywhere before reading the scheme, so refusing those characters
+ * everywhere is what makes the written scheme the one a browser sees
+ * (` javascript:…`, `java\tscript:…`). The empty string means "none".
+ * Non-ASCII characters are allowed as they are (percent-encoding is not required).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+export const CLASSIC_CREATOR_URL = /^(?:|[hH][tT][tT][pP][sS]?:\/\/[^\x00-\x20\x7f]+)$/;
+/** Longest image, website and external-link URL; the game's `links` take at most 512 characters each. */
+export const CLASSIC_CREATOR_URL_MAX = 2048;
+export const CLASSIC_CREATOR_LINK_MAX = 512;
+const CREATOR_URL_RULE =
+  "must be an https:// URL (http:// only on a dev chain) without whitespace or control characters, or empty";
+/** Whether `value` is an acceptable creator URL (the empty string included). */
+export const isClassicCreatorUrl = (value: string) => CLASSIC_CREATOR_URL.test(value);
+/** Whether a creator URL is plain `http://`: a server on a production chain refuses it. */
+export const isPlainHttpUrl = (value: string) => /^http:/i.test(value);
+
+/** The one schema of every creator URL field; `max` its length limit. */
+export const classicCreatorUrlString = (max: number) =>
+  z.string().max(max).regex(CLASSIC_CREATOR_URL, CREATOR_URL_RULE);
+/** A creator URL field that may be absent (null; `""` is kept and means the same). */
+const url = classicCreatorUrlString(CLASSIC_CREATOR_URL_MAX).nullable().default(null);
+/** One of a game's `links`: a creator URL, `""` for none. */
+const link = classicCreatorUrlString(CLASSIC_CREATOR_LINK_MAX).default("");
+
+/** Every creator URL field, by where it lives: the server's checks iterate these (migration 0029 names the same). */
+export const CLASSIC_CREATOR_URL_FIELDS = {
+  game: ["imageUrl", "websiteUrl", "featuredImageUrl", "packImage"],
+  gameLinks: ["twitter", "website", "discord"],
+  card: ["imageUrl", "unopenedImageUrl", "firstEditionImageUrl", "externalLink"],
+  allowlistEntry: ["profileImage"],
+} as const;
+
+type UrlFields = { readonly [field: string]: unknown };
+/**
+ * Every non-empty creator URL of a draft's or revision's content and of
+ * allowlist entries, with its field path (`game.websiteUrl`,
+ * `cards[2].imageUrl`, `entries[0].profileImage`).
+ */
+export function classicCreatorUrls(content: {
+  game?: UrlFields;
+  cards?: readonly UrlFields[];
+  entries?: readonly UrlFields[];
+}): { field: string; url: string }[] {
+  const found: { field: string; url: string }[] = [];
+  const collect = (prefix: string, item: UrlFields | undefined, fields: readonly string[]) => {
+    for (const field of fields) {
+      const value = item?.[field];
+      if (typeof value === "string" && value !== "") found.push({ field: `${prefix}${field}`, url: value });
+    }
+  };
+  collect("game.", content.game, CLASSIC_CREATOR_URL_FIELDS.game);
+  const links = content.game?.["links"];
+  collect(
+    "game.links.",
+    typeof links === "object" && links !== null ? (links as UrlFields) : undefined,
+    CLASSIC_CREATOR_URL_FIELDS.gameLinks,
+  );
+  for (const [index, card] of (content.cards ?? []).entries())
+    collect(`cards[${index}].`, card, CLASSIC_CREATOR_URL_FIELDS.card);
+  for (const [index, entry] of (content.entries ?? []).entries())
+    collect(`entries[${index}].`, entry, CLASSIC_CREATOR_URL_FIELDS.allowlistEntry);
+  return found;
+}
 
 /** A game's offchain fields (the same as a published revision's `game`). */
 export const classicGameMetadataInputSchema = z
@@ -56,9 +136,9 @@ export const classicGameMetadataInputSchema = z
     bgColor: z.string().max(32).default("#111827"),
     links: z
       .object({
-        twitter: z.string().max(512).default(""),
-        website: z.string().max(512).default(""),
-        discord: z.string().max(512).default(""),
+        twitter: link,
+        website: link,
+        discord: link,
       })
       .default({ twitter: "", website: "", discord: "" }),
     isNSFW: z.boolean().default(false),
@@ -233,7 +313,7 @@ export const classicAllowlistEntrySchema = z
     address: address("address"),
     userId: z.string().max(128).optional(),
     username: z.string().max(64).optional(),
-    profileImage: z.string().max(2048).optional(),
+    profileImage: classicCreatorUrlString(CLASSIC_CREATOR_URL_MAX).optional(),
   })
   .strict()
   .meta({ id: "ClassicAllowlistEntry" });

@@ -85,9 +85,14 @@ export type {
 } from "./drafts.ts";
 export {
   CLASSIC_ALLOWLIST_MAX_ENTRIES,
+  CLASSIC_CREATOR_LINK_MAX,
   CLASSIC_CREATOR_SLUG,
+  CLASSIC_CREATOR_URL,
+  CLASSIC_CREATOR_URL_FIELDS,
+  CLASSIC_CREATOR_URL_MAX,
   CLASSIC_DEFAULT_ODDS_BPS,
   CLASSIC_DRAFT_ID,
+  CLASSIC_DRAFT_MAX_ACCOUNT_BYTES,
   CLASSIC_DRAFT_MAX_BODY_BYTES,
   CLASSIC_DRAFT_MAX_CARDS,
   CLASSIC_DRAFTS_MAX_LIMIT,
@@ -99,6 +104,8 @@ export {
   classicCardInputSchema,
   classicConfirmRequestSchema,
   classicConfirmSchema,
+  classicCreatorUrlString,
+  classicCreatorUrls,
   classicDraftDeletedSchema,
   classicDraftDeploymentSchema,
   classicDraftListQuerySchema,
@@ -118,7 +125,9 @@ export {
   classicRevisionSchema,
   classicWhitelistFinalizeRequestSchema,
   classicWhitelistRequestSchema,
+  isClassicCreatorUrl,
   isCreatorSlug,
+  isPlainHttpUrl,
 } from "./drafts.ts";
 export type {
   AdminClassicGameFlags,

@@ -59,6 +59,8 @@ export interface TestAppOptions {
   classicImageProxy?: AppOptions["classicImageProxy"];
   /** Chains whose runtimes the market serves and the indexer follows. */
   deployments?: AppOptions["deployments"];
+  /** The chain ids run as dev chains (plain http creator URLs are accepted on a dev classic chain). */
+  devChainIds?: AppOptions["devChainIds"];
   /**
    * Whether the app's indexer runs on its own once the app listens. Off by
    * default: tests drive it (`services.indexer.indexers[i].syncOnce()`).
@@ -94,6 +96,7 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     live: options.live,
     classicImageProxy: options.classicImageProxy,
     deployments: options.deployments,
+    ...(options.devChainIds ? { devChainIds: options.devChainIds } : {}),
     indexing: options.indexing ?? false,
     ...(options.indexerSkipLog ? { indexerSkipLog: options.indexerSkipLog } : {}),
     ...(options.ethUsdPrice ? { ethUsdPrice: options.ethUsdPrice } : {}),

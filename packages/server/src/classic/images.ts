@@ -1,18 +1,21 @@
 import { secretsEqual } from "../keys/secrets.ts";
 import { hmac } from "../secrets/index.ts";
+import type { ImageProxyPolicy } from "./images/proxy-policy.ts";
 
 /**
- * Image URLs in classic answers (section 4). By default an image on another
- * host is rewritten to the image route of ours, `/classic/image/{signature}?url=…`,
- * which fetches it (allowlisted hosts only, size and type limits, no
- * redirects to private addresses); the signature is an HMAC of the original
- * URL under a server secret, so the route only fetches URLs this server
- * emitted and is no open proxy. With `X-Bypass-Image-Proxy: true` answers
- * carry the original URLs. URLs already on `PUBLIC_URL` (the generated card
- * art) are never rewritten.
+ * Image URLs in classic answers (section 4). An image the proxy will serve
+ * (the proxy policy accepts it: http(s), port 80 or 443, a host on
+ * `IMAGE_PROXY_HOSTS`) is rewritten to the image route of ours,
+ * `/classic/image/{signature}?url=…`, which fetches it (size and type limits,
+ * no redirects, public addresses only); the signature is an HMAC of the
+ * original URL under a server secret, so the route only fetches URLs this
+ * server emitted and is no open proxy. Every other image is answered as the
+ * creator gave it (a rewritten URL would only answer 403), and so is every
+ * image with `X-Bypass-Image-Proxy: true`. URLs already on `PUBLIC_URL` (the
+ * generated card art) are never rewritten.
  */
 export interface ImageLinks {
-  /** The URL an answer carries for `url`: proxied unless `bypass`, null stays null. */
+  /** The URL an answer carries for `url`: proxied when the proxy serves it and not `bypass`; null stays null. */
   link(url: string | null, bypass: boolean): string | null;
   /** Whether `signature` is this server's signature of `url`. */
   verify(url: string, signature: string): boolean;
@@ -24,12 +27,21 @@ export const IMAGE_BYPASS_HEADER = "x-bypass-image-proxy";
 export const bypassesImageProxy = (headers: Record<string, string | string[] | undefined>): boolean =>
   headers[IMAGE_BYPASS_HEADER] === "true";
 
-export function createImageLinks({ publicUrl, key }: { publicUrl: string; key: Buffer }): ImageLinks {
+export function createImageLinks({
+  publicUrl,
+  key,
+  policy,
+}: {
+  publicUrl: string;
+  key: Buffer;
+  /** The image proxy's policy: only URLs it accepts are rewritten. */
+  policy: ImageProxyPolicy;
+}): ImageLinks {
   const own = `${publicUrl}/`;
   const sign = (url: string) => hmac(key, `classic-image:${url}`).slice(0, 32);
   return {
     link(url, bypass) {
-      if (url === null || bypass || url.startsWith(own)) return url;
+      if (url === null || bypass || url.startsWith(own) || policy.check(url).refusal) return url;
       return `${publicUrl}/classic/image/${sign(url)}?url=${encodeURIComponent(url)}`;
     },
     verify: (url, signature) => secretsEqual(signature, sign(url)),

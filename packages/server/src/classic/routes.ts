@@ -56,7 +56,8 @@ export const CLASSIC_ROUTES = {
   "GET /featured": { access: read, cache: state },
   "GET /contractAddress/:addressOrSlug": { access: read, cache: state },
   "GET /contractAddress/:addressOrSlug/ready": { access: read, cache: state },
-  "GET /contractAddress/:addressOrSlug/all-metadata": { access: read, cache: stable },
+  // state, not stable: totalTokens and contractDetails' prices move with every mint and trade.
+  "GET /contractAddress/:addressOrSlug/all-metadata": { access: read, cache: state },
   // Metadata views (classic/games): stable; the contract-level JSON is public.
   "GET /metadata/:addressOrSlug": { access: publicMetadata, cache: stable },
   "GET /metadata/:addressOrSlug/cards": { access: read, cache: stable },

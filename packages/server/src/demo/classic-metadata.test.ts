@@ -3,6 +3,7 @@ import { createManualClock } from "../_test/app.ts";
 import { insertClassicGame } from "../_test/classic.ts";
 import { setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { createClassicGameDirectory, createClassicMetadataStore } from "../classic/games/index.ts";
+import { createImageProxyPolicy } from "../classic/images/proxy-policy.ts";
 import { createImageLinks } from "../classic/images.ts";
 import { fixedPriceSource } from "../classic/price.ts";
 import { createDemoClassicMetadata } from "./classic-metadata.ts";
@@ -23,7 +24,11 @@ describe("demo classic metadata", () => {
     const games = createClassicGameDirectory({
       db: database.db,
       publicUrl: PUBLIC,
-      images: createImageLinks({ publicUrl: PUBLIC, key: Buffer.alloc(32, 2) }),
+      images: createImageLinks({
+        publicUrl: PUBLIC,
+        key: Buffer.alloc(32, 2),
+        policy: createImageProxyPolicy({ hosts: [] }),
+      }),
       price: fixedPriceSource("3000"),
       clock,
     });

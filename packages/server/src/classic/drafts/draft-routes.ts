@@ -1,5 +1,8 @@
 import {
   CLASSIC_ALLOWLIST_MAX_ENTRIES,
+  CLASSIC_CREATOR_LINK_MAX,
+  CLASSIC_CREATOR_URL_MAX,
+  CLASSIC_DRAFT_MAX_ACCOUNT_BYTES,
   CLASSIC_DRAFT_MAX_BODY_BYTES,
   CLASSIC_DRAFT_MAX_CARDS,
   CLASSIC_DRAFTS_MAX_LIMIT,
@@ -53,6 +56,11 @@ const responses = {
 
 const draftShape = `A draft: \`draftId\` (24 lowercase hex, random), \`chainId\`, \`revision\`, \`status\` (\`draft\`, or \`confirmed\` once a deployment is attached: then read-only), \`creator\`, \`tokenName\`, \`tokenSymbol\`, \`nftName\`, \`nftSymbol\`, \`slug\` (the creator slug the game gets, or null), \`game\` (description, imageUrl, websiteUrl, featuredImageUrl, packImage, bgColor, links, isNSFW, disableFoil, disableWear), \`cards\` (name, description, imageUrl, unopenedImageUrl, firstEditionImageUrl, externalLink, rarity 1..5, startId/endId, traits, bgColor), \`oddsBps\` (Common..Mythic, summing to 10000), \`whitelist\` (\`whitelistEnabled\`, \`merkleRoot\`: the root the deployment must carry, \`entriesCount\`, \`finalizedAt\`) and \`deployment\` (null until confirmed: txHash, contractAddress, tokenAddress, gameId, merkleRoot, confirmedAt, version).`;
 
+/** The creator URL rule (`CLASSIC_CREATOR_URL` in @mkt/protocol), as integrators read it. */
+const creatorUrls = `Creator URLs (the game's \`imageUrl\`, \`websiteUrl\`, \`featuredImageUrl\`, \`packImage\` and \`links.twitter\`/\`website\`/\`discord\`; a card's \`imageUrl\`, \`unopenedImageUrl\`, \`firstEditionImageUrl\`, \`externalLink\`; an allowlist entry's \`profileImage\`) end up in the public token and contract JSON that marketplaces and wallets render, so they must be web URLs: \`https://\` then at least one character, none of them whitespace or an ASCII control character (the scheme in any letter case), or \`""\` (or null where allowed) for none; \`javascript:\`, \`data:\`, \`file:\` and every other scheme are refused with 400 \`VALIDATION_ERROR\`, and so are leading spaces and embedded tabs or newlines. Plain \`http://\` is accepted only while this server's classic chain is a dev chain it runs itself; on a real chain it is 400 too. Lengths: ${CLASSIC_CREATOR_URL_MAX} characters, ${CLASSIC_CREATOR_LINK_MAX} for \`links\`.`;
+
+const storage = `The unconfirmed drafts of the signed-in account's wallets take at most ${CLASSIC_DRAFT_MAX_ACCOUNT_BYTES / 1024 / 1024} MiB (${CLASSIC_DRAFT_MAX_ACCOUNT_BYTES} bytes) together, content and allowlists, counted as stored (the UTF-8 text of the JSON kept, after defaults are filled; close to the size of the JSON sent): a create, autosave or allowlist replacement that would grow the total beyond it is 409 \`DRAFT_STORAGE_LIMIT\` and changes nothing (one that shrinks a draft is always accepted). Delete drafts or shrink them to make room; confirmed drafts do not count.`;
+
 function bodyBytes(request: FastifyRequest): number {
   const declared = Number(request.headers["content-length"]);
   return Number.isFinite(declared) && declared > 0
@@ -72,7 +80,9 @@ export function classicDraftRoutes({ drafts }: { drafts: ClassicDraftService }):
 
 Ordering: \`revision\` is a client-incremented counter (integer >= 1). A save applies only when its revision is greater than the stored one; otherwise nothing changes and the answer is 200 \`applied: false\` with the stored draft, whether the save was a repeat (same revision, same content) or stale (an older revision, or the same revision with other content): a stale autosave never overwrites a newer one, and \`applied\` is true only when this request changed the draft. The whole body replaces the draft's content (names, slug, game, cards, odds); the allowlist is set by \`POST /classic/metadata/draft/whitelist\`.
 
-Rules: \`creator\` must be a wallet linked to the signed-in account (403), and may move to another linked wallet by a later save. Drafts may be incomplete (empty names, no cards): completeness is checked at confirm. Limits: the body at most ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB (413), at most ${CLASSIC_DRAFT_MAX_CARDS} cards, card names 1-200 characters, descriptions 5000, URLs 2048, token and NFT names 100, symbols 20, 50 traits per card; \`oddsBps\` five integers summing to 10000 (default 6000/2500/1000/400/100); \`slug\` 3-80 of a-z, 0-9 and inner \`-\`, not ending in \`-<digits>\`, not \`draft\`. The signed-in account's wallets hold at most ${CLASSIC_DRAFTS_PER_ACCOUNT} unconfirmed drafts together (409 \`DRAFT_LIMIT\` for a new one). A confirmed draft is read-only (409 \`DRAFT_CONFIRMED\`).
+Rules: \`creator\` must be a wallet linked to the signed-in account (403), and may move to another linked wallet by a later save. Drafts may be incomplete (empty names, no cards): completeness is checked at confirm. Limits: the body at most ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB (413), at most ${CLASSIC_DRAFT_MAX_CARDS} cards, card names 1-200 characters, descriptions 5000, token and NFT names 100, symbols 20, 50 traits per card; \`oddsBps\` five integers summing to 10000 (default 6000/2500/1000/400/100); \`slug\` 3-80 of a-z, 0-9 and inner \`-\`, not ending in \`-<digits>\`, not \`draft\`. The signed-in account's wallets hold at most ${CLASSIC_DRAFTS_PER_ACCOUNT} unconfirmed drafts together (409 \`DRAFT_LIMIT\` for a new one). ${storage} A confirmed draft is read-only (409 \`DRAFT_CONFIRMED\`).
+
+${creatorUrls}
 
 ${draftShape}
 
@@ -82,7 +92,10 @@ ${ownership} ${keyAndBearer}`,
       responses: {
         200: { description: "The draft, and whether this save changed it.", schema: classicDraftPollSchema },
         ...responses,
-        409: { description: "`DRAFT_CONFIRMED` (read-only) or `DRAFT_LIMIT`." },
+        409: {
+          description:
+            "`DRAFT_CONFIRMED` (read-only), `DRAFT_LIMIT` (too many drafts) or `DRAFT_STORAGE_LIMIT` (the account's drafts would take more than 16 MiB).",
+        },
         413: { description: `The body is larger than ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB.` },
       },
       handler: async (request) => {
@@ -158,9 +171,11 @@ ${ownership} ${keyAndBearer}`,
       path: "/metadata/draft/whitelist",
       operationId: "classicDraftWhitelist",
       summary: "Replace a draft's allowlist",
-      description: `Step 2 of the creator workflow, only when the launch is gated. Replaces every entry, sets \`whitelistEnabled\` and computes the Merkle root: an OpenZeppelin \`StandardMerkleTree\` over \`["address"]\` of the entries' addresses (the leaf \`BoosterDrop.mint\` verifies: \`keccak256(bytes.concat(keccak256(abi.encode(address))))\`, sorted-pair hashing). Entries: \`address\` required, \`userId\` (128), \`username\` (64), \`profileImage\` (2048) optional. Duplicate addresses (any case) collapse to their first entry and the answer says \`alreadyExists: true\`; \`total\` counts the request's entries, \`entriesCount\` the stored ones.
+      description: `Step 2 of the creator workflow, only when the launch is gated. Replaces every entry, sets \`whitelistEnabled\` and computes the Merkle root: an OpenZeppelin \`StandardMerkleTree\` over \`["address"]\` of the entries' addresses (the leaf \`BoosterDrop.mint\` verifies: \`keccak256(bytes.concat(keccak256(abi.encode(address))))\`, sorted-pair hashing). Entries: \`address\` required, \`userId\` (128), \`username\` (64), \`profileImage\` (a creator URL, below) optional. Duplicate addresses (any case) collapse to their first entry and the answer says \`alreadyExists: true\`; \`total\` counts the request's entries, \`entriesCount\` the stored ones.
 
-\`merkleRoot\` in the answer is the root the deployment must carry: the entries' root when enabled, the zero root (\`0x00…00\`) when disabled (entries are kept for later). An enabled allowlist needs at least one entry (400). At most ${CLASSIC_ALLOWLIST_MAX_ENTRIES.toLocaleString("en-US")} entries (400 above), the body at most 1 MiB (the server's limit, 413). A confirmed draft's allowlist is the one its drop verifies and cannot change (409 \`DRAFT_CONFIRMED\`; this API never calls \`setMerkleRoot\`). A change clears \`finalizedAt\`.
+\`merkleRoot\` in the answer is the root the deployment must carry: the entries' root when enabled, the zero root (\`0x00…00\`) when disabled (entries are kept for later). An enabled allowlist needs at least one entry (400). At most ${CLASSIC_ALLOWLIST_MAX_ENTRIES.toLocaleString("en-US")} entries (400 above), the body at most 1 MiB (the server's limit, 413). A confirmed draft's allowlist is the one its drop verifies and cannot change (409 \`DRAFT_CONFIRMED\`; this API never calls \`setMerkleRoot\`). A change clears \`finalizedAt\`. ${storage}
+
+${creatorUrls}
 
 ${ownership} ${keyAndBearer}`,
       tags: ["Creator workflow"],
@@ -168,7 +183,10 @@ ${ownership} ${keyAndBearer}`,
       responses: {
         200: { description: "The allowlist result (section 2).", schema: classicAllowlistResultSchema },
         ...responses,
-        409: { description: "The draft is confirmed (`DRAFT_CONFIRMED`)." },
+        409: {
+          description:
+            "The draft is confirmed (`DRAFT_CONFIRMED`), or the account's drafts would take more than 16 MiB (`DRAFT_STORAGE_LIMIT`).",
+        },
       },
       handler: (request) => drafts.setWhitelist(actorOf(request), request.body),
     }),
@@ -237,7 +255,11 @@ ${ownership} ${bearerOnly}`,
       path: "/metadata/:contractAddress",
       operationId: "classicReviseMetadata",
       summary: "Publish a metadata revision of a game",
-      description: `Step 6 of the creator workflow: a new revision of a deployed game's offchain metadata, \`{game, cards, effectiveFrom?, effectiveUntil?, version?}\` (the shapes and limits of a draft's \`game\` and \`cards\`; 1 to ${CLASSIC_DRAFT_MAX_CARDS} cards with ids 1..N without gaps and every rarity present). It gets version latest + 1; \`version\`, when given, must be that number (optimistic concurrency: 409 \`VERSION_CONFLICT\` when someone published meanwhile). \`effectiveFrom\` (default now) must be after the latest revision's start. Without \`effectiveUntil\` the revision replaces the earlier ones from \`effectiveFrom\` on (they end there); with it, it is in effect only in \`[effectiveFrom, effectiveUntil)\` and the revision in effect before comes back after. Reads take \`at\` (\`/metadata/{addressOrSlug}/cards\`, \`/odds\`) to see the revision in effect then. The game must be indexed (404 \`GAME_NOT_FOUND\`) and its creator a wallet linked to the signed-in account (403 \`FORBIDDEN\`). ${bearerOnly}`,
+      description: `Step 6 of the creator workflow: a new revision of a deployed game's offchain metadata, \`{game, cards, effectiveFrom?, effectiveUntil?, version?}\` (the shapes and limits of a draft's \`game\` and \`cards\`; 1 to ${CLASSIC_DRAFT_MAX_CARDS} cards with ids 1..N without gaps and every rarity present). It gets version latest + 1; \`version\`, when given, must be that number (optimistic concurrency: 409 \`VERSION_CONFLICT\` when someone published meanwhile). \`effectiveFrom\` (default now) must be after the latest revision's start. Without \`effectiveUntil\` the revision replaces the earlier ones from \`effectiveFrom\` on (they end there); with it, it is in effect only in \`[effectiveFrom, effectiveUntil)\` and the revision in effect before comes back after. Reads take \`at\` (\`/metadata/{addressOrSlug}/cards\`, \`/odds\`) to see the revision in effect then. The game must be indexed (404 \`GAME_NOT_FOUND\`) and its creator a wallet linked to the signed-in account (403 \`FORBIDDEN\`).
+
+${creatorUrls}
+
+${bearerOnly}`,
       tags: ["Creator workflow"],
       request: { params: classicRevisionParamsSchema, body: classicRevisionRequestSchema },
       responses: {

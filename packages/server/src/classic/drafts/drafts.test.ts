@@ -1,11 +1,16 @@
 import { buildAllowlist } from "@mkt/chain";
-import { CLASSIC_ZERO_ROOT } from "@mkt/protocol";
+import {
+  CLASSIC_CREATOR_URL_FIELDS,
+  CLASSIC_DRAFT_MAX_ACCOUNT_BYTES,
+  CLASSIC_ZERO_ROOT,
+} from "@mkt/protocol";
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
+import { sql } from "kysely";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, signEnvelope, signIn, testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
-import { signInClassic } from "../../_test/classic.ts";
+import { insertClassicGame, signInClassic } from "../../_test/classic.ts";
 
 const clock = createManualClock(Date.now());
 let test: TestApp;
@@ -426,5 +431,253 @@ describe("confirm and revisions without a chain", () => {
       payload: revision,
     });
     expectError(putAnonymous, 401, "UNAUTHORIZED");
+  });
+});
+
+describe("creator URLs", () => {
+  /** Schemes a browser runs or reads files with, and disguised schemes (leading space, tab, newline, case). */
+  const BAD = [
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "file:///etc/passwd",
+    " javascript:alert(1)",
+    "\tjavascript:alert(1)",
+    "java\nscript:alert(1)",
+    " https://images.example/a.png",
+  ];
+  /** The body of a draft or revision with `value` in one creator URL field of `family`. */
+  const withUrl = (family: string, field: string, value: string) => {
+    if (family === "game") return { game: { [field]: value }, cards: CARDS };
+    if (family === "gameLinks") return { game: { links: { [field]: value } }, cards: CARDS };
+    return {
+      game: {},
+      cards: CARDS.map((item, index) => (index === 2 ? { ...item, [field]: value } : item)),
+    };
+  };
+  const contentFamilies = (["game", "gameLinks", "card"] as const).flatMap((family) =>
+    CLASSIC_CREATOR_URL_FIELDS[family].map((field) => [family, field] as const),
+  );
+  const GAME = `0x${"9a".repeat(20)}`;
+  /** A bearer-only PUT of a revision (its per-client budget is restored first: the clock moves a minute). */
+  const revise = (who: Creator, body: unknown, app: TestApp = test, game = GAME) => {
+    clock.advance(61_000);
+    return app.app.server.inject({
+      method: "PUT",
+      url: `/classic/metadata/${game}`,
+      headers: { authorization: who.headers.authorization },
+      payload: body as object,
+    });
+  };
+
+  it("refuses other schemes in every creator URL field of drafts, allowlists and revisions (400), storing nothing", async () => {
+    const who = await creator(82);
+    await insertClassicGame(test.db, { address: GAME, creator: who.address, nftName: "Url Game" });
+    const draftId = await createDraft(who);
+    for (const [family, field] of contentFamilies) {
+      for (const value of BAD) {
+        const saved = await inject(
+          who,
+          "POST",
+          "/metadata/draft/poll",
+          draftBody(who, { draftId, revision: 2, ...withUrl(family, field, value) }),
+        );
+        expect([family, field, value, saved.statusCode]).toEqual([family, field, value, 400]);
+        expect(saved.json()).toMatchObject({ success: false, error: "VALIDATION_ERROR" });
+        const created = await inject(
+          who,
+          "POST",
+          "/metadata/draft/poll",
+          draftBody(who, withUrl(family, field, value)),
+        );
+        expect([family, field, value, created.statusCode]).toEqual([family, field, value, 400]);
+      }
+      const revised = await revise(who, withUrl(family, field, "JaVaScRiPt:alert(1)"));
+      expect([family, field, revised.statusCode]).toEqual([family, field, 400]);
+      expect(revised.json()).toMatchObject({ success: false, error: "VALIDATION_ERROR" });
+    }
+    for (const field of CLASSIC_CREATOR_URL_FIELDS.allowlistEntry) {
+      for (const value of BAD) {
+        const listed = await inject(who, "POST", "/metadata/draft/whitelist", {
+          draftId,
+          whitelistEnabled: true,
+          entries: [{ address: who.address, [field]: value }],
+        });
+        expect([field, value, listed.statusCode]).toEqual([field, value, 400]);
+        expect(listed.json()).toMatchObject({ success: false, error: "VALIDATION_ERROR" });
+      }
+    }
+    // Nothing was stored: the draft is as created, no other draft appeared, the game has no revision.
+    expect((await inject(who, "GET", `/metadata/draft/${draftId}`)).json()).toMatchObject({
+      draft: { revision: 1, whitelist: { entriesCount: 0 } },
+    });
+    expect((await inject(who, "GET", "/metadata/draft")).json()).toMatchObject({ pagination: { total: 1 } });
+    const revisions = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM classic_metadata WHERE contract_address = ${GAME}`.execute(
+      test.db.kysely,
+    );
+    expect(revisions.rows[0]?.n).toBe(0);
+  });
+
+  it("takes plain http:// only on a dev chain, in every field family", async () => {
+    const who = await creator(83);
+    const httpGame = `0x${"9b".repeat(20)}`;
+    await insertClassicGame(test.db, { address: httpGame, creator: who.address, nftName: "Http Game" });
+    const draftId = await createDraft(who);
+    const http = "http://images.example/a.png";
+    for (const [family, field] of contentFamilies) {
+      const saved = await inject(
+        who,
+        "POST",
+        "/metadata/draft/poll",
+        draftBody(who, { draftId, revision: 2, ...withUrl(family, field, http) }),
+      );
+      expect([family, field, saved.statusCode]).toEqual([family, field, 400]);
+      expect(saved.json()).toEqual({
+        success: false,
+        message: `${family === "card" ? "cards[2]." : family === "gameLinks" ? "game.links." : "game."}${field} must be an https:// URL: plain http:// is accepted only on a dev chain`,
+        error: "VALIDATION_ERROR",
+      });
+    }
+    const listed = await inject(who, "POST", "/metadata/draft/whitelist", {
+      draftId,
+      whitelistEnabled: true,
+      entries: [{ address: who.address, profileImage: http }],
+    });
+    expect(listed.json()).toMatchObject({ success: false, error: "VALIDATION_ERROR" });
+    expect((await revise(who, withUrl("game", "websiteUrl", http), test, httpGame)).json()).toEqual({
+      success: false,
+      message: "game.websiteUrl must be an https:// URL: plain http:// is accepted only on a dev chain",
+      error: "VALIDATION_ERROR",
+    });
+    // https is taken everywhere.
+    const secure = await inject(
+      who,
+      "POST",
+      "/metadata/draft/poll",
+      draftBody(who, { draftId, revision: 3, ...withUrl("game", "websiteUrl", "https://site.example") }),
+    );
+    expect(secure.json()).toMatchObject({
+      applied: true,
+      draft: { game: { websiteUrl: "https://site.example" } },
+    });
+
+    // A server whose classic chain is a dev chain it runs: plain http is taken in drafts, allowlists and revisions.
+    const dev = await setupApp({ clock, devChainIds: [8453] });
+    try {
+      const devKey = (await dev.createKey({ multiplier: 1000 })).key;
+      const devWho = await signInClassic(dev.app.server, {
+        apiKey: devKey,
+        walletIndex: 84,
+        now: clock.now(),
+      });
+      await insertClassicGame(dev.db, { address: GAME, creator: devWho.address, nftName: "Url Game" });
+      const body = {
+        revision: 1,
+        creator: devWho.address,
+        game: { websiteUrl: http, links: { website: http } },
+        cards: CARDS.map((item) => ({ ...item, imageUrl: http, externalLink: http })),
+      };
+      const created = await dev.app.server.inject({
+        method: "POST",
+        url: "/classic/metadata/draft/poll",
+        headers: devWho.headers,
+        payload: body,
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const devDraft = (created.json() as { draft: { draftId: string } }).draft.draftId;
+      const devList = await dev.app.server.inject({
+        method: "POST",
+        url: "/classic/metadata/draft/whitelist",
+        headers: devWho.headers,
+        payload: {
+          draftId: devDraft,
+          whitelistEnabled: true,
+          entries: [{ address: devWho.address, profileImage: http }],
+        },
+      });
+      expect(devList.statusCode).toBe(200);
+      const devRevision = await revise(devWho as Creator, { game: body.game, cards: body.cards }, dev);
+      expect(devRevision.statusCode, devRevision.body).toBe(200);
+    } finally {
+      await dev.close();
+    }
+  });
+});
+
+describe("stored bytes per account", () => {
+  /** 100 cards whose descriptions hold `chars` ASCII characters together (at most 5000 each). */
+  const paddedCards = (chars: number) =>
+    Array.from({ length: 100 }, (_, index) => ({
+      ...card(`Card ${index + 1}`, (index % 5) + 1, index + 1),
+      description: "x".repeat(Math.min(5000, Math.max(0, chars - index * 5000))),
+    }));
+  const stored = async (ids: readonly string[]) => {
+    const { rows } = await sql<{ n: string | number | null }>`
+      SELECT sum(stored_bytes) AS n FROM classic_drafts WHERE id = ANY(${ids}::text[])`.execute(
+      test.db.kysely,
+    );
+    return Number(rows[0]?.n ?? 0);
+  };
+
+  it(`holds the unconfirmed drafts of an account at ${CLASSIC_DRAFT_MAX_ACCOUNT_BYTES} bytes: the limit itself is accepted, one byte more is 409`, async () => {
+    const who = await creator(85);
+    const poll = (extra: Record<string, unknown>) =>
+      inject(who, "POST", "/metadata/draft/poll", draftBody(who, extra));
+    const idOf = (response: { json(): unknown }) =>
+      (response.json() as { draft: { draftId: string } }).draft.draftId;
+    // Two small drafts whose cards take the padding later; their size with empty descriptions is the base.
+    const a = idOf(await poll({ cards: paddedCards(0) }));
+    const b = idOf(await poll({ cards: paddedCards(0) }));
+    const ids = [a, b];
+    const base = (await stored([a, b])) / 2;
+    // Full drafts (100 cards of 5000 characters: under the 512 KiB body limit) until less than two remain free.
+    while (CLASSIC_DRAFT_MAX_ACCOUNT_BYTES - (await stored(ids)) > 2 * 500_000) {
+      const full = await poll({ cards: paddedCards(500_000) });
+      expect(full.statusCode, full.body).toBe(200);
+      ids.push(idOf(full));
+    }
+    expect(await stored(ids)).toBe(base * ids.length + 500_000 * (ids.length - 2));
+    // Autosaves of a and b fill the rest exactly: the total is the limit.
+    const free = CLASSIC_DRAFT_MAX_ACCOUNT_BYTES - (await stored(ids));
+    const toA = Math.min(500_000, free);
+    expect((await poll({ draftId: a, revision: 2, cards: paddedCards(toA) })).statusCode).toBe(200);
+    expect((await poll({ draftId: b, revision: 2, cards: paddedCards(free - toA) })).statusCode).toBe(200);
+    expect(await stored(ids)).toBe(CLASSIC_DRAFT_MAX_ACCOUNT_BYTES);
+
+    // One byte more, by an autosave, a new draft or an allowlist: 409 DRAFT_STORAGE_LIMIT, nothing changes.
+    const grown = await poll({ draftId: b, revision: 3, cards: paddedCards(free - toA + 1) });
+    expect(grown.statusCode).toBe(409);
+    expect(grown.json()).toEqual({
+      success: false,
+      message: `the unconfirmed drafts of an account's wallets take at most ${CLASSIC_DRAFT_MAX_ACCOUNT_BYTES} bytes (16 MiB) together; with this change they would take ${CLASSIC_DRAFT_MAX_ACCOUNT_BYTES + 1}: delete drafts or shrink their cards or allowlists first`,
+      error: "DRAFT_STORAGE_LIMIT",
+    });
+    expectError(await poll({ cards: [] }), 409, "DRAFT_STORAGE_LIMIT");
+    expectError(
+      await inject(who, "POST", "/metadata/draft/whitelist", {
+        draftId: a,
+        whitelistEnabled: true,
+        entries: [{ address: who.address }],
+      }),
+      409,
+      "DRAFT_STORAGE_LIMIT",
+    );
+    expect(await stored(ids)).toBe(CLASSIC_DRAFT_MAX_ACCOUNT_BYTES);
+    expect((await inject(who, "GET", `/metadata/draft/${b}`)).json()).toMatchObject({
+      draft: { revision: 2 },
+    });
+    expect((await inject(who, "GET", "/metadata/draft")).json()).toMatchObject({
+      pagination: { total: ids.length },
+    });
+
+    // A save that shrinks is taken; then one byte fits again, and deleting a draft makes room.
+    expect((await poll({ draftId: b, revision: 4, cards: paddedCards(free - toA - 1) })).statusCode).toBe(
+      200,
+    );
+    expect((await poll({ draftId: b, revision: 5, cards: paddedCards(free - toA) })).statusCode).toBe(200);
+    expect(await stored(ids)).toBe(CLASSIC_DRAFT_MAX_ACCOUNT_BYTES);
+    expect((await inject(who, "DELETE", `/metadata/draft/${ids.at(-1)}`)).statusCode).toBe(200);
+    expect((await poll({ cards: [] })).statusCode).toBe(200);
   });
 });

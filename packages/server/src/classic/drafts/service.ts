@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  CLASSIC_DRAFT_MAX_ACCOUNT_BYTES,
   CLASSIC_DRAFTS_PER_ACCOUNT,
   CLASSIC_ERROR_CODES,
   CLASSIC_ZERO_ROOT,
@@ -9,9 +10,11 @@ import {
   type ClassicDraft,
   type ClassicDraftSummary,
   type ClassicRevision,
+  classicCreatorUrls,
   type classicDraftPollRequestSchema,
   type classicRevisionRequestSchema,
   type classicWhitelistRequestSchema,
+  isPlainHttpUrl,
 } from "@mkt/protocol";
 import { type RawBuilder, sql } from "kysely";
 import type { Hex } from "viem";
@@ -133,6 +136,42 @@ function record(row: DraftRow): ClassicDraft {
 const inWallets = (column: RawBuilder<unknown>, wallets: readonly string[]) =>
   sql`${column} IN (${sql.join(wallets.map((wallet) => sql`${wallet}`))})`;
 
+type Executor = Parameters<RawBuilder<unknown>["execute"]>[0];
+
+/**
+ * Serialises an account's draft writes (creates, autosaves, allowlists), so
+ * its caps (count and stored bytes) hold under concurrency. Taken before any
+ * draft row lock.
+ */
+const lockAccount = (tx: Executor, actor: CreatorActor) =>
+  sql`SELECT pg_advisory_xact_lock(hashtext(${`classic-drafts:${actor.accountId}`}))`.execute(tx);
+
+/** Bytes the unconfirmed drafts of the account's wallets take as stored (`stored_bytes`, migration 0030). */
+async function storedBytes(tx: Executor, actor: CreatorActor): Promise<number> {
+  const { rows } = await sql<{ n: string | number | null }>`
+    SELECT sum(stored_bytes) AS n FROM classic_drafts
+     WHERE tx_hash IS NULL AND ${inWallets(sql.ref("creator"), actor.wallets)}`.execute(tx);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Runs a draft write (under the account's lock) and refuses it, rolling the
+ * transaction back, when it grows the account's stored bytes beyond
+ * `CLASSIC_DRAFT_MAX_ACCOUNT_BYTES`. A write that does not grow them (an
+ * autosave that shrinks a draft) is always allowed.
+ */
+async function withinStorage<T>(tx: Executor, actor: CreatorActor, write: () => Promise<T>): Promise<T> {
+  const before = await storedBytes(tx, actor);
+  const result = await write();
+  const after = await storedBytes(tx, actor);
+  if (after > CLASSIC_DRAFT_MAX_ACCOUNT_BYTES && after > before)
+    throw conflict(
+      CLASSIC_ERROR_CODES.draftStorageLimit,
+      `the unconfirmed drafts of an account's wallets take at most ${CLASSIC_DRAFT_MAX_ACCOUNT_BYTES} bytes (16 MiB) together; with this change they would take ${after}: delete drafts or shrink their cards or allowlists first`,
+    );
+  return result;
+}
+
 /**
  * The Classic creator workflow (section 3): drafts and their autosaves,
  * allowlists and proofs, the confirmation of a deployment, and later
@@ -143,6 +182,7 @@ export function createClassicDraftService({
   db,
   clock,
   chainId,
+  plainHttpUrls = false,
   metadata,
   deployments,
   onPublishFailure,
@@ -151,6 +191,11 @@ export function createClassicDraftService({
   clock: Clock;
   /** The classic chain: drafts are for its factory. */
   chainId: number;
+  /**
+   * Whether creator URLs may be plain `http://` (true only while the classic
+   * chain is a dev chain of this process); otherwise only `https://`.
+   */
+  plainHttpUrls?: boolean;
   metadata: ClassicMetadataStore;
   /** The classic chain's receipts; undefined without a classic deployment (confirm answers 503). */
   deployments: DeploymentReader | undefined;
@@ -159,6 +204,16 @@ export function createClassicDraftService({
 }) {
   const trees = createAllowlistCache();
   const now = () => new Date(clock.now()).toISOString();
+
+  /** The protocol schema takes http(s) creator URLs; on a production chain plain http is refused too (400). */
+  const checkUrlSchemes = (content: Parameters<typeof classicCreatorUrls>[0]) => {
+    if (plainHttpUrls) return;
+    const plain = classicCreatorUrls(content).find(({ url }) => isPlainHttpUrl(url));
+    if (plain)
+      throw badRequest(
+        `${plain.field} must be an https:// URL: plain http:// is accepted only on a dev chain`,
+      );
+  };
 
   /** The draft, if the actor may reach it: 404 unknown, 403 another creator's. */
   async function load(
@@ -294,6 +349,7 @@ export function createClassicDraftService({
     ): Promise<{ applied: boolean; draft: ClassicDraft }> {
       if (!controlsWallet(actor, input.creator))
         throw forbidden("creator must be a wallet linked to the signed-in account");
+      checkUrlSchemes(input);
       const content: Content = {
         tokenName: input.tokenName,
         tokenSymbol: input.tokenSymbol,
@@ -306,11 +362,8 @@ export function createClassicDraftService({
       };
       return db.kysely.transaction().execute(async (tx) => {
         const at = now();
+        await lockAccount(tx, actor);
         if (input.draftId === undefined) {
-          // Serialises creates per creator wallet set, so the per-account cap holds under concurrency.
-          await sql`SELECT pg_advisory_xact_lock(hashtext(${`classic-drafts:${actor.accountId}`}))`.execute(
-            tx,
-          );
           const { rows: counted } = await sql<{ n: string | number }>`
             SELECT count(*) AS n FROM classic_drafts
              WHERE tx_hash IS NULL AND ${inWallets(sql.ref("creator"), actor.wallets)}`.execute(tx);
@@ -320,20 +373,24 @@ export function createClassicDraftService({
               `an account's wallets hold at most ${CLASSIC_DRAFTS_PER_ACCOUNT} unconfirmed drafts; delete one first`,
             );
           const id = randomBytes(12).toString("hex");
-          const { rows } = await sql<DraftRow>`
-            INSERT INTO classic_drafts (id, chain_id, creator, revision, content, created_at, updated_at)
-            VALUES (${id}, ${chainId}, ${input.creator}, ${input.revision}, ${json(content)}, ${at}, ${at})
-            RETURNING ${COLUMNS}`.execute(tx);
+          const { rows } = await withinStorage(tx, actor, () =>
+            sql<DraftRow>`
+              INSERT INTO classic_drafts (id, chain_id, creator, revision, content, created_at, updated_at)
+              VALUES (${id}, ${chainId}, ${input.creator}, ${input.revision}, ${json(content)}, ${at}, ${at})
+              RETURNING ${COLUMNS}`.execute(tx),
+          );
           return { applied: true, draft: record(rows[0] as DraftRow) };
         }
         const row = await load(tx, actor, input.draftId, { lock: true });
         if (row.tx_hash) throw draftConfirmed();
         if (input.revision <= row.revision) return { applied: false, draft: record(row) };
-        const { rows } = await sql<DraftRow>`
-          UPDATE classic_drafts
-             SET creator = ${input.creator}, revision = ${input.revision}, content = ${json(content)}, updated_at = ${at}
-           WHERE id = ${row.id}
-          RETURNING ${COLUMNS}`.execute(tx);
+        const { rows } = await withinStorage(tx, actor, () =>
+          sql<DraftRow>`
+            UPDATE classic_drafts
+               SET creator = ${input.creator}, revision = ${input.revision}, content = ${json(content)}, updated_at = ${at}
+             WHERE id = ${row.id}
+            RETURNING ${COLUMNS}`.execute(tx),
+        );
         return { applied: true, draft: record(rows[0] as DraftRow) };
       });
     },
@@ -382,6 +439,7 @@ export function createClassicDraftService({
      * of the addresses, and the tree awaits finalize again.
      */
     async setWhitelist(actor: CreatorActor, input: WhitelistInput): Promise<ClassicAllowlistResult> {
+      checkUrlSchemes({ entries: input.entries });
       const unique = new Map<string, WhitelistInput["entries"][number]>();
       for (const entry of input.entries) if (!unique.has(entry.address)) unique.set(entry.address, entry);
       if (input.whitelistEnabled && unique.size === 0)
@@ -389,14 +447,17 @@ export function createClassicDraftService({
       const entries = [...unique.values()];
       const root = entries.length > 0 ? trees.build([...unique.keys()]).root.toLowerCase() : null;
       return db.kysely.transaction().execute(async (tx) => {
+        await lockAccount(tx, actor);
         const row = await load(tx, actor, input.draftId, { lock: true });
         if (row.tx_hash) throw draftConfirmed();
-        await sql`
-          UPDATE classic_drafts
-             SET whitelist_enabled = ${input.whitelistEnabled}, allowlist = ${json(entries)},
-                 allowlist_count = ${entries.length}, merkle_root = ${root}, finalized_at = NULL,
-                 updated_at = ${now()}
-           WHERE id = ${row.id}`.execute(tx);
+        await withinStorage(tx, actor, () =>
+          sql`
+            UPDATE classic_drafts
+               SET whitelist_enabled = ${input.whitelistEnabled}, allowlist = ${json(entries)},
+                   allowlist_count = ${entries.length}, merkle_root = ${root}, finalized_at = NULL,
+                   updated_at = ${now()}
+             WHERE id = ${row.id}`.execute(tx),
+        );
         const duplicates = input.entries.length - entries.length;
         return {
           success: true,
@@ -597,6 +658,7 @@ export function createClassicDraftService({
       if (!game) throw notFound("no such game", CLASSIC_ERROR_CODES.gameNotFound);
       if (!controlsWallet(actor, game.creator))
         throw forbidden("the game's creator is not a wallet linked to the signed-in account");
+      checkUrlSchemes(input);
       // A confirmed draft's metadata is the game's first revision: published before any revision.
       await pendingPublication(chainId, contractAddress);
       const published = await metadata.publish(chainId, contractAddress, {

@@ -31,7 +31,7 @@ const pagination = (page: number, limit: number, total: number) => ({
 });
 
 const IMAGES =
-  "Image URLs (`imageUrl`, `featuredImageUrl`, `packImage`, card images) point at this API's image route unless the request sends `X-Bypass-Image-Proxy: true`, which keeps the original URLs; the two variants are cached and tagged (`ETag`) apart. Generated art of ours (`/classic/art/…`) is never proxied.";
+  "Image URLs (`imageUrl`, `featuredImageUrl`, `packImage`, card images) point at this API's image route (`/classic/image/…`) when the image proxy serves them (http or https on port 80 or 443, a host on the operator's `IMAGE_PROXY_HOSTS`), unless the request sends `X-Bypass-Image-Proxy: true`; every other image URL is answered as the creator gave it. The two variants are cached and tagged (`ETag`) apart. Generated art of ours (`/classic/art/…`) is never proxied.";
 const PRICES =
   "`marketCap` (Wei) is the token's spot price times its supply: before graduation the curve's price `(virtualEth + ethReserve) / (virtualTokens - tokensSold)` times `tokensSold`; after graduation the pool's price `poolEth / poolTokens` times `tokensSold + poolTokens`. `preorderProgress` is the curve's ETH reserve in percent of its graduation target, two decimals, 100 once graduated. `…Usd` fields come from the ETH/USD price source; without a price the answer is 503 `PRICE_UNAVAILABLE` (an empty answer needs no price).";
 const METADATA =
@@ -177,7 +177,7 @@ export function classicGameRoutes({
       path: "/contractAddress/:addressOrSlug/all-metadata",
       operationId: "classicGameAllMetadata",
       summary: "Every card of a game with its odds",
-      description: `The cards of the metadata in effect now, in card-id order: \`name\`, \`description\`, \`imageUrl\`, \`rarity\` (code 1 Common … 5 Mythic), \`startId\`/\`endId\` (the card ids the card covers), \`odds\` (percent chance that one pack draws this card: its rarity's odds times its share of the rarity's card ids) and \`oddsFormatted\` (\`"12.5%"\`). \`totalTokens\` is the number of packs minted. With \`includeContractDetails=true\` the game is added as \`contractDetails\` (which needs a price: 503 \`PRICE_UNAVAILABLE\` without one; without it this route needs none).\n\n${IMAGES}`,
+      description: `The cards of the metadata in effect now, in card-id order: \`name\`, \`description\`, \`imageUrl\`, \`rarity\` (code 1 Common … 5 Mythic), \`startId\`/\`endId\` (the card ids the card covers), \`odds\` (percent chance that one pack draws this card: its rarity's odds times its share of the rarity's card ids) and \`oddsFormatted\` (\`"12.5%"\`). \`totalTokens\` is the number of packs minted. With \`includeContractDetails=true\` the game is added as \`contractDetails\` (which needs a price: 503 \`PRICE_UNAVAILABLE\` without one; without it this route needs none). Cached about 5 seconds like the other game state (\`Cache-Control: public, max-age=5\`), not the 5 minutes of the metadata views: \`totalTokens\` and the prices of \`contractDetails\` change with every mint and trade.\n\n${IMAGES}`,
       tags: ["Games"],
       request: { params: classicGameParamsSchema, query: classicAllMetadataQuerySchema },
       responses: {

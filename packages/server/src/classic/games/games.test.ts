@@ -134,7 +134,8 @@ describe("classic game reads", () => {
   let app: TestApp;
   let key: string;
   beforeAll(async () => {
-    app = await setupApp({ clock: createManualClock(NOW) });
+    // The creator images of the fixtures are on images.example: the image proxy serves that host.
+    app = await setupApp({ clock: createManualClock(NOW), env: { IMAGE_PROXY_HOSTS: "images.example" } });
     await seed(app);
     key = (await app.createKey({ multiplier: 20 })).key;
   });
@@ -428,6 +429,14 @@ describe("classic game reads", () => {
       ]);
       const detailed = await json(`/contractAddress/${C}/all-metadata?includeContractDetails=true`);
       expect((detailed["contractDetails"] as Game).slug).toBe("night-market");
+      // totalTokens and the prices of contractDetails are game state: kept about 5 seconds, not 5 minutes.
+      for (const query of ["", "?includeContractDetails=true"]) {
+        const response = await get(`/contractAddress/${C}/all-metadata${query}`);
+        expect([
+          query,
+          response.headers["cache-control"]?.split(", ").find((part) => part.startsWith("max-age=")),
+        ]).toEqual([query, "max-age=5"]);
+      }
       expect((await get(`/contractAddress/${C}/all-metadata?includeContractDetails=yes`)).statusCode).toBe(
         400,
       );
@@ -581,7 +590,7 @@ describe("classic game reads", () => {
   });
 
   describe("image URLs", () => {
-    it("are proxied by default and original with X-Bypass-Image-Proxy, cached apart", async () => {
+    it("are proxied when the proxy serves their host, original with X-Bypass-Image-Proxy, cached apart", async () => {
       const proxied = await get(`/contractAddress/${C}`);
       const original = await get(`/contractAddress/${C}`, { "x-bypass-image-proxy": "true" });
       const proxiedGame = proxied.json().contractInfo as Game;

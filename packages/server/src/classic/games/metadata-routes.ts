@@ -20,7 +20,7 @@ const gameNotFound = () => notFound("no game with this address or slug on this c
 const REVISION =
   "`at` (ISO 8601, optional) reads the metadata revision in effect at that time: the highest version whose validity `effectiveFrom <= at < effectiveUntil` holds; without one (before the creator's first revision, or for a game without any) the default metadata derived from the chain (`metadataSource` `default`, `version` 0, no validity).";
 const IMAGES =
-  "Image URLs are proxied through this API's image route unless `X-Bypass-Image-Proxy: true` asks for the originals.";
+  "Image URLs the image proxy serves (http or https on port 80 or 443, a host on the operator's `IMAGE_PROXY_HOSTS`) point at this API's image route unless `X-Bypass-Image-Proxy: true` asks for the originals; other image URLs are answered as the creator gave them.";
 
 const revisionOf = (catalogue: CardCatalogue) => ({
   chainId: catalogue.chainId,

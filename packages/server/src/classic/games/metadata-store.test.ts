@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "../../_test/app.ts";
 import { insertClassicGame } from "../../_test/classic.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
+import { createImageProxyPolicy } from "../images/proxy-policy.ts";
 import { createImageLinks } from "../images.ts";
 import { fixedPriceSource } from "../price.ts";
 import { createClassicGameDirectory } from "./directory.ts";
@@ -36,7 +37,11 @@ describe("classic metadata store", () => {
     createClassicGameDirectory({
       db: database.db,
       publicUrl: "https://api.mkt.test",
-      images: createImageLinks({ publicUrl: "https://api.mkt.test", key: Buffer.alloc(32, 1) }),
+      images: createImageLinks({
+        publicUrl: "https://api.mkt.test",
+        key: Buffer.alloc(32, 1),
+        policy: createImageProxyPolicy({ hosts: [] }),
+      }),
       price: fixedPriceSource("2500.5"),
       clock,
     });

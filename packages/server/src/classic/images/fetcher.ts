@@ -2,10 +2,10 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { IncomingMessage } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import type { LookupFunction } from "node:net";
 import { AppError } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
-import { isAllowedHost, isLoopbackAddress, isPublicAddress } from "./address-policy.ts";
+import type { ImageProxyPolicy } from "./proxy-policy.ts";
 
 /** Stable `error` codes of the image route's failures (classic error body). */
 export const CLASSIC_IMAGE_ERRORS = {
@@ -13,6 +13,8 @@ export const CLASSIC_IMAGE_ERRORS = {
   notFound: "IMAGE_NOT_FOUND",
   /** 403: the URL's host is not allowlisted, its scheme is not http(s), or it resolves to a non-public address. */
   hostNotAllowed: "IMAGE_HOST_NOT_ALLOWED",
+  /** 403: the URL names a port other than 80 and 443. */
+  portNotAllowed: "IMAGE_PORT_NOT_ALLOWED",
   /** 502: the host answered something other than 200, a redirect included (redirects are never followed). */
   upstream: "IMAGE_UPSTREAM_ERROR",
   /** 502: not a PNG, JPEG, WebP or GIF (by Content-Type and by its first bytes). */
@@ -41,14 +43,8 @@ export interface FetchedImage {
 }
 
 export interface ImageFetcherOptions {
-  /** Allowlisted host names (`IMAGE_PROXY_HOSTS`). */
-  hosts: readonly string[];
-  /**
-   * Tests only (an `AppOptions` flag, never configuration): an allowlisted
-   * host may resolve to a loopback address, so a test can serve images from
-   * 127.0.0.1. Other private ranges stay refused.
-   */
-  allowLoopback?: boolean;
+  /** What may be fetched (`IMAGE_PROXY_HOSTS`, ports, addresses): the same policy the image links follow. */
+  policy: ImageProxyPolicy;
   /** Default 5 MB. */
   maxBytes?: number;
   /** Whole fetch, connection to last byte; default 5 s. */
@@ -67,15 +63,16 @@ export interface ImageFetcher {
 
 type LookupCallback = (error: Error | null, address?: string | LookupAddress[], family?: number) => void;
 
-const refused = (message: string) =>
-  new AppError("forbidden", message, { code: CLASSIC_IMAGE_ERRORS.hostNotAllowed });
+const refused = (message: string, code: string = CLASSIC_IMAGE_ERRORS.hostNotAllowed) =>
+  new AppError("forbidden", message, { code });
 const upstream = (message: string, code: string = CLASSIC_IMAGE_ERRORS.upstream) =>
   new AppError("bad_gateway", message, { code });
 
 /**
  * Fetches the images the classic image route proxies. The checks, in order:
- * http or https, no credentials in the URL, an allowlisted host, and every
- * address the host resolves to public, checked in the connection's own DNS
+ * the policy's (http or https, no credentials in the URL, port 80 or 443, an
+ * allowlisted host, a public address literal), and every address the host
+ * resolves to public, checked in the connection's own DNS
  * lookup, so the address checked is the address connected to (no rebinding
  * between a check and the connection). Then: status 200 only (a redirect is
  * never followed: 502), an allowed Content-Type and matching first bytes
@@ -85,16 +82,14 @@ const upstream = (message: string, code: string = CLASSIC_IMAGE_ERRORS.upstream)
  */
 export function createImageFetcher(options: ImageFetcherOptions): ImageFetcher {
   const {
-    hosts,
-    allowLoopback = false,
+    policy,
     maxBytes = 5 * 1024 * 1024,
     timeoutMs = 5_000,
     cacheBytes = 32 * 1024 * 1024,
     cacheTtlMs = 3_600_000,
     clock = { now: () => Date.now() },
   } = options;
-  const addressAllowed = (address: string) =>
-    isPublicAddress(address) || (allowLoopback && isLoopbackAddress(address));
+  const { addressAllowed } = policy;
 
   /** A DNS lookup that fails unless every address of the host is allowed. */
   const guardedLookup = ((hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback) => {
@@ -223,20 +218,8 @@ export function createImageFetcher(options: ImageFetcherOptions): ImageFetcher {
 
   return {
     async fetch(url) {
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
-        throw refused("not an http or https URL");
-      }
-      if (target.protocol !== "http:" && target.protocol !== "https:")
-        throw refused("not an http or https URL");
-      if (target.username !== "" || target.password !== "")
-        throw refused("URLs with credentials are not fetched");
-      const host = target.hostname.replace(/^\[|\]$/g, "");
-      if (!isAllowedHost(hosts, host)) throw refused("the image host is not on the proxy's allowlist");
-      // Node connects to an IP literal without a lookup: check it here.
-      if (isIP(host) !== 0 && !addressAllowed(host)) throw refused("the image host is not a public address");
+      const { target, refusal } = policy.check(url);
+      if (refusal) throw refused(refusal.message, refusal.code);
       const cached = recall(target.href);
       if (cached) return cached;
       // Concurrent requests for one image share one download.

@@ -1,12 +1,17 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../../_test/app.ts";
+import { insertClassicGame, insertClassicMetadata } from "../../_test/classic.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
-import { createServerSecrets } from "../../secrets/index.ts";
-import type { ImageLinks } from "../images.ts";
+import { AppError } from "../../errors.ts";
+import { createServerSecrets, hmac } from "../../secrets/index.ts";
+import { createImageLinks, type ImageLinks } from "../images.ts";
 import { isAllowedHost, isLoopbackAddress, isPublicAddress } from "./address-policy.ts";
+import { createImageFetcher } from "./fetcher.ts";
 import { createClassicImageLinks } from "./links.ts";
+import { createImageProxyPolicy } from "./proxy-policy.ts";
 
 const PUBLIC_URL = "https://api.mkt.test";
 const PNG = Buffer.concat([
@@ -70,6 +75,7 @@ async function startImageHost() {
   const port = (server.address() as AddressInfo).port;
   return {
     hits,
+    port,
     url: (path: string, host = "127.0.0.1") => `http://${host}:${port}${path}`,
     close: () =>
       new Promise<void>((resolve) => {
@@ -84,9 +90,12 @@ describe("classic image proxy and art", () => {
   let database: TestDatabase;
   /** Allowlists 127.0.0.1 and may reach loopback (the test flag). */
   let open: TestApp;
-  /** Allowlists 127.0.0.1 and localhost, without the flag: production's rules. */
+  /** Allowlists 127.0.0.1, localhost and images.example, without the flag: production's rules. */
   let strict: TestApp;
+  /** The image links of the `open` app's policy (the same signing key: one database). */
   let links: ImageLinks;
+  /** This deployment's signing key, to sign URLs the links would never emit. */
+  let key: Buffer;
 
   beforeAll(async () => {
     host = await startImageHost();
@@ -96,11 +105,17 @@ describe("classic image proxy and art", () => {
       env: { IMAGE_PROXY_HOSTS: "127.0.0.1" },
       classicImageProxy: { allowLoopback: true, timeoutMs: 300 },
     });
-    strict = await setupApp({ database, env: { IMAGE_PROXY_HOSTS: "127.0.0.1,localhost" } });
+    strict = await setupApp({
+      database,
+      env: { IMAGE_PROXY_HOSTS: "127.0.0.1,localhost,images.example" },
+    });
+    const secrets = createServerSecrets({ db: database.db });
     links = await createClassicImageLinks({
       publicUrl: PUBLIC_URL,
-      secrets: createServerSecrets({ db: database.db }),
+      secrets,
+      policy: createImageProxyPolicy({ hosts: ["127.0.0.1"], allowLoopback: true }),
     });
+    key = await secrets.key("classic-images", "classic-image-proxy");
   });
   afterAll(async () => {
     await open?.close();
@@ -109,11 +124,10 @@ describe("classic image proxy and art", () => {
     await host?.close();
   });
 
-  /** GET of the proxied form of `original` (its path below PUBLIC_URL), with no API key. */
+  /** GET of the proxied form of `original`, signed with this deployment's key, with no API key. */
   const proxied = (app: TestApp, original: string) => {
-    const link = links.link(original, false)!;
-    expect(link.startsWith(`${PUBLIC_URL}/classic/image/`)).toBe(true);
-    return app.app.server.inject({ url: link.slice(PUBLIC_URL.length) });
+    const signature = hmac(key, `classic-image:${original}`).slice(0, 32);
+    return app.app.server.inject({ url: `/classic/image/${signature}?url=${encodeURIComponent(original)}` });
   };
   const hitsOf = (path: string) => host.hits.filter((hit) => hit === path).length;
 
@@ -133,6 +147,33 @@ describe("classic image proxy and art", () => {
       const answers = await Promise.all([1, 2, 3].map(() => proxied(open, host.url("/c.png"))));
       expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
       expect(hitsOf("/c.png")).toBe(1);
+    });
+
+    it("rewrites to the proxy exactly the URLs the proxy serves: allowlisted hosts on ports 80 and 443", () => {
+      const only = createImageLinks({
+        publicUrl: PUBLIC_URL,
+        key,
+        policy: createImageProxyPolicy({ hosts: ["images.example", "*.cdn.example"] }),
+      });
+      const signed = (url: string) =>
+        `${PUBLIC_URL}/classic/image/${hmac(key, `classic-image:${url}`).slice(0, 32)}?url=${encodeURIComponent(url)}`;
+      for (const url of [
+        "https://images.example/a.png",
+        "http://images.example/a.png",
+        "https://images.example:443/a.png",
+        "http://a.cdn.example:80/a.png",
+      ])
+        expect([url, only.link(url, false)]).toEqual([url, signed(url)]);
+      for (const url of [
+        "https://images.example:8443/a.png",
+        "http://images.example:8080/a.png",
+        "https://other.example/a.png",
+        "https://cdn.example/a.png",
+        "https://user:pw@images.example/a.png",
+        "ftp://images.example/a.png",
+      ])
+        expect([url, only.link(url, false)]).toEqual([url, url]);
+      expect(only.link(null, false)).toBeNull();
     });
 
     it("leaves our own URLs and the bypass variant unproxied", () => {
@@ -176,12 +217,39 @@ describe("classic image proxy and art", () => {
       expect(hitsOf("/b.png")).toBe(0);
     });
 
-    it("refuses an allowlisted host on a private address, literal or resolved, without the test flag", async () => {
-      for (const original of [host.url("/b.png"), host.url("/b.png", "localhost")]) {
+    it("refuses a URL naming a port other than 80 and 443 (403 IMAGE_PORT_NOT_ALLOWED) before connecting", async () => {
+      for (const original of ["https://images.example:8443/a.png", "http://images.example:8080/a.png"]) {
         const response = await proxied(strict, original);
-        expect(response.statusCode).toBe(403);
-        expect(response.json()).toMatchObject({ error: "IMAGE_HOST_NOT_ALLOWED" });
+        expect([original, response.statusCode]).toEqual([original, 403]);
+        expect(response.json()).toEqual({
+          success: false,
+          message: "the image proxy fetches from ports 80 and 443 only",
+          error: "IMAGE_PORT_NOT_ALLOWED",
+        });
       }
+      // A host name resolving to loopback, reachable with the test flag: the port alone refuses it.
+      const fetcher = createImageFetcher({
+        policy: createImageProxyPolicy({ hosts: ["localhost"], allowLoopback: true }),
+      });
+      const refused = await fetcher.fetch(host.url("/b.png", "localhost")).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused).toMatchObject({ kind: "forbidden", code: "IMAGE_PORT_NOT_ALLOWED" });
+      expect(hitsOf("/b.png")).toBe(0);
+    });
+
+    it("refuses an allowlisted host on a private address, literal or resolved, without the test flag", async () => {
+      const literal = await proxied(strict, host.url("/b.png"));
+      expect(literal.statusCode).toBe(403);
+      expect(literal.json()).toMatchObject({ error: "IMAGE_HOST_NOT_ALLOWED" });
+      // Resolved: the test's image host listens on an ephemeral port, which the port rule refuses first,
+      // so the lookup's own check is shown on port 80, refused before any connection.
+      const fetcher = createImageFetcher({ policy: createImageProxyPolicy({ hosts: ["localhost"] }) });
+      const resolved = await fetcher.fetch("http://localhost/b.png").catch((error: unknown) => error);
+      expect(resolved).toMatchObject({
+        kind: "forbidden",
+        code: "IMAGE_HOST_NOT_ALLOWED",
+        message: "the image host resolves to an address that is not public",
+      });
       expect(hitsOf("/b.png")).toBe(0);
     });
 
@@ -216,6 +284,93 @@ describe("classic image proxy and art", () => {
       expect(stalls.statusCode).toBe(504);
       expect(stalls.json()).toMatchObject({ error: "IMAGE_UPSTREAM_TIMEOUT" });
       expect(stalls.headers["cache-control"]).toBe("no-store");
+    });
+  });
+
+  describe("image URLs in classic answers", () => {
+    const GAME = `0x${"5e".repeat(20)}`;
+    const CREATOR = `0x${"c1".repeat(20)}`;
+    let plain: TestApp;
+    const imageOf = (path: string) => host.url(path);
+
+    beforeAll(async () => {
+      // The default configuration: IMAGE_PROXY_HOSTS empty.
+      plain = await setupApp({ database });
+      await insertClassicGame(database.db, { address: GAME, creator: CREATOR, nftName: "Proxy Test" });
+      const cards = [1, 2, 3, 4, 5].map((rarity) => ({
+        name: `Card ${rarity}`,
+        rarity,
+        startId: rarity,
+        endId: rarity,
+        imageUrl: imageOf(`/a.png`),
+        unopenedImageUrl: imageOf(`/c.png`),
+      }));
+      await insertClassicMetadata(database.db, {
+        address: GAME,
+        version: 1,
+        effectiveFrom: new Date(Date.UTC(2025, 0, 1)),
+        game: { description: "proxy test", imageUrl: imageOf("/a.png"), packImage: imageOf("/c.png") },
+        cards,
+      });
+      await sql`
+        INSERT INTO classic_packs (scope, chain_id, contract_address, token_id, owner, status, rarity, batch_id,
+                                   acquired_price, mint_tx, mint_block, mint_time, updated_block, updated_at)
+        VALUES ('classic-test', 8453, ${GAME}, 1, ${CREATOR}, 'minted', 0, 1, 1000, ${`0x${"1".padStart(64, "0")}`},
+                1, ${new Date(Date.UTC(2025, 0, 2)).toISOString()}, 1, ${new Date(Date.UTC(2025, 0, 2)).toISOString()})`.execute(
+        database.db.kysely,
+      );
+    });
+    afterAll(() => plain?.close());
+
+    /** The image URLs of the token JSON, the contract JSON and all-metadata (with its game) of `app`. */
+    const imageUrls = async (app: TestApp) => {
+      const apiKey = (await app.createKey()).key;
+      const read = async (url: string, headers: Record<string, string> = {}) => {
+        const response = await app.app.server.inject({ url: `/classic${url}`, headers });
+        expect([url, response.statusCode]).toEqual([url, 200]);
+        return response.json() as Record<string, unknown>;
+      };
+      const token = await read(`/metadata/${GAME}/1`);
+      const contract = await read(`/metadata/${GAME}`);
+      const all = await read(`/contractAddress/${GAME}/all-metadata?includeContractDetails=true`, {
+        "api-key": apiKey,
+      });
+      const details = all["contractDetails"] as Record<string, unknown>;
+      return {
+        token: token["image"],
+        contract: contract["image"],
+        card: (all["metadata"] as Array<Record<string, unknown>>)[0]?.["imageUrl"],
+        game: details["imageUrl"],
+        packImage: details["packImage"],
+      };
+    };
+
+    it("keeps the creator's URLs when the proxy would not serve them (default: no allowlisted host)", async () => {
+      expect(await imageUrls(plain)).toEqual({
+        token: imageOf("/c.png"),
+        contract: imageOf("/a.png"),
+        card: imageOf("/a.png"),
+        game: imageOf("/a.png"),
+        packImage: imageOf("/c.png"),
+      });
+    });
+
+    it("answers signed proxy URLs for an allowlisted host, and the proxy serves them", async () => {
+      const urls = await imageUrls(open);
+      const proxy = `${PUBLIC_URL}/classic/image/`;
+      for (const [field, original] of [
+        ["token", imageOf("/c.png")],
+        ["contract", imageOf("/a.png")],
+        ["card", imageOf("/a.png")],
+        ["game", imageOf("/a.png")],
+        ["packImage", imageOf("/c.png")],
+      ] as const)
+        expect([field, urls[field]]).toEqual([field, links.link(original, false)]);
+      const tokenImage = String(urls.token);
+      expect(tokenImage.startsWith(proxy)).toBe(true);
+      const served = await open.app.server.inject({ url: tokenImage.slice(PUBLIC_URL.length) });
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals(PNG)).toBe(true);
     });
   });
 

@@ -52,7 +52,7 @@ export function classicImageRoutes({
       path: "/image/:signature",
       operationId: "classicImageProxy",
       summary: "Fetch a proxied image",
-      description: `The image behind a proxied image URL of a classic answer (section 4; \`X-Bypass-Image-Proxy: true\` gives the original URLs instead). Only URLs this server signed are fetched: the signature is an HMAC of \`url\` under a server secret, so this is no open proxy. Rules: http or https; a host on the operator's allowlist (\`IMAGE_PROXY_HOSTS\`); every address the host resolves to public (no private, loopback, link-local or reserved addresses, checked on the connection itself); no redirects followed; ${IMAGE_TYPES.join(", ")} only, by Content-Type and by the first bytes (SVG is refused, it can carry script); at most 5 MB; 5 seconds. Answers carry \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: default-src 'none'\`; successful ones are cacheable for a day. No API key (an \`<img>\` tag sends no headers): 2,000 requests per minute per client IP. Failures are in the classic error body.`,
+      description: `The image behind a proxied image URL of a classic answer (section 4; \`X-Bypass-Image-Proxy: true\` gives the original URLs instead). Only URLs this server signed are fetched: the signature is an HMAC of \`url\` under a server secret, so this is no open proxy; classic answers carry such a URL only for images these rules accept (others keep the creator's URL). Rules, all checked before any connection: http or https; port 80 or 443 (an explicit other port is refused); no credentials; a host on the operator's allowlist (\`IMAGE_PROXY_HOSTS\`); every address the host resolves to public (no private, loopback, link-local or reserved addresses, checked on the connection itself); no redirects followed; ${IMAGE_TYPES.join(", ")} only, by Content-Type and by the first bytes (SVG is refused, it can carry script); at most 5 MB; 5 seconds. Answers carry \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: default-src 'none'\`; successful ones are cacheable for a day. No API key (an \`<img>\` tag sends no headers): 2,000 requests per minute per client IP. Failures are in the classic error body.`,
       tags: ["Images"],
       request: { params: imageParams, query: imageQuery },
       responses: {
@@ -63,7 +63,7 @@ export function classicImageRoutes({
         },
         400: { description: "`url` missing or longer than 4096 characters (`VALIDATION_ERROR`)." },
         403: {
-          description: `\`${CLASSIC_IMAGE_ERRORS.hostNotAllowed}\`: the URL's host is not allowlisted, its scheme is not http(s), it carries credentials, or the host resolves to an address that is not public.`,
+          description: `\`${CLASSIC_IMAGE_ERRORS.hostNotAllowed}\`: the URL's host is not allowlisted, its scheme is not http(s), it carries credentials, or the host resolves to an address that is not public. \`${CLASSIC_IMAGE_ERRORS.portNotAllowed}\`: the URL names a port other than 80 and 443. Nothing is fetched.`,
         },
         404: {
           description: `\`${CLASSIC_IMAGE_ERRORS.notFound}\`: the signature is not this server's for \`url\`.`,

@@ -10,3 +10,9 @@ export {
 } from "./fetcher.ts";
 export { classicImageRoutes } from "./image-routes.ts";
 export { createClassicImageLinks } from "./links.ts";
+export {
+  createImageProxyPolicy,
+  IMAGE_PROXY_PORTS,
+  type ImageProxyPolicy,
+  type ImageProxyPolicyOptions,
+} from "./proxy-policy.ts";

@@ -1,6 +1,6 @@
 import { PREDICT_ART_SIZE, type PredictMarketMedia } from "@mkt/protocol";
 import type { FactoryRole } from "../../chains/index.ts";
-import { isAllowedHost } from "../../classic/images/index.ts";
+import type { ImageProxyPolicy } from "../../classic/images/index.ts";
 import { artUrl, type ImageLinks } from "../../classic/images.ts";
 import type { Database } from "../../db/index.ts";
 import { badRequest, conflict, notFound, UnavailableError } from "../../errors.ts";
@@ -18,8 +18,8 @@ export interface PredictMediaDeps {
   publicUrl: string;
   /** The classic image links: the operator's image is a URL of the same signed proxy. */
   links: ImageLinks;
-  /** `IMAGE_PROXY_HOSTS`: the proxy's allowlist, which an operator URL must be on. */
-  hosts: readonly string[];
+  /** The classic image proxy's policy (`IMAGE_PROXY_HOSTS`, ports), which an operator URL must pass. */
+  proxy: ImageProxyPolicy;
   /** Announces PREDICT_MEDIA_SOURCE to every replica. */
   bump: () => Promise<void>;
 }
@@ -31,7 +31,7 @@ export interface PredictMediaDeps {
  * the classic image proxy, which fetches allowlisted hosts only, PNG, JPEG,
  * WebP or GIF, at most 5 MB, within 5 s).
  */
-export function createPredictMedia({ db, clock, predict, publicUrl, links, hosts, bump }: PredictMediaDeps) {
+export function createPredictMedia({ db, clock, predict, publicUrl, links, proxy, bump }: PredictMediaDeps) {
   const chainId = predict?.deployment.chainId ?? 0;
   const scope = predict?.scope;
 
@@ -47,7 +47,10 @@ export function createPredictMedia({ db, clock, predict, publicUrl, links, hosts
       throw badRequest("imageUrl must be an http or https URL", "INVALID_INPUT");
     if (url.username !== "" || url.password !== "")
       throw badRequest("imageUrl must not carry credentials", "INVALID_INPUT");
-    if (!isAllowedHost(hosts, url.hostname))
+    const { refusal } = proxy.check(url.href);
+    if (refusal?.code === "IMAGE_PORT_NOT_ALLOWED")
+      throw badRequest(`imageUrl: ${refusal.message}`, "IMAGE_PORT_NOT_ALLOWED");
+    if (refusal)
       throw badRequest(
         `imageUrl's host ${url.hostname} is not on the image proxy's allowlist (IMAGE_PROXY_HOSTS)`,
         "IMAGE_HOST_NOT_ALLOWED",
@@ -72,8 +75,9 @@ export function createPredictMedia({ db, clock, predict, publicUrl, links, hosts
       const images: PredictMarketMedia["images"] = [
         { kind: "generated", url: artUrl(publicUrl, chainId, address, "market"), ...PREDICT_ART_SIZE },
       ];
-      const proxied = links.link(row.image_url, false);
-      if (proxied !== null) images.push({ kind: "operator", url: proxied });
+      // Only as a proxy URL: an image the proxy no longer serves (the allowlist changed) is left out.
+      if (row.image_url !== null && !proxy.check(row.image_url).refusal)
+        images.push({ kind: "operator", url: links.link(row.image_url, false) ?? row.image_url });
       return { market: address, images };
     },
 

@@ -262,6 +262,7 @@ export type {
   ClassicTarget,
 } from "./tools.ts";
 export {
+  adminClassicReportParamsSchema,
   adminClassicReportPatchSchema,
   adminClassicReportSchema,
   adminClassicReportsPageSchema,

@@ -8,7 +8,6 @@ import type {
   onRequestHookHandler,
   onSendHookHandler,
 } from "fastify";
-import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { AppError, notFound, RateLimitedError } from "../errors.ts";
@@ -17,6 +16,7 @@ import type { Metrics } from "../metrics/index.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { errorHandlerFor, sendError } from "./error-handler.ts";
 import type { Guard } from "./guard.ts";
+import { validatorCompiler } from "./input-text.ts";
 import { type ReadCache, type Revisions, strongEtag } from "./read-cache.ts";
 import { type CachePolicy, cacheControlOf, type RouteDefinition, type RouteGate } from "./route.ts";
 import type { Surface } from "./surfaces.ts";

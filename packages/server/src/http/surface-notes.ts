@@ -14,6 +14,8 @@ Idempotency: POST routes that create something accept an Idempotency-Key header.
 
 CORS: any origin may call the APIs without credentials (Access-Control-Allow-Origin: *); the first-party website origins (ALLOWED_ORIGINS) get their origin echoed with credentials. Preflight never needs a key. The first-party proxy /app/api answers first-party origins only.
 
+Text: no string of a request (a value or property name anywhere in the body, a query or path parameter), on any route, may contain U+0000 (NUL), an unpaired UTF-16 surrogate (a JSON escape such as "\\ud800" alone) or a bidirectional embedding, override or isolate (U+202A to U+202E, U+2066 to U+2069). Such a request is refused with 400 in this API's error body, naming the field and the character (for example "body.bio: must not contain U+0000 (NUL)"), before anything is stored. NUL cannot be stored, and an unpaired surrogate would be stored as U+FFFD, not as sent. The bidirectional controls make text display in another order than its characters (a name or message that reads as something else) and no field needs them; they are refused in every field rather than only in names, titles, bios and messages, so that text nested anywhere is covered. Right-to-left text needs none of them; the direction marks U+200E, U+200F and U+061C are accepted.
+
 Every response carries X-Request-Id (yours when you send a valid one, else a generated one). Quote it when you report a problem.`;
 
 export function surfaceNotes(surface: "market" | "classic" | "predict", config: Config): string {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { badRequest } from "../../errors.ts";
+import { findRefusedText } from "../../http/input-text.ts";
 
 /**
  * Opaque page cursors: base64url of the JSON of the last item's sort key.
@@ -26,7 +27,9 @@ export function cursorCodec<T>(key: z.ZodType<T>): CursorCodec<T> {
         }
       }
       const parsed = key.safeParse(raw);
-      if (!parsed.success) throw badRequest("cursor is not a cursor this API returned for this list");
+      // The decoded key reaches SQL: the request input's text rules hold inside it too.
+      if (!parsed.success || findRefusedText(parsed.data) !== undefined)
+        throw badRequest("cursor is not a cursor this API returned for this list");
       return parsed.data;
     },
   };

@@ -208,6 +208,7 @@ export type {
 export {
   addressString,
   adminClassicGameFlagsSchema,
+  adminClassicReportParamsSchema,
   adminClassicReportPatchSchema,
   adminClassicReportSchema,
   adminClassicReportsPageSchema,

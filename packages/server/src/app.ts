@@ -190,6 +190,8 @@ export interface App {
   admin: FastifyInstance;
   /** The operator token in force (generated when ADMIN_TOKEN is unset). */
   adminToken: string;
+  /** The routes mounted on each surface, with their declarations (for tests and tools that walk every route). */
+  routes: Readonly<Record<Surface["name"], readonly RouteDefinition[]>>;
   services: {
     keys: ReturnType<typeof createKeyService>;
     limiter: ReturnType<typeof createSlidingWindowLimiter>;
@@ -663,6 +665,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     server,
     admin,
     adminToken,
+    routes,
     services: {
       keys,
       limiter,

@@ -271,6 +271,7 @@ export type {
   ClassicTarget,
 } from "./tools.ts";
 export {
+  adminClassicReportParamsSchema,
   adminClassicReportPatchSchema,
   adminClassicReportSchema,
   adminClassicReportsPageSchema,

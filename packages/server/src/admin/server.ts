@@ -6,12 +6,12 @@ import {
   adminKeySchema,
 } from "@mkt/protocol";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
-import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import { notFound, unauthorized } from "../errors.ts";
 import { errorHandlerFor, sendError } from "../http/error-handler.ts";
 import { EVERY_ANSWER_HEADERS, secureDocuments } from "../http/security-headers.ts";
+import { validatorCompiler } from "../http/input-text.ts";
 import { platformSurface } from "../http/surfaces.ts";
 import type { IndexerService } from "../indexer/service.ts";
 import { secretsEqual } from "../keys/secrets.ts";
@@ -47,6 +47,7 @@ export function createAdminServer({
     logController: new LogController({ disableRequestLogging: true }),
   });
   const surface = platformSurface();
+  // The public listener's input rules: a string with refused text (NUL, ...) is a 400 naming its field.
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandlerFor(surface, logger));
   app.setNotFoundHandler((request, reply) =>

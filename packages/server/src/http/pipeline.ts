@@ -9,7 +9,6 @@ import type {
   onRequestHookHandler,
   onSendHookHandler,
 } from "fastify";
-import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Config } from "../config/index.ts";
@@ -19,6 +18,7 @@ import type { Metrics } from "../metrics/index.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { errorHandlerFor, sendError } from "./error-handler.ts";
 import type { Guard } from "./guard.ts";
+import { validatorCompiler } from "./input-text.ts";
 import { type ReadCache, type Revisions, strongEtag } from "./read-cache.ts";
 import { type CachePolicy, cacheControlFor, type RouteDefinition, type RouteGate } from "./route.ts";
 import { EVERY_ANSWER_HEADERS } from "./security-headers.ts";

@@ -256,10 +256,19 @@ function encodeCursor(createdAt: Date, id: string): string {
   return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
 }
 
+/** Key ids as `newKeyId` makes them (`key_` and hex), with room to spare. */
+const CURSOR_KEY_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof createdAt === "string" && typeof id === "string" && !Number.isNaN(Date.parse(createdAt))) {
+    if (
+      typeof createdAt === "string" &&
+      typeof id === "string" &&
+      !Number.isNaN(Date.parse(createdAt)) &&
+      // The id reaches SQL: a forged cursor may hold anything (a NUL would fail the query).
+      CURSOR_KEY_ID.test(id)
+    ) {
       return { createdAt: new Date(createdAt), id };
     }
   } catch {}

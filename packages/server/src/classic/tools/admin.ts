@@ -1,4 +1,8 @@
-import { adminClassicReportPatchSchema, adminClassicReportsQuerySchema } from "@mkt/protocol";
+import {
+  adminClassicReportParamsSchema,
+  adminClassicReportPatchSchema,
+  adminClassicReportsQuerySchema,
+} from "@mkt/protocol";
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import type { ClassicReportsService } from "./reports.ts";
@@ -18,9 +22,9 @@ export function registerClassicReportsAdmin(
   );
   app.patch(
     "/admin/classic/reports/:id",
-    { schema: { body: adminClassicReportPatchSchema } },
+    { schema: { params: adminClassicReportParamsSchema, body: adminClassicReportPatchSchema } },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params as z.output<typeof adminClassicReportParamsSchema>;
       const { status } = request.body as z.output<typeof adminClassicReportPatchSchema>;
       return { report: await reports.review(id, status) };
     },

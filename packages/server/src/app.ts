@@ -612,6 +612,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     keys,
     metrics,
     indexer,
+    limiter,
     extend: (app) => {
       for (const feature of features) feature.admin?.(app);
       registerClassicAdmin(app, { settings: classicSettings });

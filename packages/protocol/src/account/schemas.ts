@@ -32,6 +32,22 @@ export const MAX_ACCOUNT_WALLETS = 10;
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /**
+ * The nonce of every signed message (sign-in, deletion, wallet links, release
+ * actions, pack edits, classic sign-in): a UUID v4 in either letter case.
+ * It is never rewritten: the server rebuilds the message with the nonce
+ * exactly as posted, so a client that signs an uppercase UUID (Swift's
+ * `uuidString`, .NET's `"D"` upper) verifies like any other. A UUID is one
+ * value whatever its case, so it is spent once: the used-nonce store keys it
+ * case-insensitively.
+ */
+export const nonceSchema = z
+  .string()
+  .regex(uuidV4, "nonce must be a fresh UUID v4")
+  .describe(
+    "A fresh UUID v4, used once. Either letter case; the signed message states it exactly as sent (the server changes no letter of it), and a UUID is spent once whatever its case.",
+  );
+
+/**
  * What a wallet signed, as posted: the fields of the message (market-api.md
  * section 4) and the signature. Used for sign-in, deletion and wallet links.
  */
@@ -39,11 +55,7 @@ export const signedEnvelopeSchema = z
   .object({
     address: addressSchema.describe("The signing wallet."),
     origin: z.string().min(1).max(200).describe("The website origin in the signed message."),
-    nonce: z
-      .string()
-      .regex(uuidV4, "nonce must be a fresh UUID v4")
-      .transform((value) => value.toLowerCase())
-      .describe("A fresh UUID v4, used once."),
+    nonce: nonceSchema,
     expires: z
       .number()
       .int("expires must be an integer of Unix milliseconds")

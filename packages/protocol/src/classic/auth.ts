@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addressSchema, MAX_ACCOUNT_WALLETS, MAX_SIGNATURE_BYTES } from "../account/schemas.ts";
+import { addressSchema, MAX_ACCOUNT_WALLETS, MAX_SIGNATURE_BYTES, nonceSchema } from "../account/schemas.ts";
 import { CLASSIC_DEFAULT_CHAIN_ID, isoDateTime } from "./common.ts";
 
 /**
@@ -71,13 +71,9 @@ export function classicSignInMessage({
   ].join("\n");
 }
 
-const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
-const nonceSchema = z
-  .string()
-  .regex(uuidV4, "nonce must be a fresh UUID v4")
-  .transform((value) => value.toLowerCase())
-  .describe("A UUID v4, used once: from `GET /classic/auth/nonce` or made by the client.");
+const signInNonceSchema = nonceSchema.describe(
+  "A UUID v4, used once: from `GET /classic/auth/nonce` or made by the client. Either letter case; the signed message states it exactly as sent (the server changes no letter of it), and a UUID is spent once whatever its case.",
+);
 
 const chainIdSchema = z
   .number()
@@ -90,7 +86,7 @@ export const classicSignInRequestSchema = z
   .object({
     address: addressSchema.describe("The signing wallet."),
     chainId: chainIdSchema,
-    nonce: nonceSchema,
+    nonce: signInNonceSchema,
     expires: z
       .number()
       .int("expires must be an integer of Unix milliseconds")

@@ -8,7 +8,7 @@
  */
 
 import { MARKETPLACE_NAME } from "../account/messages.ts";
-import { signedEnvelopeSchema } from "../account/schemas.ts";
+import { nonceSchema, signedEnvelopeSchema } from "../account/schemas.ts";
 import { packEditActionJson } from "./pack-edits.ts";
 import { releaseActionJson } from "./release-actions.ts";
 import { runtimeVersionSchema } from "./releases.ts";
@@ -31,13 +31,13 @@ export interface ActionMessageFields {
 function headerLines(title: string, { address, nonce, expires }: ActionMessageFields) {
   const wallet = signedEnvelopeSchema.shape.address.safeParse(address);
   if (!wallet.success) throw new TypeError("address must be a 0x-prefixed 20-byte hex address");
-  const uuid = signedEnvelopeSchema.shape.nonce.safeParse(nonce);
-  if (!uuid.success) throw new TypeError("nonce must be a UUID v4");
+  // The nonce is checked, never rewritten: the message states it as the body does.
+  if (!nonceSchema.safeParse(nonce).success) throw new TypeError("nonce must be a UUID v4");
   if (!Number.isSafeInteger(expires)) throw new TypeError("expires must be an integer of Unix milliseconds");
   return {
     title,
     wallet: `Wallet: ${wallet.data}`,
-    nonce: `Nonce: ${uuid.data}`,
+    nonce: `Nonce: ${nonce}`,
     expires: `Expires: ${expires}`,
   };
 }

@@ -454,7 +454,7 @@ describe("release states", () => {
 });
 
 describe("releaseActionMessage", () => {
-  it("builds the lines in spec order, lowercased wallet and nonce, no trailing newline", () => {
+  it("builds the lines in spec order, lowercased wallet, the nonce exactly as given, no trailing newline", () => {
     const text = releaseActionMessage({
       ...fields,
       action: { revision: 3, releaseId: "rel_1", kind: "cancel" },
@@ -462,7 +462,7 @@ describe("releaseActionMessage", () => {
     expect(text.split("\n")).toEqual([
       RELEASE_ACTION_TITLE,
       "Wallet: 0xabcdef0123456789abcdef0123456789abcdef01",
-      "Nonce: 0b7f7c1e-3c0f-4a9e-8d2b-7a4c9f1e2d3c",
+      "Nonce: 0B7F7C1E-3C0F-4A9E-8D2B-7A4C9F1E2D3C",
       "Expires: 1790000000000",
       'Action: {"kind":"cancel","releaseId":"rel_1","revision":3}',
       ACTION_LIMITS,

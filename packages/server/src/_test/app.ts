@@ -82,6 +82,9 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     PORT: "0",
     ADMIN_PORT: "0",
     PUBLIC_URL: "https://api.mkt.test",
+    // The test apps listen on a port picked at start, which names no origin: the
+    // tests sign for the default listener's origins (`TEST_ORIGIN`).
+    ALLOWED_ORIGINS: "http://localhost:8080,http://127.0.0.1:8080",
     ...options.env,
   });
   const logger = createLogger({ level: "trace", destination: logs.stream });

@@ -8,15 +8,26 @@ import {
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { notFound, unauthorized } from "../errors.ts";
+import { notFound, RateLimitedError, unauthorized } from "../errors.ts";
 import { errorHandlerFor, sendError } from "../http/error-handler.ts";
-import { EVERY_ANSWER_HEADERS, secureDocuments } from "../http/security-headers.ts";
 import { validatorCompiler } from "../http/input-text.ts";
+import { EVERY_ANSWER_HEADERS, secureDocuments } from "../http/security-headers.ts";
 import { platformSurface } from "../http/surfaces.ts";
 import type { IndexerService } from "../indexer/service.ts";
 import { secretsEqual } from "../keys/secrets.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { Metrics } from "../metrics/index.ts";
+import { clientGroup } from "../quotas/client-group.ts";
+import type { SlidingWindowLimiter } from "../quotas/limiter.ts";
+import type { Budget } from "../quotas/policies.ts";
+
+/**
+ * Wrong or missing operator tokens one client group (an IPv4 address, or an
+ * IPv6 /64) may present in a sliding window. Past it, every request from the
+ * group is refused with 429 and `Retry-After`, the right token included,
+ * until the failures leave the window; refused requests are not counted.
+ */
+export const defaultFailedTokenAttempts: Budget = { limit: 10, windowMs: 10 * 60_000 };
 
 export interface AdminServerDeps {
   logger: Logger;
@@ -24,6 +35,9 @@ export interface AdminServerDeps {
   keys: KeyService;
   metrics: Metrics;
   indexer?: IndexerService | undefined;
+  /** The replica's limiter, which counts failed token attempts per client group. */
+  limiter: SlidingWindowLimiter;
+  failedTokenAttempts?: Budget;
   /** Operator routes other areas add. */
   extend?: (app: FastifyInstance) => void;
 }
@@ -31,7 +45,10 @@ export interface AdminServerDeps {
 /**
  * The operator listener: key administration and metrics, on its own port and
  * bind address, behind `Authorization: Bearer <ADMIN_TOKEN>` compared in
- * constant time. Not part of any public API document.
+ * constant time (both sides hashed, then `timingSafeEqual`), with failed
+ * attempts budgeted per client group (`defaultFailedTokenAttempts`). The
+ * client is the socket's peer: this listener trusts no `X-Forwarded-For`.
+ * Not part of any public API document.
  */
 export function createAdminServer({
   logger,
@@ -39,6 +56,8 @@ export function createAdminServer({
   keys,
   metrics,
   indexer,
+  limiter,
+  failedTokenAttempts = defaultFailedTokenAttempts,
   extend,
 }: AdminServerDeps): FastifyInstance {
   const app = Fastify({
@@ -54,12 +73,27 @@ export function createAdminServer({
     sendError(surface, notFound(`no route ${request.method} ${request.url.split("?")[0]}`), reply),
   );
   secureDocuments(app);
+  const { limit, windowMs } = failedTokenAttempts;
   app.addHook("onRequest", async (request, reply) => {
     // Every operator answer is about this deployment's keys and state: never kept by any cache.
     reply.headers(EVERY_ANSWER_HEADERS).header("Cache-Control", "no-store");
+    const failures = `admin:failed:${clientGroup(request.ip)}`;
+    // Checked before the token, so a client that spent its failures learns nothing more.
+    if (!limiter.allows(failures, limit, windowMs)) {
+      throw new RateLimitedError(
+        "failed_attempts",
+        "too many failed operator token attempts from this client",
+        {
+          retryAfterSeconds: limiter.peek(failures, limit, windowMs).retryAfterSeconds,
+        },
+      );
+    }
     const header = request.headers.authorization ?? "";
     const presented = header.startsWith("Bearer ") ? header.slice("Bearer ".length) : "";
-    if (!secretsEqual(presented, token)) throw unauthorized("operator token missing or wrong");
+    if (!secretsEqual(presented, token)) {
+      limiter.take(failures, limit, windowMs);
+      throw unauthorized("operator token missing or wrong");
+    }
   });
 
   app.get("/metrics", async (_request, reply) => {

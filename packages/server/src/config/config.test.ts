@@ -1,4 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import proxyAddr from "@fastify/proxy-addr";
+import { afterEach, describe, expect, it } from "vitest";
+import { signEnvelope, TEST_ORIGIN, testWallet } from "../_test/accounts.ts";
+import { setupApp } from "../_test/app.ts";
 import { ConfigError, loadConfig } from "./index.ts";
 
 describe("configuration", () => {
@@ -107,5 +115,173 @@ describe("configuration", () => {
   ])("refuses %j naming the variable", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(name));
+  });
+});
+
+describe("ALLOWED_ORIGINS default: the server's own origins", () => {
+  it.each([
+    [{}, ["http://localhost:8080", "http://127.0.0.1:8080"]],
+    [{ PORT: "9090" }, ["http://localhost:9090", "http://127.0.0.1:9090"]],
+    [{ HOST: "127.0.0.2", PORT: "9090" }, ["http://localhost:9090", "http://127.0.0.2:9090"]],
+    [{ HOST: "localhost", PORT: "9090" }, ["http://localhost:9090"]],
+    [{ HOST: "::1", PORT: "9090" }, ["http://localhost:9090", "http://[::1]:9090"]],
+    // A wildcard listener is reached on loopback too; PUBLIC_URL defaults to the wildcard URL.
+    [
+      { HOST: "0.0.0.0", PORT: "9090" },
+      ["http://localhost:9090", "http://127.0.0.1:9090", "http://0.0.0.0:9090"],
+    ],
+    [{ HOST: "::", PORT: "9090" }, ["http://localhost:9090", "http://127.0.0.1:9090", "http://[::]:9090"]],
+    [{ HOST: "10.1.2.3", PORT: "9090" }, ["http://10.1.2.3:9090"]],
+    [{ PORT: "80" }, ["http://localhost", "http://127.0.0.1"]],
+    [
+      { PORT: "9090", PUBLIC_URL: "https://mkt.example/base/" },
+      ["http://localhost:9090", "http://127.0.0.1:9090", "https://mkt.example"],
+    ],
+    [
+      { HOST: "10.1.2.3", PUBLIC_URL: "https://mkt.example:8443" },
+      ["http://10.1.2.3:8080", "https://mkt.example:8443"],
+    ],
+    // A port picked at start names no origin: only PUBLIC_URL's.
+    [{ PORT: "0", PUBLIC_URL: "https://mkt.example" }, ["https://mkt.example"]],
+  ])("%j allows exactly %j, PUBLIC_URL's origin among them", (env, origins) => {
+    const config = loadConfig(env);
+    expect(config.allowedOrigins).toEqual(origins);
+    expect(config.allowedOrigins).toContain(new URL(config.publicUrl).origin);
+  });
+
+  it("takes an explicit list as it is", () => {
+    expect(loadConfig({ PORT: "9090", ALLOWED_ORIGINS: "https://mkt.example" }).allowedOrigins).toEqual([
+      "https://mkt.example",
+    ]);
+  });
+
+  it("lets the server's own URL sign in with PORT=9090, and only its origins", async () => {
+    const test = await setupApp({ env: { PORT: "9090", PUBLIC_URL: "", ALLOWED_ORIGINS: "" } });
+    try {
+      const { key } = await test.createKey();
+      const signIn = async (origin: string) =>
+        test.app.server.inject({
+          method: "POST",
+          url: "/market/account/session",
+          headers: { "api-key": key, origin },
+          payload: await signEnvelope(testWallet(1), { now: Date.now(), origin }),
+        });
+      expect((await signIn("http://127.0.0.1:9090")).statusCode).toBe(200);
+      expect((await signIn("http://localhost:9090")).statusCode).toBe(200);
+      expect((await signIn(TEST_ORIGIN)).statusCode).toBe(403);
+    } finally {
+      await test.close();
+    }
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  const v4 = ["0.0.0.0", "10.0.0.1", "127.255.255.255", "128.0.0.0", "255.255.255.255", "::ffff:192.0.2.1"];
+  const v6 = [
+    "::",
+    "::1",
+    "2001:db8::1",
+    "7fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+    "8000::",
+    "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+  ];
+
+  it.each([
+    ["0.0.0.0/1,128.0.0.0/1", "IPv4", v4],
+    ["0.0.0.0/2, 64.0.0.0/2, 128.0.0.0/1", "IPv4", v4],
+    ["0/1,128.0.0.0/1", "IPv4", v4],
+    ["::ffff:0:0/96", "IPv4", v4],
+    ["::ffff:0.0.0.0/97,::ffff:128.0.0.0/97", "IPv4", v4],
+    ["0.0.0.0/1,::ffff:128.0.0.0/97", "IPv4", v4],
+    ["0.0.0.0/128.0.0.0,128.0.0.0/1", "IPv4", v4],
+    ["::/1,8000::/1", "IPv6", v6],
+    ["::/1,8000::/2,c000::/2,10.0.0.0/8", "IPv6", v6],
+  ])("refuses %s, which proxy-addr reads as trusting every %s address", (value, family, addresses) => {
+    // The library Fastify hands the list to does trust all of them...
+    const trust = proxyAddr.compile(value.split(",").map((item) => item.trim()));
+    for (const address of addresses) expect(trust(address, 0), address).toBe(true);
+    // ...so the configuration refuses it, naming the variable.
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+      new RegExp(`TRUST_PROXY: .*trusts every ${family} address`),
+    );
+  });
+
+  it.each(["0.0.0.0/0", "::/0", "10.0.0.0/8,0.0.0.0/0"])("refuses %s, a range of every address", (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: .*\/0 trusts every address/);
+  });
+
+  it.each([
+    ["10.0.0.0/33", "invalid range"],
+    ["fe80::/129", "invalid range"],
+    ["300.1.1.1", "invalid IP address"],
+    ["10.0.0.0/255.0.255.0", "invalid range"],
+    ["10.0.0.0/8,", "(empty)"],
+    ["localhost", "invalid IP address"],
+    ["10.0.0.0/8;192.168.0.0/16", "invalid IP address"],
+  ])("refuses %s, which proxy-addr cannot parse", (value, reason) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+      /TRUST_PROXY: not a hop count, address, CIDR or named range/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(reason);
+  });
+
+  it.each([
+    ["0.0.0.0/1", "255.255.255.255"],
+    ["0.0.0.0/1,128.0.0.0/2", "192.0.0.1"],
+    ["::ffff:0:0/97", "::ffff:200.0.0.1"],
+    ["::/1", "8000::1"],
+    ["::/1,8000::/2", "c000::1"],
+    ["::/1,0.0.0.0/1,128.0.0.0/2", "ffff::1"],
+    ["10.0.0.0/8, ::1", "192.0.2.1"],
+    ["loopback,linklocal,uniquelocal", "203.0.113.7"],
+    ["10.0.0.0/255.0.0.0", "11.0.0.1"],
+    ["fe80::1%eth0", "2001:db8::1"],
+  ])("accepts %s, which leaves %s untrusted", (value, untrusted) => {
+    const list = value.split(",").map((item) => item.trim());
+    expect(proxyAddr.compile(list)(untrusted, 0)).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(list);
+  });
+
+  describe("at start", () => {
+    let child: ChildProcess | undefined;
+    afterEach(() => {
+      if (child && child.exitCode === null) child.kill("SIGKILL");
+    });
+
+    it.each(["0.0.0.0/1,128.0.0.0/1", "0.0.0.0/0"])(
+      "stops the process with exit code 2 and a message naming it: %s",
+      async (value) => {
+        const main = new URL("../main.ts", import.meta.url).pathname;
+        const started = spawn(process.execPath, ["--import", "tsx", main], {
+          env: {
+            ...process.env,
+            TRUST_PROXY: value,
+            PORT: "0",
+            ADMIN_PORT: "0",
+            DEVNET_PORT_8453: "0",
+            DEVNET_PORT_4663: "0",
+            MKT_DEMO: "0",
+            DATABASE_URL: "memory://",
+            MKT_DATA_DIR: mkdtempSync(join(tmpdir(), "mkt-config-")),
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        child = started;
+        let stdout = "";
+        let stderr = "";
+        started.stdout.on("data", (chunk) => {
+          stdout += chunk;
+        });
+        started.stderr.on("data", (chunk) => {
+          stderr += chunk;
+        });
+        const [code] = await once(started, "exit");
+        expect(code).toBe(2);
+        expect(stderr).toMatch(/^mkt: invalid configuration:\n {2}TRUST_PROXY: .*trusts every/);
+        // Nothing started: no banner, no dev chain.
+        expect(stdout).toBe("");
+      },
+      30_000,
+    );
   });
 });

@@ -1,4 +1,6 @@
+import { isIPv6 } from "node:net";
 import { z } from "zod";
+import { parseTrustProxyList } from "./trust-proxy.ts";
 
 /**
  * The whole runtime configuration, parsed once at start. Nothing else in the
@@ -38,17 +40,12 @@ const trustProxy = z
       return z.NEVER;
     }
     if (/^\d+$/.test(value)) return Number(value);
-    const list = value.split(",").map((item) => item.trim());
-    for (const item of list) {
-      if (
-        !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(item) &&
-        !["loopback", "linklocal", "uniquelocal"].includes(item)
-      ) {
-        ctx.addIssue({ code: "custom", message: `not a hop count, address or CIDR: ${item}` });
-        return z.NEVER;
-      }
+    const parsed = parseTrustProxyList(value);
+    if ("error" in parsed) {
+      ctx.addIssue({ code: "custom", message: parsed.error });
+      return z.NEVER;
     }
-    return list;
+    return parsed.list;
   });
 
 /** A host name of the image proxy's allowlist: `images.example.com`, or `*.example.com` for its subdomains. */
@@ -91,9 +88,7 @@ const rawSchema = z.object({
   ADMIN_HOST: z.string().min(1).default("127.0.0.1"),
   ADMIN_PORT: port.default(8081),
   ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
-  ALLOWED_ORIGINS: commaList
-    .default(["http://localhost:8080", "http://127.0.0.1:8080"])
-    .pipe(z.array(origin).min(1, "needs at least one origin")),
+  ALLOWED_ORIGINS: commaList.pipe(z.array(origin).min(1, "needs at least one origin")).optional(),
   DEVNET_PORT_8453: port.default(8545),
   DEVNET_PORT_4663: port.default(8546),
   RPC_URL_8453: z.url().optional(),
@@ -139,7 +134,7 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
     });
   if (raw.ETH_USD_PRICE_PATH !== undefined && raw.ETH_USD_PRICE_URL === undefined)
     ctx.addIssue({ code: "custom", path: ["ETH_USD_PRICE_PATH"], message: "needs ETH_USD_PRICE_URL" });
-  const publicUrl = (raw.PUBLIC_URL ?? `http://${raw.HOST}:${raw.PORT}`).replace(/\/+$/, "");
+  const publicUrl = (raw.PUBLIC_URL ?? listenerUrl(raw.HOST, raw.PORT)).replace(/\/+$/, "");
   const database =
     raw.DATABASE_URL === "memory://"
       ? ({ kind: "pglite", dataDir: undefined } as const)
@@ -156,7 +151,7 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
     port: raw.PORT,
     database,
     admin: { host: raw.ADMIN_HOST, port: raw.ADMIN_PORT, token: raw.ADMIN_TOKEN },
-    allowedOrigins: raw.ALLOWED_ORIGINS,
+    allowedOrigins: raw.ALLOWED_ORIGINS ?? defaultAllowedOrigins(raw.HOST, raw.PORT, publicUrl),
     rpcUrls: { 8453: raw.RPC_URL_8453, 4663: raw.RPC_URL_4663 } as Record<8453 | 4663, string | undefined>,
     devnetPorts: { 8453: raw.DEVNET_PORT_8453, 4663: raw.DEVNET_PORT_4663 } as Record<8453 | 4663, number>,
     demo: raw.MKT_DEMO === "1",
@@ -193,6 +188,41 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
         : undefined,
   };
 });
+
+/** The URL of the public listener; an IPv6 `HOST` goes in brackets. */
+function listenerUrl(host: string, port: number): string {
+  return `http://${isIPv6(host) ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * Without `ALLOWED_ORIGINS`, the website origins that may sign in are the
+ * server's own: the origin of `PUBLIC_URL` and of the listener
+ * `http://HOST:PORT`, and `http://localhost:PORT` as well when `HOST` is a
+ * loopback address, where a browser on the machine reaches it by either
+ * name. A wildcard `HOST` (`0.0.0.0`, `::`) is reached on loopback too, so it
+ * gives the localhost and `127.0.0.1` origins. `PORT=0` (a port picked at
+ * start) names no origin of its own.
+ * With the default HOST and PORT this is `http://localhost:8080,
+ * http://127.0.0.1:8080`.
+ */
+function defaultAllowedOrigins(host: string, port: number, publicUrl: string): string[] {
+  const listener: string[] = [];
+  if (port !== 0) {
+    const wildcard = host === "0.0.0.0" || host === "::";
+    const loopback = host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+    if (wildcard || loopback) listener.push(listenerUrl("localhost", port));
+    listener.push(listenerUrl(wildcard ? "127.0.0.1" : host, port));
+  }
+  const origins = [...listener, publicUrl].flatMap((url) => {
+    try {
+      const { origin, protocol } = new URL(url);
+      return protocol === "http:" || protocol === "https:" ? [origin] : [];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set(origins)];
+}
 
 /** The dev chains' rate: round, so dollar amounts in the demo are easy to check by eye. */
 export const DEV_ETH_USD_PRICE = "3000";

@@ -14,6 +14,7 @@ import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import {
   defaultFailedVerificationBudgets,
   MAX_SIGNATURE_WINDOW_MS,
+  NONCE_RULE,
 } from "../../market/accounts/envelopes.ts";
 import { VERIFICATION_GAS_LIMIT } from "../../market/accounts/wallet-signatures.ts";
 import { bearerOnlyAccess, keyAndBearerAccess, keyRefused } from "../responses.ts";
@@ -43,7 +44,7 @@ The message is \`classicSignInMessage\` from \`@mkt/protocol\` (or the \`message
 Rules, each refused as stated:
 - \`chainId\` must be the classic chain (400 otherwise); a signature over another chain id, wallet, nonce or expiry is not a signature of this message (401);
 - \`origin\`, when given, must equal the request's \`Origin\` header (403): a browser application names itself and the token is bound to the page that asked. Backends and scripts leave it out. Unlike the market's first-party sign-in, any integrator may sign its users in here;
-- \`nonce\` must be a UUID v4 (400) never used before (401); it is spent only after the signature verifies, so nobody can burn another wallet's nonce;
+- \`nonce\` must be ${NONCE_RULE}; it is spent only after the signature verifies, so nobody can burn another wallet's nonce;
 - \`expires\` must be in the future (401) and at most ${MAX_SIGNATURE_WINDOW_MS / 60_000} minutes ahead (400);
 - the signature must be the wallet's (401; 503 when the chain cannot be asked), at most ${MAX_SIGNATURE_BYTES} bytes (400). As on the market: a 65-byte EOA signature is checked locally; only otherwise, for an address with code or an ERC-6492 wrapped signature, the chain's ERC-6492 universal validator is asked (ERC-1271 and counterfactual wallets), capped at ${VERIFICATION_GAS_LIMIT} gas;
 - failed verifications are budgeted with the market's: ${perAddress.limit} per signing address and ${perClientGroup.limit} per client network in ${perAddress.windowMs / 60_000} minutes, then 429 for signatures that do not recover locally.

@@ -69,7 +69,8 @@ export function classicChatRoutes({ chat, hub }: { chat: ClassicChatService; hub
       responses: {
         200: { description: "A page of messages.", schema: classicChatPageSchema },
         400: {
-          description: "`limit` out of range, or a `cursor` this route did not issue for this game (made by hand, altered, or another game's) (`VALIDATION_ERROR`).",
+          description:
+            "`limit` out of range, or a `cursor` this route did not issue for this game (made by hand, altered, or another game's) (`VALIDATION_ERROR`).",
         },
         404: gameErrors[404],
         429: keyRefused,

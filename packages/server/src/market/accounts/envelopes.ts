@@ -9,6 +9,15 @@ import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 /** market-api.md section 5: `expires` at most five minutes ahead. */
 export const MAX_SIGNATURE_WINDOW_MS = 5 * 60_000;
 
+/**
+ * The nonce rule of every signed message, as the route documents state it. The
+ * protocol's `nonceSchema` rewrites no letter of a nonce, so the text the server
+ * verifies is the text the client signed whatever the case of its UUID; the
+ * used-nonce column is a `uuid`, which compares case-insensitively.
+ */
+export const NONCE_RULE =
+  "a UUID v4 (400 otherwise) never used before (401), in either letter case: the server rebuilds the signed text with the nonce exactly as sent (it changes no letter), and a UUID is spent once whatever its case";
+
 /** What a nonce was spent on, kept with it. */
 export type NoncePurpose =
   | "sign-in"
@@ -157,7 +166,11 @@ export function createEnvelopeChecks({
     verifyAction: (signed: SignedFields, { ip }: Pick<EnvelopeRequest, "ip">, text: string) =>
       verifySigned(signed, ip, text),
 
-    /** Marks a verified envelope's nonce used, in the caller's transaction; a second use is refused. */
+    /**
+     * Marks a verified envelope's nonce used, in the caller's transaction; a
+     * second use is refused. The `uuid` column makes `ABC…` and `abc…` one
+     * nonce: a UUID is one value whatever its letter case.
+     */
     async consumeNonce(
       tx: Executor,
       envelope: Pick<SignedFields, "nonce" | "expires">,

@@ -26,7 +26,7 @@ import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { AccountSession, createActionDispatcher } from "./actions.ts";
 import { clearedSessionCookie, onProxy, sessionCookie } from "./auth.ts";
-import { defaultFailedVerificationBudgets } from "./envelopes.ts";
+import { defaultFailedVerificationBudgets, NONCE_RULE } from "./envelopes.ts";
 import type { Session, SessionService } from "./sessions.ts";
 import { VERIFICATION_GAS_LIMIT } from "./wallet-signatures.ts";
 
@@ -53,7 +53,7 @@ const signInDescription = `Starts an account session for the wallet that signed 
 
 Rules (market-api.md section 5), each refused as stated:
 - the request \`Origin\` must equal the signed \`origin\` and be one of \`ALLOWED_ORIGINS\` (403 otherwise; any other site, a documentation site included, is refused);
-- \`nonce\` must be a UUID v4 (400) never used before (401); it is consumed only after the signature verifies, so nobody can burn another wallet's nonce;
+- \`nonce\` must be ${NONCE_RULE}; it is consumed only after the signature verifies, so nobody can burn another wallet's nonce;
 - \`expires\` must be in the future (401) and at most five minutes ahead (400);
 - the signature must be the wallet's (401 if not; 503 if the chain cannot be asked), at most ${MAX_SIGNATURE_BYTES} bytes (400 beyond). A 65-byte signature (v 27/28 or 0/1) that recovers to the address is an EOA's, checked without the chain. Only otherwise is chain 8453 asked, and only when the address has code (a deployed contract wallet, ERC-1271) or the signature ends with the ERC-6492 magic suffix (a counterfactual wallet): the ERC-6492 universal validator in an \`eth_call\` capped at ${VERIFICATION_GAS_LIMIT} gas, a call that needs more being an invalid signature;
 - failed verifications are budgeted per replica: ${perAddress.limit} per signing address and ${perClientGroup.limit} per client network (an IPv4 address, or an IPv6 /64) in ${perAddress.windowMs / 60_000} minutes. Once either is spent, a signature that does not recover to its address is refused with 429 and Retry-After before the chain is asked; one that does is still accepted, so nobody can lock an EOA out. The same verification and budgets apply to \`wallet-link\` proofs and deletion signatures.

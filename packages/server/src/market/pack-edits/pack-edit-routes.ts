@@ -1,5 +1,6 @@
 import { PACK_EDIT_LIMITS, packEditParamsSchema, packEditRequestSchema, packEditSchema } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { NONCE_RULE } from "../accounts/envelopes.ts";
 import type { PackEditService } from "./service.ts";
 
 const description = `Puts an offchain label on a pack the signing wallet holds in runtime \`version\`: \`set-name\` (a display name, at most ${PACK_EDIT_LIMITS.name} characters) or \`set-note\` (a one-line note, at most ${PACK_EDIT_LIMITS.note} characters) on \`packId\`; \`null\` clears the field. Each holder keeps its own labels; the other field is left as it was. No session: the edit carries its own wallet signature.
@@ -8,7 +9,7 @@ const description = `Puts an offchain label on a pack the signing wallet holds i
 
 Ownership: the wallet holds pack \`packId\` when the indexer's projection of that runtime at its current head records a claim of drop \`packId\` by that wallet (a \`Claimed\` event with it as owner). Otherwise 403; a claim the indexer has not seen yet is a 403 until it has.
 
-Checks as for release actions: \`nonce\` a UUID v4 never used before (401), spent only when the edit is stored; \`expires\` in the future (401) and at most five minutes ahead (400); the signature the wallet's (401; 503 when a contract wallet cannot be verified), with the failed-verification budgets (429). Answers 200 with the holder's labels on the pack after the edit.`;
+Checks as for release actions: \`nonce\` ${NONCE_RULE}, spent only when the edit is stored; \`expires\` in the future (401) and at most five minutes ahead (400); the signature the wallet's (401; 503 when a contract wallet cannot be verified), with the failed-verification budgets (429). Answers 200 with the holder's labels on the pack after the edit.`;
 
 /** `POST /market/runtime/{version}/pack-edit`. */
 export function packEditRoutes({ packEdits }: { packEdits: PackEditService }): RouteSpec[] {

@@ -12,6 +12,7 @@ import {
   releaseSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { NONCE_RULE } from "../accounts/envelopes.ts";
 import { actorOf } from "../social/directory.ts";
 import { ACCOUNT_SESSION_RULES, PAGING_RULES, sessionErrors } from "../social/docs.ts";
 import type { ReleaseService } from "./service.ts";
@@ -25,7 +26,7 @@ const actionDescription = `Applies one signed release action: \`create\`, \`edit
 The wallet signs \`releaseActionMessage({address, nonce, expires, action})\` (exported by \`@mkt/protocol\`): a title line, \`Wallet:\`, \`Nonce:\`, \`Expires:\`, \`Action:\` with \`JSON.stringify(parseReleaseAction(action))\`, and a closing line saying the signature changes offchain catalog data only. The server rebuilds that text from the parsed \`action\` of the body, so an action serialised without the shared parser (other key order, untrimmed text, defaults left out) does not verify (401).
 
 Checks, each refused as stated:
-- \`nonce\` a UUID v4 (400) never used before (401); it is spent only in the transaction that applies the action, so a refused action leaves it unused;
+- \`nonce\` ${NONCE_RULE}; it is spent only in the transaction that applies the action, so a refused action leaves it unused;
 - \`expires\` in the future (401) and at most five minutes ahead (400);
 - the signature must be the wallet's (401; 503 when the chain cannot be asked), verified exactly like sign-in (EOAs locally, contract wallets through ERC-1271 / ERC-6492 on chain 8453) with the same failed-verification budgets (429). The \`Origin\` header is not checked: the text names no website and a per-action signature is meant for direct clients too;
 - the release must exist (404), and the signing wallet must belong to the owner's account: the primary wallet or one linked with \`wallet-link\` (403);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AnySessionKind } from "@mkt/protocol";
 import type {
+  FastifyError,
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
@@ -16,10 +17,13 @@ import type { Idempotency } from "../idempotency/index.ts";
 import type { Metrics } from "../metrics/index.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { errorHandlerFor, sendError } from "./error-handler.ts";
+import { surfaceOfPath } from "./framework-errors.ts";
 import type { Guard } from "./guard.ts";
+import { compileQueryNames } from "./query-names.ts";
 import { type ReadCache, type Revisions, strongEtag } from "./read-cache.ts";
 import { type CachePolicy, cacheControlOf, type RouteDefinition, type RouteGate } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
+import { toAppError } from "./to-app-error.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -124,8 +128,9 @@ function normalisedQuery(query: unknown): string {
  * - `onRequest`: request id, CORS headers, `Cache-Control`, admission (a cap
  *   on requests in flight per replica), then the route's checks in order: the
  *   proxy's origin check, the access rule (key and budget), the session, the
- *   route's gate (a product switch, `gate`), and the read cache (a hit
- *   answers here, after it was charged). A route whose
+ *   route's gate (a product switch, `gate`), the query's parameter names
+ *   (only those the route declares, each once: `query-names.ts`), and the
+ *   read cache (a hit answers here, after it was charged). A route whose
  *   session is optional compiles both paths and takes, per request, the
  *   signed-in one (private, no read cache) when a credential is presented.
  * - once the response is finished (or the connection closed under it): the
@@ -319,6 +324,11 @@ export function createPipeline(deps: PipelineDeps) {
         throw new Error(`${url} needs a ${kind} session but no session authentication is set up`);
       return deps.sessionAuth(kind);
     };
+    const checkQueryNames = compileQueryNames(route.request?.query);
+    const queryNames: Step = (request) => {
+      const refused = checkQueryNames(request.query);
+      if (refused) throw refused;
+    };
     /** The route's checks in order, for a request with a session (`kind`) or without one. */
     const stepsFor = (kind: AnySessionKind | undefined): Step[] => {
       const steps: Step[] = [];
@@ -343,6 +353,9 @@ export function createPipeline(deps: PipelineDeps) {
       if (access.afterSession) steps.push(access.afterSession);
       // Before the read cache: a gated request is refused even when its answer is cached.
       if (gate) steps.push(gate);
+      // Who asks first (a keyless request gets the surface's own key refusal whatever its query
+      // says), then what: before the read cache, which keys on the query.
+      steps.push(queryNames);
       // Session answers never come from the read cache (declareRoutes keeps required sessions off it).
       if (cached && kind === undefined) steps.push(cached.lookup);
       return steps;
@@ -465,6 +478,23 @@ export function createPipeline(deps: PipelineDeps) {
      */
     notFoundHandler,
 
+    /**
+     * Fastify's `frameworkErrors`: the router's refusals before any route is
+     * matched (a path that does not decode, 400; a path parameter over
+     * `MAX_PATH_PARAMETER_LENGTH`, 414), in the error body of the surface the
+     * path belongs to, with the headers, admission, metrics and log line every
+     * request gets.
+     */
+    frameworkErrorHandler(surfaces: readonly Surface[], fallback: Surface) {
+      const fallbackAnswered = unmatchedAnswered(fallback);
+      const answered = new Map(surfaces.map((surface) => [surface, unmatchedAnswered(surface)]));
+      return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+        const surface = surfaceOfPath(surfaces, request.url, fallback);
+        const refused = open(request, reply, surface.name, answered.get(surface) ?? fallbackAnswered);
+        void sendError(surface, refused ?? toAppError(error).error, reply);
+      };
+    },
+
     /** The hooks of a route outside the route tables (CORS preflight): id, CORS, admission, metrics, log. */
     plainHooks(surface: Surface["name"], url: string, method: string) {
       const record = metrics.routeRecorder(surface, url, method);
@@ -480,12 +510,17 @@ export function createPipeline(deps: PipelineDeps) {
     },
   };
 
-  function notFoundHandler(surface: Surface) {
+  /** Records and logs a request no route took, under the route label `unmatched`. */
+  function unmatchedAnswered(surface: Surface) {
     const record = metrics.routeRecorder(surface.name, "unmatched", "ANY");
-    const answered = (request: FastifyRequest, reply: FastifyReply, ms: number) => {
+    return (request: FastifyRequest, reply: FastifyReply, ms: number) => {
       record(reply.statusCode, ms / 1000);
       logAnswered(request, "unmatched", reply.statusCode, ms);
     };
+  }
+
+  function notFoundHandler(surface: Surface) {
+    const answered = unmatchedAnswered(surface);
     return (request: FastifyRequest, reply: FastifyReply) => {
       const refused = open(request, reply, surface.name, answered);
       return sendError(

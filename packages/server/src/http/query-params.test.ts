@@ -233,6 +233,29 @@ describe("query parameters on every route of every surface", () => {
     }
   }, 120_000);
 
+  it("checks the key first: a keyless request with an unknown parameter gets the surface's key refusal", async () => {
+    const market = await inject("GET", "/market/runtime/r1?bogus=1", {});
+    expect(market.statusCode).toBe(401);
+    const classic = await inject("GET", "/classic/games?bogus=1", {});
+    expect(classic.statusCode).toBe(429);
+    expect(classic.json()).toMatchObject({ success: false, error: "RATE_LIMITED" });
+    const predict = await inject("GET", "/predict/v9/markets?bogus=1", {});
+    expect(predict.statusCode).toBe(429);
+    expect(predict.json()).toMatchObject({ error: "API_KEY_REQUIRED_OR_RATE_LIMITED" });
+  });
+
+  it("refuses an unknown parameter even when the route's answer is in the read cache", async () => {
+    // A route without query parameters answers one body, cached under one key: the rule runs first.
+    const headers = { "api-key": key };
+    for (let i = 0; i < 2; i++)
+      expect((await inject("GET", "/market/runtime", headers)).statusCode).toBe(200);
+    const bogus = await inject("GET", "/market/runtime?bogus=1", headers);
+    expect(bogus.statusCode).toBe(400);
+    expect(bogus.json()).toEqual({
+      error: 'query: unknown parameter "bogus"; this route takes no query parameters',
+    });
+  });
+
   it("refuses a declared parameter given twice with a 400 naming it", async () => {
     let checked = 0;
     for (const route of routes()) {

@@ -59,6 +59,11 @@ import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { createCorsPolicy, registerPreflight } from "./http/cors.ts";
 import { errorHandlerFor } from "./http/error-handler.ts";
+import {
+  createClientErrorHandler,
+  MAX_PATH_PARAMETER_LENGTH,
+  MAX_REQUEST_HEAD_BYTES,
+} from "./http/framework-errors.ts";
 import { createGuard } from "./http/guard.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { createPipeline } from "./http/pipeline.ts";
@@ -575,6 +580,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   inFlight = pipeline.inFlight;
 
+  const mounted = (["market", "classic", "predict", "app", "platform"] as const).map(
+    (name) => surfaces[name],
+  );
   const server = Fastify({
     // No Fastify logger: the pipeline logs one line per request itself (without headers) and the
     // error handlers log failures with the process logger. With a logger, Fastify would add two
@@ -585,8 +593,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     genReqId: pipeline.requestId,
     bodyLimit: 1_048_576,
     return503OnClosing: true,
-    // A path the router refuses (bad percent-encoding, an over-long parameter): the surface's 400.
-    frameworkErrors: pipeline.frameworkErrors(Object.values(surfaces)),
+    // Every refusal, whichever layer makes it, in the error body of the surface the path names:
+    // the router's (a path that does not decode, an over-long path parameter) and Node's parser's
+    // (a request head over the limit, a request that is not HTTP, one that never finishes).
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
+    frameworkErrors: pipeline.frameworkErrorHandler(mounted, surfaces.platform),
+    clientErrorHandler: createClientErrorHandler({ surfaces: mounted, fallback: surfaces.market, logger }),
   });
   // JSON only: any other content type is a 415 in the surface's error body.
   server.removeContentTypeParser("text/plain");

@@ -12,6 +12,12 @@ export type ErrorKind =
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"
+  /** A path parameter longer than the server reads (414). */
+  | "uri_too_long"
+  /** The request line and headers together exceed what the server reads (431). */
+  | "header_too_large"
+  /** The request did not arrive in time (408). */
+  | "request_timeout"
   | "unprocessable"
   | "rate_limited"
   | "unavailable"
@@ -92,6 +98,9 @@ export const statusOfKind: Record<ErrorKind, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  uri_too_long: 414,
+  header_too_large: 431,
+  request_timeout: 408,
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,

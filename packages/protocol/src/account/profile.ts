@@ -118,6 +118,17 @@ export const xCallbackQuerySchema = z.object({
     .max(200)
     .optional()
     .describe("The error X appended instead of a code (access_denied when the user declined)."),
+  // OAuth 2.0 (RFC 6749, 4.1.2.1) lets the provider add these to an error redirect: accepted, not used.
+  error_description: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe("X's text for the error, if it sends one (not used)."),
+  error_uri: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe("X's page about the error, if it sends one (not used)."),
 });
 
 /** `POST /admin/invites` on the operator listener: an invite that names no referrer. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerParam } from "../params/index.ts";
 import { accountActionSchemas, LIST_PAGING } from "./actions.ts";
 import { addressSchema } from "./schemas.ts";
 
@@ -25,13 +26,11 @@ export const pageQuerySchema = z.object({
     .max(SOCIAL_PAGING.maxCursorLength, `cursor must be at most ${SOCIAL_PAGING.maxCursorLength} characters`)
     .optional()
     .describe("The `next` of the previous page, as returned (opaque). Omit for the first page."),
-  limit: z.coerce
-    .number()
-    .int("limit must be an integer")
-    .min(1, "limit must be 1 to 100")
-    .max(SOCIAL_PAGING.maxLimit, "limit must be 1 to 100")
-    .default(SOCIAL_PAGING.defaultLimit)
-    .describe("Items per page, 1 to 100; default 50."),
+  limit: integerParam("limit", {
+    min: 1,
+    max: SOCIAL_PAGING.maxLimit,
+    default: SOCIAL_PAGING.defaultLimit,
+  }).describe("Items per page, 1 to 100; default 50."),
 });
 
 export const dmMessagesQuerySchema = pageQuerySchema.extend({

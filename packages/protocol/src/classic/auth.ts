@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressSchema, MAX_ACCOUNT_WALLETS, MAX_SIGNATURE_BYTES, nonceSchema } from "../account/schemas.ts";
+import { integerParam } from "../params/index.ts";
 import { CLASSIC_DEFAULT_CHAIN_ID, isoDateTime } from "./common.ts";
 
 /**
@@ -117,12 +118,9 @@ export type ClassicSignInRequest = z.input<typeof classicSignInRequestSchema>;
 export const classicNonceQuerySchema = z
   .object({
     address: addressSchema.describe("The wallet that will sign."),
-    chainId: z.coerce
-      .number()
-      .int("chainId must be an integer")
-      .min(1, "chainId must be at least 1")
-      .default(CLASSIC_DEFAULT_CHAIN_ID)
-      .describe(`Chain id; default ${CLASSIC_DEFAULT_CHAIN_ID}.`),
+    chainId: integerParam("chainId", { min: 1, default: CLASSIC_DEFAULT_CHAIN_ID }).describe(
+      `Chain id; default ${CLASSIC_DEFAULT_CHAIN_ID}.`,
+    ),
     origin: z.string().min(1).max(200).optional().describe("The website to name in the message, if any."),
   })
   .strict();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerParam } from "../params/index.ts";
 
 /**
  * Shared pieces of the Classic API's wire shapes (classic-api.md section 2).
@@ -101,29 +102,16 @@ export const CLASSIC_ERROR_CODES = {
   recoveryUnavailable: "RECOVERY_UNAVAILABLE",
 } as const;
 
-/** Query helpers shared by the classic routes: lenient the way query strings are, strict on range. */
+/** Query helpers shared by the classic routes: integers in decimal digits only, strict on range. */
 export const classicQuery = {
-  chainId: z.coerce
-    .number()
-    .int("chainId must be an integer")
-    .min(1, "chainId must be at least 1")
-    .default(CLASSIC_DEFAULT_CHAIN_ID)
-    .describe("Chain id; default 8453 (the primary chain)."),
-  page: z.coerce
-    .number()
-    .int("page must be an integer")
-    .min(1, "page must be at least 1")
-    .max(1_000_000, "page must be at most 1000000")
-    .default(1)
-    .describe("Page number, from 1."),
+  chainId: integerParam("chainId", { min: 1, default: CLASSIC_DEFAULT_CHAIN_ID }).describe(
+    "Chain id; default 8453 (the primary chain).",
+  ),
+  page: integerParam("page", { min: 1, max: 1_000_000, default: 1 }).describe("Page number, from 1."),
   limit: (defaultLimit: number, maxLimit: number) =>
-    z.coerce
-      .number()
-      .int("limit must be an integer")
-      .min(1, `limit must be 1 to ${maxLimit}`)
-      .max(maxLimit, `limit must be 1 to ${maxLimit}`)
-      .default(defaultLimit)
-      .describe(`Page size, 1 to ${maxLimit}; default ${defaultLimit}.`),
+    integerParam("limit", { min: 1, max: maxLimit, default: defaultLimit }).describe(
+      `Page size, 1 to ${maxLimit}; default ${defaultLimit}.`,
+    ),
   boolean: (description: string, defaultValue: boolean) =>
     z
       .enum(["true", "false", "1", "0"], { error: "must be true or false" })

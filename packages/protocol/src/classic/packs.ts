@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerParam } from "../params/index.ts";
 import {
   addressString,
   CLASSIC_PACK_STATUSES,
@@ -76,11 +77,7 @@ export const classicRangeQuerySchema = z.object({
     .describe(
       "Only packs in this state: `minted`, `rarity_assigned` or `burned`. These are exactly the values section 4 of the Classic document lists; an opened pack (status `opened`, which packs do reach) cannot be selected with this filter. We follow the document rather than widen the enum, so a client written against it sees the same contract.",
     ),
-  rarity: z.coerce
-    .number()
-    .int("rarity must be an integer 0 to 4")
-    .min(0, "rarity must be an integer 0 to 4")
-    .max(4, "rarity must be an integer 0 to 4")
+  rarity: integerParam("rarity", { min: 0, max: 4, rangeMessage: "rarity must be an integer 0 to 4" })
     .optional()
     .describe(
       "Only packs of this rarity code: 0 not assigned, 1 Common, 2 Rare, 3 Epic, 4 Legendary. Section 4 of the Classic document bounds this filter to 0..4, so Mythic (5) packs cannot be selected by rarity; we follow the document as written (they are still listed without the filter).",

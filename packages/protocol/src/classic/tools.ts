@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerParam } from "../params/index.ts";
 import {
   addressString,
   classicPaginationSchema,
@@ -77,12 +78,7 @@ export type ClassicRecovery = z.infer<typeof classicRecoverySchema>;
 
 /** A game (its drop) or one pack of it, on the classic chain. */
 const targetFields = {
-  chainId: z.coerce
-    .number()
-    .int("chainId must be an integer")
-    .min(1, "chainId must be at least 1")
-    .default(8453)
-    .describe("Chain id; default 8453."),
+  chainId: integerParam("chainId", { min: 1, default: 8453 }).describe("Chain id; default 8453."),
   contractAddress: classicQuery.address("contractAddress").describe("The game's booster drop address."),
   tokenId: uint256Param("tokenId")
     .optional()

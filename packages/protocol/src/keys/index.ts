@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerParam } from "../params/index.ts";
 
 /** The prefix every mkt API key starts with, so a leaked key is easy to recognise and scan for. */
 export const API_KEY_PREFIX = "mkt_";
@@ -64,7 +65,7 @@ export const adminKeyListSchema = z.object({
 
 /** `GET /admin/keys` on the operator listener. */
 export const adminKeyListQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  limit: integerParam("limit", { min: 1, max: 500, default: 100 }),
   cursor: z.string().max(500).optional().describe("The `next` of the previous page."),
 });
 

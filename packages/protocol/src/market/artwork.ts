@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuerySchema } from "../account/social.ts";
+import { integerParam } from "../params/index.ts";
 import { releaseCardSchema } from "./release-resource.ts";
 import { DESIGN_MASKS, DESIGN_PATTERNS, RELEASE_STATUSES } from "./releases.ts";
 
@@ -137,13 +138,9 @@ export const artworkHistorySchema = z
   .meta({ id: "ArtworkHistory" });
 
 export const artworkHistoryQuerySchema = pageQuerySchema.extend({
-  limit: z.coerce
-    .number()
-    .int("limit must be an integer")
-    .min(1, "limit must be 1 to 50")
-    .max(50, "limit must be 1 to 50")
-    .default(20)
-    .describe("Revisions per page, 1 to 50; default 20 (each carries the artwork of its revision)."),
+  limit: integerParam("limit", { min: 1, max: 50, default: 20 }).describe(
+    "Revisions per page, 1 to 50; default 20 (each carries the artwork of its revision).",
+  ),
   changed: z
     .enum(["artwork", "any"])
     .default("any")

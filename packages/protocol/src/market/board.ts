@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerParam } from "../params/index.ts";
 import { runtimeVersionSchema } from "./releases.ts";
 
 /**
@@ -46,20 +47,17 @@ const boardQueryFields = {
     .describe(
       "One runtime of `GET /market/runtime` (404 for any other); omitted, the board spans every runtime of the market.",
     ),
-  limit: z.coerce
-    .number()
-    .int("limit must be an integer")
-    .min(1, `limit must be 1 to ${BOARD_PAGING.maxLimit}`)
-    .max(BOARD_PAGING.maxLimit, `limit must be 1 to ${BOARD_PAGING.maxLimit}`)
-    .default(BOARD_PAGING.defaultLimit)
-    .describe(`Entries per page, 1 to ${BOARD_PAGING.maxLimit}; default ${BOARD_PAGING.defaultLimit}.`),
-  offset: z.coerce
-    .number()
-    .int("offset must be an integer")
-    .min(0, `offset is 0 to ${BOARD_PAGING.maxOffset}`)
-    .max(BOARD_PAGING.maxOffset, `offset is 0 to ${BOARD_PAGING.maxOffset}`)
-    .default(0)
-    .describe(`Entries to skip (0 to ${BOARD_PAGING.maxOffset}); the next page starts at \`next\`.`),
+  limit: integerParam("limit", {
+    min: 1,
+    max: BOARD_PAGING.maxLimit,
+    default: BOARD_PAGING.defaultLimit,
+  }).describe(`Entries per page, 1 to ${BOARD_PAGING.maxLimit}; default ${BOARD_PAGING.defaultLimit}.`),
+  offset: integerParam("offset", {
+    min: 0,
+    max: BOARD_PAGING.maxOffset,
+    default: 0,
+    rangeMessage: `offset is 0 to ${BOARD_PAGING.maxOffset}`,
+  }).describe(`Entries to skip (0 to ${BOARD_PAGING.maxOffset}); the next page starts at \`next\`.`),
 };
 
 const TIES = "Ties: packs claimed, then volume, then the address, so the order is total.";

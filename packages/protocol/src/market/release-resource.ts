@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PROFILE_LIMITS } from "../account/profile.ts";
+import { integerParam } from "../params/index.ts";
 import { DESIGN_MASKS, DESIGN_PATTERNS, RELEASE_STATUSES, releaseIdSchema } from "./releases.ts";
 
 /**
@@ -100,15 +101,14 @@ export const RELEASE_PAGE_SIZE = 50;
 
 /** The one integer query parameter of `GET /market/releases` (market-api.md section 8: 0 to 10000). */
 export const releaseListQuerySchema = z.object({
-  offset: z.coerce
-    .number()
-    .int("offset must be an integer")
-    .min(0, "offset is 0 to 10000")
-    .max(10_000, "offset is 0 to 10000")
-    .default(0)
-    .describe(
-      `How many releases of the list to skip (0 to 10000); a page holds ${RELEASE_PAGE_SIZE}. The next page starts at offset + ${RELEASE_PAGE_SIZE} while \`more\` is true.`,
-    ),
+  offset: integerParam("offset", {
+    min: 0,
+    max: 10_000,
+    default: 0,
+    rangeMessage: "offset is 0 to 10000",
+  }).describe(
+    `How many releases of the list to skip (0 to 10000); a page holds ${RELEASE_PAGE_SIZE}. The next page starts at offset + ${RELEASE_PAGE_SIZE} while \`more\` is true.`,
+  ),
 });
 
 export const releaseParamsSchema = z.object({ releaseId: releaseIdSchema });

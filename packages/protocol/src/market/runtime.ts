@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerParam } from "../params/index.ts";
 import { headSchema } from "./head.ts";
 import { dropIdSchema, runtimeVersionSchema } from "./releases.ts";
 
@@ -74,13 +75,9 @@ const cursorSchema = (max: number) =>
     .optional();
 
 const limitSchema = ({ defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number }) =>
-  z.coerce
-    .number()
-    .int("limit must be an integer")
-    .min(1, `limit must be 1 to ${maxLimit}`)
-    .max(maxLimit, `limit must be 1 to ${maxLimit}`)
-    .default(defaultLimit)
-    .describe(`Items per page, 1 to ${maxLimit}; default ${defaultLimit}.`);
+  integerParam("limit", { min: 1, max: maxLimit, default: defaultLimit }).describe(
+    `Items per page, 1 to ${maxLimit}; default ${defaultLimit}.`,
+  );
 
 export const runtimeParamsSchema = z.object({ version: runtimeVersionSchema });
 
@@ -161,5 +158,5 @@ export type MarketDrop = z.output<typeof marketDropSchema>;
 export type MarketRuntimeCatalog = z.output<typeof marketRuntimeCatalogSchema>;
 export type MarketClaim = z.output<typeof marketClaimSchema>;
 export type ClaimList = z.output<typeof claimListSchema>;
-/** The query of a claims read as a client sends it (`limit` is coerced from the query string). */
+/** The query of a claims read as a client sends it (`limit` is read from the query string's digits). */
 export type ClaimsQuery = Omit<z.input<typeof claimsQuerySchema>, "limit"> & { limit?: number };

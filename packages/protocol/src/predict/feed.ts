@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { liveEndSchema, liveReadySchema } from "../market/live.ts";
+import { integerParam } from "../params/index.ts";
 import { address, addressInput, shares, uintString, wei } from "./common.ts";
 import { PREDICT_MARKET_STATES, PREDICT_SIDES, predictBlockSchema } from "./markets.ts";
 
@@ -133,15 +134,13 @@ export const predictPortfolioQuerySchema = z.object({
     .transform((value) => value.toLowerCase())
     .optional()
     .describe("The `nextCursor` of the previous page; absent for the first page."),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(PREDICT_PORTFOLIO_LIMIT.max)
-    .default(PREDICT_PORTFOLIO_LIMIT.default)
-    .describe(
-      `Positions per page, 1 to ${PREDICT_PORTFOLIO_LIMIT.max} (default ${PREDICT_PORTFOLIO_LIMIT.default}).`,
-    ),
+  limit: integerParam("limit", {
+    min: 1,
+    max: PREDICT_PORTFOLIO_LIMIT.max,
+    default: PREDICT_PORTFOLIO_LIMIT.default,
+  }).describe(
+    `Positions per page, 1 to ${PREDICT_PORTFOLIO_LIMIT.max} (default ${PREDICT_PORTFOLIO_LIMIT.default}).`,
+  ),
 });
 export type PredictPortfolioQuery = z.input<typeof predictPortfolioQuerySchema>;
 
@@ -208,15 +207,13 @@ export const predictPointsSchema = z
 export type PredictPoints = z.output<typeof predictPointsSchema>;
 
 export const predictLeaderboardQuerySchema = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(PREDICT_LEADERBOARD_LIMIT.max)
-    .default(PREDICT_LEADERBOARD_LIMIT.default)
-    .describe(
-      `Traders, 1 to ${PREDICT_LEADERBOARD_LIMIT.max} (default ${PREDICT_LEADERBOARD_LIMIT.default}).`,
-    ),
+  limit: integerParam("limit", {
+    min: 1,
+    max: PREDICT_LEADERBOARD_LIMIT.max,
+    default: PREDICT_LEADERBOARD_LIMIT.default,
+  }).describe(
+    `Traders, 1 to ${PREDICT_LEADERBOARD_LIMIT.max} (default ${PREDICT_LEADERBOARD_LIMIT.default}).`,
+  ),
 });
 
 export const predictLeaderboardSchema = z
@@ -254,8 +251,8 @@ export const predictLegacyMarketSchema = z
 export type PredictLegacyMarket = z.output<typeof predictLegacyMarketSchema>;
 
 export const predictLegacyMarketsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1).describe("1-based page, oldest id first."),
-  per_page: z.coerce.number().int().min(1).max(100).default(20).describe("1 to 100 (default 20)."),
+  page: integerParam("page", { min: 1, max: 10_000, default: 1 }).describe("1-based page, oldest id first."),
+  per_page: integerParam("per_page", { min: 1, max: 100, default: 20 }).describe("1 to 100 (default 20)."),
 });
 
 export const predictLegacyMarketsSchema = z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerParam } from "../params/index.ts";
 import { address, addressInput, bps, hash, shares, uintString, wei } from "./common.ts";
 
 /**
@@ -80,15 +81,13 @@ export const predictMarketsQuerySchema = z.object({
     .regex(/^[1-9][0-9]{0,77}$/, "cursor must be a positive integer (a `nextCursor` of an earlier page)")
     .optional()
     .describe("The `nextCursor` of the previous page; absent for the first (newest) page."),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(PREDICT_MARKETS_LIMIT.max)
-    .default(PREDICT_MARKETS_LIMIT.default)
-    .describe(
-      `Markets per page, 1 to ${PREDICT_MARKETS_LIMIT.max} (default ${PREDICT_MARKETS_LIMIT.default}).`,
-    ),
+  limit: integerParam("limit", {
+    min: 1,
+    max: PREDICT_MARKETS_LIMIT.max,
+    default: PREDICT_MARKETS_LIMIT.default,
+  }).describe(
+    `Markets per page, 1 to ${PREDICT_MARKETS_LIMIT.max} (default ${PREDICT_MARKETS_LIMIT.default}).`,
+  ),
 });
 export type PredictMarketsQuery = z.input<typeof predictMarketsQuerySchema>;
 

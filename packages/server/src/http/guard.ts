@@ -7,6 +7,7 @@ import type { KeyLookup, KeyService } from "../keys/service.ts";
 import { clientGroup } from "../quotas/client-group.ts";
 import type { LimitDecision, SlidingWindowLimiter } from "../quotas/limiter.ts";
 import { type Budget, counterIds, type QuotaPolicies } from "../quotas/policies.ts";
+import { repeatedParameter } from "./query-names.ts";
 import type { Access } from "./route.ts";
 import type { SurfaceName } from "./surfaces.ts";
 
@@ -353,6 +354,7 @@ const BUCKETS: ReadonlySet<unknown> = new Set(MARKET_BUCKETS);
 function bucketFromQuery(request: FastifyRequest): MarketBucket {
   const bucket = (request.query as Record<string, unknown> | undefined)?.["bucket"];
   if (BUCKETS.has(bucket)) return bucket as MarketBucket;
+  if (Array.isArray(bucket)) throw repeatedParameter("bucket");
   throw badRequest(`bucket is required and must be one of ${MARKET_BUCKETS.join(", ")}`);
 }
 

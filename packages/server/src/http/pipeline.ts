@@ -17,12 +17,15 @@ import type { Idempotency } from "../idempotency/index.ts";
 import type { Metrics } from "../metrics/index.ts";
 import type { CorsPolicy } from "./cors.ts";
 import { errorHandlerFor, sendError } from "./error-handler.ts";
+import { surfaceOfPath } from "./framework-errors.ts";
 import type { Guard } from "./guard.ts";
 import { validatorCompiler } from "./input-text.ts";
+import { compileQueryNames } from "./query-names.ts";
 import { type ReadCache, type Revisions, strongEtag } from "./read-cache.ts";
 import { type CachePolicy, cacheControlFor, type RouteDefinition, type RouteGate } from "./route.ts";
 import { EVERY_ANSWER_HEADERS } from "./security-headers.ts";
 import type { Surface } from "./surfaces.ts";
+import { toAppError } from "./to-app-error.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -129,8 +132,9 @@ function normalisedQuery(query: unknown): string {
  * - `onRequest`: request id, CORS headers, `Cache-Control`, admission (a cap
  *   on requests in flight per replica), then the route's checks in order: the
  *   proxy's origin check, the access rule (key and budget), the session, the
- *   route's gate (a product switch, `gate`), and the read cache (a hit
- *   answers here, after it was charged). A route whose
+ *   route's gate (a product switch, `gate`), the query's parameter names
+ *   (only those the route declares, each once: `query-names.ts`), and the
+ *   read cache (a hit answers here, after it was charged). A route whose
  *   session is optional compiles both paths and takes, per request, the
  *   signed-in one (private, no read cache) when a credential is presented.
  * - once the response is finished (or the connection closed under it): the
@@ -327,6 +331,11 @@ export function createPipeline(deps: PipelineDeps) {
         throw new Error(`${url} needs a ${kind} session but no session authentication is set up`);
       return deps.sessionAuth(kind);
     };
+    const checkQueryNames = compileQueryNames(route.request?.query);
+    const queryNames: Step = (request) => {
+      const refused = checkQueryNames(request.query);
+      if (refused) throw refused;
+    };
     /** The route's checks in order, for a request with a session (`kind`) or without one. */
     const stepsFor = (kind: AnySessionKind | undefined): Step[] => {
       const steps: Step[] = [];
@@ -351,6 +360,9 @@ export function createPipeline(deps: PipelineDeps) {
       if (access.afterSession) steps.push(access.afterSession);
       // Before the read cache: a gated request is refused even when its answer is cached.
       if (gate) steps.push(gate);
+      // Who asks first (a keyless request gets the surface's own key refusal whatever its query
+      // says), then what: before the read cache, which keys on the query.
+      steps.push(queryNames);
       // Session answers never come from the read cache (declareRoutes keeps required sessions off it).
       if (cached && kind === undefined) steps.push(cached.lookup);
       return steps;
@@ -475,27 +487,19 @@ export function createPipeline(deps: PipelineDeps) {
     notFoundHandler,
 
     /**
-     * Fastify's `frameworkErrors`: a request its router refuses before any route or not-found
-     * handler runs (a path that is not valid percent-encoding, a path parameter over the length
-     * limit) is answered like an unmatched one, in the error body of the surface its path is
-     * under, instead of Fastify's own body without the headers every answer carries.
+     * Fastify's `frameworkErrors`: the router's refusals before any route is
+     * matched (a path that does not decode, 400; a path parameter over
+     * `MAX_PATH_PARAMETER_LENGTH`, 414), in the error body of the surface the
+     * path belongs to, with the headers, admission, metrics and log line every
+     * request gets.
      */
-    frameworkErrors(surfaces: readonly Surface[]) {
-      const handlers = [...surfaces]
-        .sort((a, b) => b.prefix.length - a.prefix.length)
-        .map((surface) => ({ prefix: surface.prefix, answer: notFoundHandler(surface) }));
+    frameworkErrorHandler(surfaces: readonly Surface[], fallback: Surface) {
+      const fallbackAnswered = unmatchedAnswered(fallback);
+      const answered = new Map(surfaces.map((surface) => [surface, unmatchedAnswered(surface)]));
       return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-        const path = request.url.split("?")[0] ?? "";
-        const handler = handlers.find(
-          ({ prefix }) => prefix === "" || path === prefix || path.startsWith(`${prefix}/`),
-        );
-        const refusal =
-          error.code === "FST_ERR_BAD_URL"
-            ? badRequest("the path is not valid percent-encoding")
-            : error.code === "FST_ERR_MAX_PARAM_LENGTH"
-              ? badRequest("a path segment is longer than any this API accepts")
-              : new AppError("internal", error.message, { cause: error });
-        return handler?.answer(request, reply, refusal);
+        const surface = surfaceOfPath(surfaces, request.url, fallback);
+        const refused = open(request, reply, surface.name, answered.get(surface) ?? fallbackAnswered);
+        void sendError(surface, refused ?? toAppError(error).error, reply);
       };
     },
 
@@ -514,18 +518,22 @@ export function createPipeline(deps: PipelineDeps) {
     },
   };
 
-  function notFoundHandler(surface: Surface) {
+  /** Records and logs a request no route took, under the route label `unmatched`. */
+  function unmatchedAnswered(surface: Surface) {
     const record = metrics.routeRecorder(surface.name, "unmatched", "ANY");
-    const answered = (request: FastifyRequest, reply: FastifyReply, ms: number) => {
+    return (request: FastifyRequest, reply: FastifyReply, ms: number) => {
       record(reply.statusCode, ms / 1000);
       logAnswered(request, "unmatched", reply.statusCode, ms);
     };
-    /** `error`: why the router refused the request (`frameworkErrors`); none, no route matched. */
-    return (request: FastifyRequest, reply: FastifyReply, error?: AppError) => {
+  }
+
+  function notFoundHandler(surface: Surface) {
+    const answered = unmatchedAnswered(surface);
+    return (request: FastifyRequest, reply: FastifyReply) => {
       const refused = open(request, reply, surface.name, answered);
       return sendError(
         surface,
-        refused ?? error ?? notFound(`no route ${request.method} ${request.url.split("?")[0]}`),
+        refused ?? notFound(`no route ${request.method} ${request.url.split("?")[0]}`),
         reply,
       );
     };

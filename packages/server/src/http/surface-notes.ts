@@ -1,4 +1,5 @@
 import type { Config } from "../config/index.ts";
+import { MAX_PATH_PARAMETER_LENGTH, MAX_REQUEST_HEAD_BYTES } from "./framework-errors.ts";
 
 /**
  * Policies mkt decided where the API documents are silent or in conflict,
@@ -20,7 +21,11 @@ Every response carries X-Request-Id (yours when you send a valid one, else a gen
 
 Caching: no error is ever cacheable: every 4xx and 5xx answer carries Cache-Control: no-store, whatever the route. A successful answer that needed an API key or a session is private: Cache-Control: private, max-age=N on cacheable reads (your own client may keep it; a shared cache such as a CDN or a proxy may not, since it would hand it out without the server checking or charging the key), private, no-store on per-caller answers. Only answers that need no credential may be public, max-age=N: documentation, images and art, the classic marketplace-standard metadata, and the market's public reads when PUBLIC_READS=open. Each operation's 200 response states its Cache-Control. Cacheable reads carry a strong ETag; If-None-Match with it answers 304 with the same Cache-Control, charged like a 200.
 
-Security headers: every response carries X-Content-Type-Options: nosniff. HTML pages (the /docs references) carry Content-Security-Policy with frame-ancestors 'none' (no script, no external resource, never framed) and Referrer-Policy: no-referrer; other answers that are not JSON (SVG art, images) carry a Content-Security-Policy under which nothing runs or loads.`;
+Security headers: every response carries X-Content-Type-Options: nosniff. HTML pages (the /docs references) carry Content-Security-Policy with frame-ancestors 'none' (no script, no external resource, never framed) and Referrer-Policy: no-referrer; other answers that are not JSON (SVG art, images) carry a Content-Security-Policy under which nothing runs or loads.
+
+Query parameters: a route takes only the query parameters it documents, each at most once. Any other parameter, or one given twice (?limit=1&limit=2), is a 400 that names it, after the key and session checks (a keyless request still gets this API's key refusal). Integer parameters, in the query and in the path, are decimal digits in canonical form: no sign, exponent, hexadecimal prefix, fraction, spaces or leading zero (limit=20, never 20.0, 2e1, 0x14, +20 or 020); anything else is a 400 naming the parameter.
+
+Limits before any route: a path parameter over ${MAX_PATH_PARAMETER_LENGTH} characters is a 414, and a request line and headers together over ${MAX_REQUEST_HEAD_BYTES / 1024} KiB a 431; a JSON body over 1 MiB is a 413 and a body of another Content-Type a 415. A request the HTTP parser cannot read is a 400, and one that does not arrive in time a 408, both answered with Connection: close. Each is in this API's own error body.`;
 
 export function surfaceNotes(surface: "market" | "classic" | "predict", config: Config): string {
   switch (surface) {
@@ -41,6 +46,6 @@ Classic quotas (section 8): 100 requests per minute for key-gated reads, 25 per 
     case "predict":
       return `${shared}
 
-Prediction-feed quotas (section 8): every route under /predict/v9 needs the API-KEY header, health and stream included; 100 requests per minute per client IP and key, times the key's multiplier. A missing key, an invalid key and an exhausted budget give one identical 429 {error:"API_KEY_REQUIRED_OR_RATE_LIMITED", docs}, headers included (RateLimit-Limit 100, RateLimit-Remaining 0, RateLimit-Reset and Retry-After 60). Other errors are {error: CODE, message} with the codes INVALID_INPUT (400), NOT_FOUND (404), CONFLICT (409) and SERVICE_UNAVAILABLE (503, never cacheable).`;
+Prediction-feed quotas (section 8): every route under /predict/v9 needs the API-KEY header, health and stream included; 100 requests per minute per client IP and key, times the key's multiplier. A missing key, an invalid key and an exhausted budget give one identical 429 {error:"API_KEY_REQUIRED_OR_RATE_LIMITED", docs}, headers included (RateLimit-Limit 100, RateLimit-Remaining 0, RateLimit-Reset and Retry-After 60). Other errors are {error: CODE, message} with the codes INVALID_INPUT (400), NOT_FOUND (404), REQUEST_TIMEOUT (408), CONFLICT (409), PAYLOAD_TOO_LARGE (413), URI_TOO_LONG (414), HEADER_TOO_LARGE (431) and SERVICE_UNAVAILABLE (503, never cacheable).`;
   }
 }

@@ -2,18 +2,36 @@ import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { DatabaseError } from "../db/index.ts";
 import { AppError, type ErrorKind, UnavailableError } from "../errors.ts";
+import { MAX_PATH_PARAMETER_LENGTH } from "./framework-errors.ts";
 
 const kindOfStatus: Record<number, ErrorKind> = {
   400: "bad_request",
   401: "unauthorized",
   403: "forbidden",
   404: "not_found",
+  408: "request_timeout",
   409: "conflict",
   413: "payload_too_large",
+  414: "uri_too_long",
   415: "unsupported_media_type",
   422: "unprocessable",
   429: "rate_limited",
+  431: "header_too_large",
   503: "unavailable",
+};
+
+/**
+ * Fastify's own refusals of a request, in words a client can act on (Fastify's
+ * messages may quote the whole path back).
+ */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: "the request body is not valid JSON",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "the request body is empty; send a JSON object",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "unsupported Content-Type; send application/json",
+  FST_ERR_CTP_BODY_TOO_LARGE: "the request body is too large",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "the request body's size does not match its Content-Length",
+  FST_ERR_BAD_URL: "the path is not a valid URL: a percent escape in it does not decode",
+  FST_ERR_MAX_PARAM_LENGTH: `a path segment is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`,
 };
 
 /**
@@ -43,16 +61,8 @@ export function toAppError(error: unknown): { error: AppError; unexpected: boole
   const status = fastifyError.statusCode;
   if (typeof status === "number" && status >= 400 && status < 500) {
     const kind = kindOfStatus[status] ?? "bad_request";
-    const message =
-      fastifyError.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError
-        ? "the request body is not valid JSON"
-        : fastifyError.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
-          ? "the request body is empty; send a JSON object"
-          : fastifyError.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
-            ? "unsupported Content-Type; send application/json"
-            : fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE"
-              ? "the request body is too large"
-              : (fastifyError.message ?? "bad request");
+    const code = error instanceof SyntaxError ? "FST_ERR_CTP_INVALID_JSON_BODY" : (fastifyError.code ?? "");
+    const message = FRAMEWORK_MESSAGES[code] ?? fastifyError.message ?? "bad request";
     return { error: new AppError(kind, message, { cause: error }), unexpected: false };
   }
   return {

@@ -1,10 +1,10 @@
-import { adminClassicGameFlagsSchema, classicQuery } from "@mkt/protocol";
+import { adminClassicGameFlagsSchema, classicQuery, integerParam } from "@mkt/protocol";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ClassicMetadataStore } from "./metadata-store.ts";
 
 const paramsSchema = z.object({
-  chainId: z.coerce.number().int().min(1),
+  chainId: integerParam("chainId", { min: 1 }),
   address: classicQuery.address("address"),
 });
 

@@ -1,4 +1,4 @@
-import { classicQuery } from "@mkt/protocol";
+import { classicQuery, integerParam } from "@mkt/protocol";
 import { z } from "zod";
 import { notFound } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
@@ -19,7 +19,7 @@ const imageQuery = z.object({
 
 const MAX_CARD_ID = 10_000;
 const artParams = z.object({
-  chainId: z.coerce.number().int("chainId must be an integer").min(1, "chainId must be at least 1"),
+  chainId: integerParam("chainId", { min: 1 }),
   address: classicQuery.address("address"),
   what: z
     .string()

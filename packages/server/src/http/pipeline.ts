@@ -12,7 +12,7 @@ import type {
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Config } from "../config/index.ts";
-import { AppError, badRequest, notFound, RateLimitedError } from "../errors.ts";
+import { AppError, notFound, RateLimitedError } from "../errors.ts";
 import type { Idempotency } from "../idempotency/index.ts";
 import type { Metrics } from "../metrics/index.ts";
 import type { CorsPolicy } from "./cors.ts";

@@ -6,6 +6,7 @@ import { CLASSIC_ROUTES } from "../classic/routes.ts";
 import { MARKET_ROUTES } from "../market/routes.ts";
 import { PLATFORM_ROUTES } from "../platform/routes.ts";
 import { PREDICT_ROUTES } from "../predict/routes.ts";
+import { MAX_PATH_PARAMETER_LENGTH } from "./framework-errors.ts";
 import { answersWithoutCredential, type RouteDeclaration } from "./route.ts";
 import { HTML_PAGE_POLICY, RESOURCE_POLICY } from "./security-headers.ts";
 
@@ -194,21 +195,24 @@ describe.each([["key" as const], ["open" as const]])(
         {
           url: "/market/runtime/%E0%A4%A",
           status: 400,
-          body: { error: "the path is not valid percent-encoding" },
+          body: { error: "the path is not a valid URL: a percent escape in it does not decode" },
         },
         {
           url: "/classic/contractAddress/%E0%A4%A",
           status: 400,
           body: {
             success: false,
-            message: "the path is not valid percent-encoding",
+            message: "the path is not a valid URL: a percent escape in it does not decode",
             error: "VALIDATION_ERROR",
           },
         },
         {
-          url: `/predict/v9/markets/${"a".repeat(200)}`,
-          status: 400,
-          body: { error: "INVALID_INPUT", message: "a path segment is longer than any this API accepts" },
+          url: `/predict/v9/markets/${"a".repeat(MAX_PATH_PARAMETER_LENGTH + 1)}`,
+          status: 414,
+          body: {
+            error: "URI_TOO_LONG",
+            message: `a path segment is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`,
+          },
         },
       ];
       for (const { url, status, body } of cases) {

@@ -585,7 +585,8 @@ export {
   runtimeCatalogQuerySchema,
   runtimeParamsSchema,
 } from "./market/runtime.ts";
-export { healthSchema, readinessSchema } from "./platform/index.ts";
+export type { Landing } from "./platform/index.ts";
+export { healthSchema, landingSchema, readinessSchema } from "./platform/index.ts";
 // Prediction feed: stream, portfolio, points, media, legacy (predict/feed.ts).
 export type {
   PredictLeaderboard,

@@ -92,6 +92,24 @@ describe("landing page and documentation index", () => {
     for (const name of ["market", "classic", "predict"]) expect(slash.body).toContain(`href="/docs/${name}"`);
   });
 
+  it("the reference pages say which credentials each operation takes, and list its headers", async () => {
+    const page = (await t.app.server.inject({ url: "/docs/market" })).body;
+    const section = (id: string) => {
+      const start = page.indexOf(`<section class="op" id="${id}">`);
+      return page.slice(start, page.indexOf("</section>", start));
+    };
+    expect(section("listReleases")).toContain(
+      "<strong>Authentication:</strong> <code>API-KEY</code> header (ApiKey) and <code>Authorization: Bearer</code> (AccountSession); or <code>API-KEY</code> header (ApiKey)</p>",
+    );
+    expect(section("listReleasesViaProxy")).toContain(
+      "<strong>Authentication:</strong> <code>mkt-session</code> cookie (AccountSessionCookie); or none (anonymous)</p>",
+    );
+    expect(section("getAccessSession")).toContain("<code>X-MKT-Session</code> header (AccessSession)");
+    // Component parameters are listed like the others, not as references.
+    expect(section("accountAction")).toContain("<td><code>Idempotency-Key</code><br>");
+    expect(section("accountAction")).toContain("<td><code>X-MKT-Wallet</code><br>");
+  });
+
   it.each([
     [undefined, false],
     ["*/*", false],

@@ -14,18 +14,20 @@ export const POSTGRES_ONLY =
   "needs several processes: PostgreSQL only (PGlite is one process's database); set DATABASE_URL";
 
 /** A PostgreSQL-only test's name: on PGlite it says why it is skipped, so every report shows the reason. */
-const postgresOnlyName = (name: string) =>
-  onPostgres ? `${name} (PostgreSQL)` : `${name} (skipped: ${POSTGRES_ONLY})`;
+const postgresOnlyName = (name: string, reason: string) =>
+  onPostgres ? `${name} (PostgreSQL)` : `${name} (skipped: ${reason})`;
 
 /**
- * Tests that need several processes (two replicas, a killed indexer, racing
- * migrations): they run on PostgreSQL and are skipped on PGlite, with the
- * reason in their name (the run's report lists skipped tests by name).
+ * Tests that run on PostgreSQL only and are skipped on PGlite, with the
+ * reason in their name (the run's report lists skipped tests by name): by
+ * default those that need several processes (two replicas, a killed indexer,
+ * racing migrations); `reason` says another.
  */
 export const postgresOnly = {
-  describe: (name: string, body: () => void) => describe.skipIf(!onPostgres)(postgresOnlyName(name), body),
-  it: (name: string, body: TestFunction, timeout?: number) =>
-    it.skipIf(!onPostgres)(postgresOnlyName(name), body, timeout),
+  describe: (name: string, body: () => void, reason = POSTGRES_ONLY) =>
+    describe.skipIf(!onPostgres)(postgresOnlyName(name, reason), body),
+  it: (name: string, body: TestFunction, options: { timeout?: number; reason?: string } = {}) =>
+    it.skipIf(!onPostgres)(postgresOnlyName(name, options.reason ?? POSTGRES_ONLY), body, options.timeout),
 };
 
 export interface TestDatabase {

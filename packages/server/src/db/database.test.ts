@@ -121,13 +121,17 @@ describe("driver error translation", () => {
     );
   });
 
-  postgresOnly.it("reports an unreachable PostgreSQL as unavailable", async () => {
-    const db = await openDatabase({ kind: "postgres", url: "postgres://nobody@127.0.0.1:1/none" });
-    const error = await db.ping().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DatabaseUnavailableError);
-    expect((error as DatabaseUnavailableError).retryable).toBe(true);
-    await db.close();
-  });
+  postgresOnly.it(
+    "reports an unreachable PostgreSQL as unavailable",
+    async () => {
+      const db = await openDatabase({ kind: "postgres", url: "postgres://nobody@127.0.0.1:1/none" });
+      const error = await db.ping().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DatabaseUnavailableError);
+      expect((error as DatabaseUnavailableError).retryable).toBe(true);
+      await db.close();
+    },
+    { reason: "tests the PostgreSQL driver's error translation; set DATABASE_URL" },
+  );
 });
 
 postgresOnly.describe("several processes", () => {

@@ -1,9 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { SkipReasonReporter } from "./packages/server/src/_test/skip-reporter.ts";
 
 export default defineConfig({
   test: {
     include: ["packages/*/src/**/*.test.ts"],
     globalSetup: ["packages/server/src/_test/global-setup.ts"],
+    // The default report, then every skipped test with the reason it was skipped.
+    reporters: ["default", new SkipReasonReporter()],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -598,7 +598,8 @@ export {
 } from "./market/runtime.ts";
 export type { IntegerParamOptions } from "./params/index.ts";
 export { INTEGER_PARAM_PATTERN, integerParam } from "./params/index.ts";
-export { healthSchema, readinessSchema } from "./platform/index.ts";
+export type { Landing } from "./platform/index.ts";
+export { healthSchema, landingSchema, readinessSchema } from "./platform/index.ts";
 // Prediction feed: stream, portfolio, points, media, legacy (predict/feed.ts).
 export type {
   PredictLeaderboard,

@@ -91,7 +91,12 @@ import { createIndexerService, type IndexerService, type IndexerServiceOptions }
 import { keyRoutes } from "./keys/key-routes.ts";
 import { createKeyService } from "./keys/service.ts";
 import { createActionDispatcher } from "./market/accounts/actions.ts";
-import { createProxyOriginCheck, createSessionAuth, sessionPresented } from "./market/accounts/auth.ts";
+import {
+  createProxyOriginCheck,
+  createSessionAuth,
+  SESSION_COOKIES,
+  sessionPresented,
+} from "./market/accounts/auth.ts";
 import { accountRoutes } from "./market/accounts/session-routes.ts";
 import { createSessionService, type SessionService } from "./market/accounts/sessions.ts";
 import { walletFeature } from "./market/accounts/wallet-feature.ts";
@@ -539,17 +544,35 @@ export async function createApp(options: AppOptions): Promise<App> {
   const documents: PublishedDocument[] = (["market", "classic", "predict"] as const).map((name) => ({
     name,
     title: surfaces[name].title,
+    prefix: surfaces[name].prefix,
     build: () =>
       buildOpenApiDocument(
         surfaces[name],
         [
-          { prefix: "", routes: keyApi },
+          { prefix: "", routes: keyApi, errors: surfaces.platform },
           { prefix: surfaces[name].prefix, routes: routes[name] },
+          // The market document also describes the first-party proxy's copies of its routes.
+          ...(name === "market"
+            ? [
+                {
+                  prefix: surfaces.app.prefix,
+                  routes: routes.app,
+                  proxy: { cookies: SESSION_COOKIES, of: surfaces.market.prefix },
+                },
+              ]
+            : []),
         ],
         { publicUrl: config.publicUrl, publicReads: config.publicReads, notes: surfaceNotes(name, config) },
       ),
   }));
-  routes.platform = platformRoutes([...keyRoutes({ keys }), ...operationsRoutes({ db, documents })]);
+  routes.platform = platformRoutes([
+    ...keyRoutes({ keys }),
+    ...operationsRoutes({
+      db,
+      documents,
+      proxy: { prefix: surfaces.app.prefix, title: surfaces.app.title },
+    }),
+  ]);
   // `POST /keys` and `DELETE /keys/current` belong to all three documents (their `{key_create_url}`).
   const keyApi = routes.platform.filter((route) => route.path.startsWith("/keys"));
 

@@ -43,7 +43,8 @@ export const classicChatTextSchema = z
   );
 
 export const classicChatGameParamsSchema = z.object({
-  contractAddressOrSlug: z.string().min(1).max(200).describe("The game's booster drop address or slug."),
+  // Named like the address of the game's other chat routes: one name per path position.
+  contractAddress: z.string().min(1).max(200).describe("The game's booster drop address or its slug."),
 });
 
 export const classicChatAddressParamsSchema = z.object({

@@ -416,7 +416,15 @@ export const classicRevisionRequestSchema = z
   .strict();
 export type ClassicRevisionRequest = z.input<typeof classicRevisionRequestSchema>;
 
-export const classicRevisionParamsSchema = z.object({ contractAddress: address("contractAddress") });
+/**
+ * `PUT /metadata/{addressOrSlug}`: named like the reads of the same path (one name per path
+ * position, so the paths are one to every OpenAPI generator), but it takes the drop's address only.
+ */
+export const classicRevisionParamsSchema = z.object({
+  addressOrSlug: address("the game's address").describe(
+    "The game's drop address (any case); this route takes no slug.",
+  ),
+});
 
 export const classicRevisionSchema = z
   .object({

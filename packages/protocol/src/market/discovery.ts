@@ -30,8 +30,15 @@ export const discoverySchema = z
           docsUrl: z
             .string()
             .nullable()
-            .describe("The human-readable reference; null for the website proxy."),
-          openapiUrl: z.string().nullable().describe("The OpenAPI 3.1 document; null for the website proxy."),
+            .describe(
+              "The human-readable reference (the website proxy's: the market's, which lists its routes).",
+            ),
+          openapiUrl: z
+            .string()
+            .nullable()
+            .describe(
+              "The OpenAPI 3.1 document (the website proxy's: the market's, whose `/app/api` paths are the proxy's routes).",
+            ),
         }),
       )
       .describe("Every API this server mounts."),
@@ -61,10 +68,15 @@ export const discoverySchema = z
         runtimes: [
           {
             id: "r2",
-            version: 2,
+            version: "2",
             chainId: 8453,
-            contracts: { ClaimDrops: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512" },
+            contracts: {
+              ClaimDrops: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
+              RuntimeRegistry: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+            },
             startBlock: 5,
+            registeredAt: 1789999000000,
+            registeredTransaction: "0x8a0b3f4cd2a1e1b7c9f0e3d5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f",
             scope: "8453:runtime:r2",
             current: true,
           },

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import pg from "pg";
-import { inject } from "vitest";
+import { describe, inject, it, type TestFunction } from "vitest";
 import { type Database, openDatabase } from "../db/index.ts";
 import { adminUrlOf, withDatabase } from "./postgres.ts";
 
@@ -12,6 +12,23 @@ export const onPostgres = postgresUrl !== undefined;
 /** Reason shown for tests that need several processes and so run on PostgreSQL only (CONTRACT.md). */
 export const POSTGRES_ONLY =
   "needs several processes: PostgreSQL only (PGlite is one process's database); set DATABASE_URL";
+
+/** A PostgreSQL-only test's name: on PGlite it says why it is skipped, so every report shows the reason. */
+const postgresOnlyName = (name: string, reason: string) =>
+  onPostgres ? `${name} (PostgreSQL)` : `${name} (skipped: ${reason})`;
+
+/**
+ * Tests that run on PostgreSQL only and are skipped on PGlite, with the
+ * reason in their name (the run's report lists skipped tests by name): by
+ * default those that need several processes (two replicas, a killed indexer,
+ * racing migrations); `reason` says another.
+ */
+export const postgresOnly = {
+  describe: (name: string, body: () => void, reason = POSTGRES_ONLY) =>
+    describe.skipIf(!onPostgres)(postgresOnlyName(name, reason), body),
+  it: (name: string, body: TestFunction, options: { timeout?: number; reason?: string } = {}) =>
+    it.skipIf(!onPostgres)(postgresOnlyName(name, options.reason ?? POSTGRES_ONLY), body, options.timeout),
+};
 
 export interface TestDatabase {
   db: Database;

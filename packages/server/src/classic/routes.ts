@@ -90,7 +90,7 @@ export const CLASSIC_ROUTES = {
   "POST /metadata/draft/whitelist/finalize": { access: write, session: "classic", cache: cache.noStore },
   "GET /metadata/draft/:draftId/whitelist/proof": { access: read, cache: cache.noStore },
   "POST /metadata/confirm": { access: bearerOnly, session: "classic", cache: cache.noStore },
-  "PUT /metadata/:contractAddress": { access: bearerOnly, session: "classic", cache: cache.noStore },
+  "PUT /metadata/:addressOrSlug": { access: bearerOnly, session: "classic", cache: cache.noStore },
   // Recovery, reactions, reports, refreshes, account statistics (classic/tools, issue 14):
   // every bearer route is "API-KEY and bearer"; the counts are a key-only read.
   "GET /events/:txHash": { access: write, session: "classic", cache: cache.noStore },
@@ -102,10 +102,10 @@ export const CLASSIC_ROUTES = {
   "GET /stats/me": { access: read, session: "classic", cache: cache.private },
   // Game chat (classic/chat, issue 14): durable messages, and their stream of refresh signals
   // (long-lived, outside the in-flight cap, the market live streams' budget and caps).
-  "GET /chat/:contractAddressOrSlug": { access: read, cache: cache.noStore },
+  "GET /chat/:contractAddress": { access: read, cache: cache.noStore },
   "POST /chat/:contractAddress": { access: write, session: "classic", cache: cache.noStore },
   "DELETE /chat/:contractAddress/:messageId": { access: write, session: "classic", cache: cache.noStore },
-  "GET /chat/:contractAddressOrSlug/stream": {
+  "GET /chat/:contractAddress/stream": {
     access: { kind: "classic", class: "stream", key: true },
     cache: cache.noStore,
     stream: true,

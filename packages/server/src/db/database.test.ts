@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setupApp } from "../_test/app.ts";
 import {
   onPostgres,
-  POSTGRES_ONLY,
+  postgresOnly,
   postgresUrl,
   setupDatabase,
   type TestDatabase,
@@ -121,16 +121,20 @@ describe("driver error translation", () => {
     );
   });
 
-  it.skipIf(!onPostgres)("reports an unreachable PostgreSQL as unavailable", async () => {
-    const db = await openDatabase({ kind: "postgres", url: "postgres://nobody@127.0.0.1:1/none" });
-    const error = await db.ping().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DatabaseUnavailableError);
-    expect((error as DatabaseUnavailableError).retryable).toBe(true);
-    await db.close();
-  });
+  postgresOnly.it(
+    "reports an unreachable PostgreSQL as unavailable",
+    async () => {
+      const db = await openDatabase({ kind: "postgres", url: "postgres://nobody@127.0.0.1:1/none" });
+      const error = await db.ping().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DatabaseUnavailableError);
+      expect((error as DatabaseUnavailableError).retryable).toBe(true);
+      await db.close();
+    },
+    { reason: "tests the PostgreSQL driver's error translation; set DATABASE_URL" },
+  );
 });
 
-describe.skipIf(!onPostgres)(`several processes (${onPostgres ? "PostgreSQL" : POSTGRES_ONLY})`, () => {
+postgresOnly.describe("several processes", () => {
   it("two processes racing to migrate one empty database migrate it exactly once", async () => {
     const url = postgresUrl!;
     const name = `mkt_race_${randomBytes(5).toString("hex")}`;

@@ -1,3 +1,5 @@
+import type { Landing } from "@mkt/protocol";
+
 type JsonObject = Record<string, unknown>;
 
 const escapeHtml = (value: unknown) =>
@@ -22,9 +24,35 @@ nav a{margin-right:1em}
 
 const schemaText = (schema: unknown) => escapeHtml(JSON.stringify(schema, null, 2));
 
+/** How one security scheme is sent, in words: `API-KEY header`, `Authorization: Bearer (AccountSession)`. */
+function schemeText(name: string, scheme: JsonObject | undefined): string {
+  if (scheme?.["type"] === "http") return `<code>Authorization: Bearer</code> (${escapeHtml(name)})`;
+  if (scheme?.["type"] === "apiKey")
+    return `<code>${escapeHtml(scheme["name"])}</code> ${escapeHtml(scheme["in"])} (${escapeHtml(name)})`;
+  return escapeHtml(name);
+}
+
+/**
+ * An operation's security requirements in words: the schemes of one
+ * requirement are all needed, any one requirement suffices, and an empty one
+ * means the operation also answers without credentials.
+ */
+function authenticationText(security: JsonObject[], schemes: Record<string, JsonObject>): string {
+  if (security.length === 0) return "none";
+  return security
+    .map((requirement) => {
+      const names = Object.keys(requirement);
+      return names.length === 0
+        ? "none (anonymous)"
+        : names.map((name) => schemeText(name, schemes[name])).join(" and ");
+    })
+    .join("; or ");
+}
+
 /** Renders a readable reference page from an OpenAPI document; no scripts, no external assets. */
 export function renderDocsPage(document: JsonObject, links: { openapiPath: string }): string {
   const info = document["info"] as { title: string; version: string; description?: string };
+  const components = (document["components"] ?? {}) as JsonObject;
   const paths = (document["paths"] ?? {}) as Record<string, Record<string, JsonObject>>;
   const operations = Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
@@ -40,16 +68,19 @@ export function renderDocsPage(document: JsonObject, links: { openapiPath: strin
     ),
     "</table>",
     ...operations.map(({ path, method, operation }) => {
-      const parameters = (operation["parameters"] ?? []) as JsonObject[];
+      const parameters = ((operation["parameters"] ?? []) as JsonObject[]).map((parameter) =>
+        typeof parameter["$ref"] === "string"
+          ? (((components["parameters"] ?? {}) as Record<string, JsonObject>)[
+              parameter["$ref"].split("/").pop() ?? ""
+            ] ?? parameter)
+          : parameter,
+      );
       const responses = (operation["responses"] ?? {}) as Record<string, JsonObject>;
       const requestBody = operation["requestBody"] as JsonObject | undefined;
-      const security = operation["security"] as unknown[] | undefined;
-      const auth =
-        security &&
-        security.length > 0 &&
-        !security.every((entry) => Object.keys(entry as JsonObject).length === 0)
-          ? "API-KEY header"
-          : "none";
+      const auth = authenticationText(
+        (operation["security"] ?? []) as JsonObject[],
+        (components["securitySchemes"] ?? {}) as Record<string, JsonObject>,
+      );
       return `<section class="op" id="${escapeHtml(operation["operationId"])}">
 <h3><span class="method">${escapeHtml(method)}</span><code>${escapeHtml(path)}</code></h3>
 <p>${escapeHtml(operation["summary"])}</p>${operation["description"] ? `<p>${escapeHtml(operation["description"])}</p>` : ""}
@@ -57,10 +88,9 @@ export function renderDocsPage(document: JsonObject, links: { openapiPath: strin
 ${
   parameters.length > 0
     ? `<h4>Parameters</h4><table><tr><th>Name</th><th>In</th><th>Required</th><th>Schema</th></tr>${parameters
-        .map((parameter) =>
-          parameter["$ref"]
-            ? `<tr><td colspan="4"><code>${escapeHtml(String(parameter["$ref"]).split("/").pop())}</code> header (see the OpenAPI document)</td></tr>`
-            : `<tr><td><code>${escapeHtml(parameter["name"])}</code></td><td>${escapeHtml(parameter["in"])}</td><td>${parameter["required"] ? "yes" : "no"}</td><td><pre>${schemaText(parameter["schema"])}</pre></td></tr>`,
+        .map(
+          (parameter) =>
+            `<tr><td><code>${escapeHtml(parameter["name"])}</code>${parameter["description"] ? `<br>${escapeHtml(parameter["description"])}` : ""}</td><td>${escapeHtml(parameter["in"])}</td><td>${parameter["required"] ? "yes" : "no"}</td><td><pre>${schemaText(parameter["schema"])}</pre></td></tr>`,
         )
         .join("")}</table>`
     : ""
@@ -73,7 +103,7 @@ ${requestBody ? `<h4>Request body</h4><pre>${schemaText(requestBody["content"])}
         )
         .join("")}</table></section>`;
     }),
-    `<h2>Schemas</h2><pre>${schemaText((document["components"] as JsonObject | undefined)?.["schemas"])}</pre>`,
+    `<h2>Schemas</h2><pre>${schemaText(components["schemas"])}</pre>`,
   ].join("\n");
   return page(`${info.title} reference`, body);
 }
@@ -89,5 +119,22 @@ export function renderDocsIndex(
           `<li><a href="${escapeHtml(entry.docsPath)}">${escapeHtml(entry.title)}</a> (<a href="${escapeHtml(entry.openapiPath)}">OpenAPI 3.1</a>)</li>`,
       )
       .join("")}</ul>`,
+  );
+}
+
+/** The landing page (`GET /`): the APIs this server mounts, their references and OpenAPI documents. */
+export function renderLanding(landing: Landing): string {
+  const link = (path: string, text = path) => `<a href="${escapeHtml(path)}">${escapeHtml(text)}</a>`;
+  return page(
+    "mkt",
+    `<h1>mkt</h1><p>${escapeHtml(landing.description)}</p>
+<table><tr><th>API</th><th>Mount point</th><th>Reference</th><th>OpenAPI 3.1</th></tr>${landing.apis
+      .map(
+        (api) =>
+          `<tr><td>${escapeHtml(api.title)}</td><td><code>${escapeHtml(api.basePath)}</code></td><td>${link(api.docsPath)}</td><td>${link(api.openapiPath)}</td></tr>`,
+      )
+      .join("")}</table>
+<p>API keys: <code>POST ${escapeHtml(landing.keys)}</code> with <code>{"description", "email"}</code>; one key works on all three APIs, in the <code>API-KEY</code> header.</p>
+<p>${link(landing.docs, "All references")} · ${link(landing.health, "Liveness")} · ${link(landing.readiness, "Readiness")} · this page as JSON: <code>Accept: application/json</code></p>`,
   );
 }

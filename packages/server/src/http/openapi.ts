@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
+import { type AnySessionKind, RATE_LIMIT_HEADERS, type SessionKind } from "@mkt/protocol";
 import { z } from "zod";
 import type { Config } from "../config/index.ts";
+import { REQUEST_ID } from "./pipeline.ts";
 import { type Access, cacheControlFor, type RouteDefinition } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
 
@@ -15,8 +16,26 @@ export interface OpenApiOptions {
   notes?: string;
 }
 
+/** Routes published under one prefix. */
+export interface OpenApiGroup {
+  prefix: string;
+  routes: RouteDefinition[];
+  /**
+   * These are the first-party website proxy's copies of routes published
+   * elsewhere in the document (CONTRACT.md: the same routes beneath
+   * `/app/api`): no API key, the proxy's origin check, and each session
+   * kind in its cookie (`cookies`) instead of a token.
+   */
+  proxy?: { cookies: Readonly<Record<SessionKind, string>>; of: string };
+  /** The surface whose error body these routes answer with, when not the document's (`POST /keys`: the market's). */
+  errors?: Surface;
+}
+
 const toPath = (prefix: string, path: string) =>
   `${prefix}${path}`.replace(/:([A-Za-z0-9_]+)/g, "{$1}") || "/";
+
+/** A path with every parameter name erased: two paths equal under it are one path to every generator. */
+const pathShape = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
 
 /** OpenAPI ignores header parameters with these names: the body, the content negotiation and `securitySchemes` say them. */
 const RESERVED_HEADER_PARAMETERS = new Set(["accept", "content-type", "authorization"]);
@@ -26,12 +45,9 @@ const RESERVED_HEADER_PARAMETERS = new Set(["accept", "content-type", "authoriza
  * every schema taken from the zod schemas the server validates with, so the
  * document cannot drift from what is served.
  */
-export function buildOpenApiDocument(
-  surface: Surface,
-  groups: Array<{ prefix: string; routes: RouteDefinition[] }>,
-  options: OpenApiOptions,
-) {
+export function buildOpenApiDocument(surface: Surface, groups: OpenApiGroup[], options: OpenApiOptions) {
   const schemas = createSchemaComponents();
+  const proxyCookies = groups.find((group) => group.proxy)?.proxy?.cookies;
 
   const rateLimitHeaders = {
     [RATE_LIMIT_HEADERS.limit]: { $ref: "#/components/headers/RateLimitLimit" },
@@ -41,16 +57,31 @@ export function buildOpenApiDocument(
 
   const paths: Record<string, Record<string, JsonObject>> = {};
   const operationIds = new Set<string>();
-  for (const { prefix, route } of groups.flatMap((group) =>
-    group.routes.map((route) => ({ prefix: group.prefix, route })),
+  /** Each path's shape (parameter names erased) and the path that has it. */
+  const shapes = new Map<string, string>();
+  for (const { prefix, route, proxy, of, errors } of groups.flatMap((group) =>
+    group.routes.map((route) => ({
+      prefix: group.prefix,
+      route,
+      proxy: group.proxy,
+      of: group.proxy?.of,
+      errors: group.errors ?? surface,
+    })),
   )) {
     const path = toPath(prefix, route.path);
     const method = route.method.toLowerCase();
     const where = `${route.method} ${path}`;
-    if (operationIds.has(route.operationId))
-      throw new Error(`OpenAPI: operationId "${route.operationId}" of ${where} is used twice`);
-    operationIds.add(route.operationId);
+    const operationId = proxy ? `${route.operationId}ViaProxy` : route.operationId;
+    if (operationIds.has(operationId))
+      throw new Error(`OpenAPI: operationId "${operationId}" of ${where} is used twice`);
+    operationIds.add(operationId);
     if (paths[path]?.[method]) throw new Error(`OpenAPI: ${where} is defined twice`);
+    const sameShape = shapes.get(pathShape(path));
+    if (sameShape !== undefined && sameShape !== path)
+      throw new Error(
+        `OpenAPI: ${path} and ${sameShape} differ only by parameter names; give the parameter at each position one name`,
+      );
+    shapes.set(pathShape(path), path);
     const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
     const declared = Object.keys(route.request?.params?.shape ?? {}).sort();
     if (templated.join() !== declared.join())
@@ -79,10 +110,14 @@ export function buildOpenApiDocument(
     addParameters("path", route.request?.params);
     addParameters("query", route.request?.query);
     addParameters("header", route.request?.headers);
-    if (route.idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
+    const named = new Set(parameters.map((parameter) => String(parameter["name"]).toLowerCase()));
+    for (const parameter of declaredHeaders(route, proxy !== undefined))
+      if (!named.has(parameter.name.toLowerCase())) parameters.push(parameter.json);
 
     const responses: Record<string, JsonObject> = {};
-    for (const [status, response] of Object.entries(route.responses)) {
+    for (const [status, response] of Object.entries(
+      withDeclaredErrors(route.responses, errorResponses(route, proxy !== undefined), proxy !== undefined),
+    )) {
       if (!/^[1-5][0-9][0-9]$/.test(status)) throw new Error(`OpenAPI: ${where} has a response ${status}`);
       for (const name of Object.keys(response.headers ?? {}))
         if (name.toLowerCase() === "content-type")
@@ -110,7 +145,10 @@ export function buildOpenApiDocument(
         };
         if (route.cache.kind === "shared") headers["ETag"] = { $ref: "#/components/headers/ETag" };
       }
-      const schema = response.schema ?? (Number(status) >= 400 ? surface.errorSchema : undefined);
+      const schema =
+        response.schema ??
+        (status === "429" ? (errors.rateLimitedSchema ?? errors.errorSchema) : undefined) ??
+        (Number(status) >= 400 ? errors.errorSchema : undefined);
       responses[status] = {
         description: response.description,
         ...(Object.keys(headers).length > 0 ? { headers } : {}),
@@ -136,12 +174,15 @@ export function buildOpenApiDocument(
         },
       };
     }
+    const description = proxy
+      ? `The first-party website's copy of \`${route.method} ${toPath(of ?? "", route.path)}\` (operation \`${route.operationId}\`), with the same parameters, body and answers: no API key, the proxy's origin check (\`Origin\` or \`Sec-Fetch-Site\`), the session in its cookie instead of a token, and the proxy's own budgets.`
+      : [route.description, publicReadNote(route)].filter(Boolean).join("\n\n");
     paths[path] ??= {};
     paths[path][method] = {
-      operationId: route.operationId,
+      operationId,
       summary: route.summary,
-      ...(route.description ? { description: route.description } : {}),
-      tags: route.tags,
+      ...(description ? { description } : {}),
+      tags: proxy ? ["First-party proxy"] : route.tags,
       ...(route.deprecated ? { deprecated: true } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.request?.body
@@ -157,7 +198,7 @@ export function buildOpenApiDocument(
           }
         : {}),
       responses,
-      ...security(route.access, route.session),
+      security: securityOf(route, proxy !== undefined),
     };
   }
 
@@ -172,20 +213,32 @@ export function buildOpenApiDocument(
     paths,
     components: {
       schemas: {} as Record<string, JsonObject>,
-      securitySchemes: {
-        ApiKey: { type: "apiKey", in: "header", name: "API-KEY" },
-        ...(surface.name === "classic"
-          ? {
-              ClassicBearer: {
-                type: "http",
-                scheme: "bearer",
-                description:
-                  "The access token of `POST /classic/auth/sign-in` (24 hours). Where a route lists API-KEY and ClassicBearer both are needed; a bearer never replaces the key.",
-              },
-            }
-          : {}),
-      },
+      securitySchemes: securitySchemesOf(paths, proxyCookies),
       parameters: {
+        RequestId: {
+          name: "X-Request-Id",
+          in: "header",
+          required: false,
+          description:
+            "Your id for this request (1 to 128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written in the server's log line; without one (or with a malformed one) the server makes one.",
+          schema: { type: "string", pattern: REQUEST_ID.source },
+        },
+        IfNoneMatch: {
+          name: "If-None-Match",
+          in: "header",
+          required: false,
+          description:
+            "The `ETag` of an earlier answer: while the body has not changed, the answer is 304 without a body (still charged to the budget).",
+          schema: { type: "string" },
+        },
+        LastEventId: {
+          name: "Last-Event-ID",
+          in: "header",
+          required: false,
+          description:
+            "The id of the last event received: the stream replays every event after it that is still in the log's window, else starts with `resync`.",
+          schema: { type: "string", maxLength: 64 },
+        },
         IdempotencyKey: {
           name: "Idempotency-Key",
           in: "header",
@@ -228,22 +281,262 @@ export function buildOpenApiDocument(
 
 const limitedRoute = (route: RouteDefinition) => route.access.kind !== "none";
 
-function security(access: Access, session: RouteDefinition["session"]): JsonObject {
-  if (access.kind === "classic" && session === "classic") {
-    // One requirement object: every scheme in it is needed (API-KEY and bearer), or the bearer alone.
-    return { security: [access.key ? { ApiKey: [], ClassicBearer: [] } : { ClassicBearer: [] }] };
+type Responses = RouteDefinition["responses"];
+
+/**
+ * A route's own responses with every error status its declaration can answer
+ * (`errorResponses`). A status the route documents keeps its description (its
+ * specific causes), except on the proxy's copies, whose credentials differ:
+ * there the 401 is the proxy's, and the proxy's own 403 is added to the route's.
+ */
+function withDeclaredErrors(own: Responses, declared: Record<number, string>, proxied: boolean): Responses {
+  const responses: Responses = { ...own };
+  for (const [key, description] of Object.entries(declared)) {
+    const status = Number(key);
+    const documented = own[status];
+    if (documented === undefined) responses[status] = { description };
+    else if (proxied && status === 401) responses[status] = { ...documented, description };
+    else if (proxied && status === 403)
+      responses[status] = { ...documented, description: `${documented.description} Or: ${description}` };
   }
-  switch (access.kind) {
-    case "none":
-    case "key-creation":
-      return { security: [] };
-    case "market":
-      return { security: access.publicRead ? [{ ApiKey: [] }, {}] : [{ ApiKey: [] }] };
-    case "classic":
-      return { security: access.key ? [{ ApiKey: [] }] : [] };
-    default:
-      return { security: [{ ApiKey: [] }] };
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
+/** Whether the route needs the `API-KEY` header (by the default `PUBLIC_READS=key` on public reads). */
+const needsKey = (route: RouteDefinition) =>
+  route.access.kind === "market" ||
+  route.access.kind === "predict" ||
+  route.access.kind === "key-holder" ||
+  (route.access.kind === "classic" && route.access.key);
+
+/** The security scheme of each session kind presented directly, and through the proxy (its cookie). */
+const SESSION_SCHEMES: Record<AnySessionKind, string> = {
+  account: "AccountSession",
+  chat: "ChatSession",
+  access: "AccessSession",
+  classic: "ClassicBearer",
+};
+const COOKIE_SCHEMES: Record<SessionKind, string> = {
+  account: "AccountSessionCookie",
+  chat: "ChatSessionCookie",
+  access: "AccessSessionCookie",
+};
+
+/**
+ * The security requirements of one route, from its declaration: within one
+ * requirement object every scheme is needed (AND), between objects any one
+ * suffices (OR). An optional session is two alternatives: with the session
+ * and without it (the key alone, or nothing through the proxy, which takes no
+ * key). Public reads are published with the default `PUBLIC_READS=key`.
+ */
+function securityOf(route: RouteDefinition, proxied: boolean): Array<Record<string, string[]>> {
+  const base: Record<string, string[]> = !proxied && needsKey(route) ? { ApiKey: [] } : {};
+  const session = route.session;
+  if (session === undefined) return Object.keys(base).length > 0 ? [base] : [];
+  const scheme = proxied && session !== "classic" ? COOKIE_SCHEMES[session] : SESSION_SCHEMES[session];
+  const signedIn = { ...base, [scheme]: [] };
+  return route.sessionOptional ? [signedIn, base] : [signedIn];
+}
+
+/** The schemes the document's operations name, each described once. */
+function securitySchemesOf(
+  paths: Record<string, Record<string, JsonObject>>,
+  cookies: Readonly<Record<SessionKind, string>> | undefined,
+): JsonObject {
+  const direct =
+    "Sent as `Authorization: Bearer <token>` with `Origin` equal to the origin the wallet signed and `X-MKT-Wallet` equal to the session's wallet (market-api.md, Sessions); never in a URL. Every route that takes it needs `API-KEY` too.";
+  const viaProxy = (kind: SessionKind, scheme: string) =>
+    `Through the first-party website proxy (\`/app/api\`) the ${kind} session is the \`${cookies?.[kind]}\` cookie (HttpOnly, SameSite=Strict, Path=/app/api) the proxy's sign-in set, in place of the ${scheme} token; no API key.`;
+  const all: Record<string, JsonObject> = {
+    ApiKey: {
+      type: "apiKey",
+      in: "header",
+      name: "API-KEY",
+      description: "The API key of `POST /keys`, in the `API-KEY` header.",
+    },
+    AccountSession: {
+      type: "http",
+      scheme: "bearer",
+      description: `An account session token (\`mkts_…\`, \`POST /market/account/session\`). ${direct}`,
+    },
+    ChatSession: {
+      type: "http",
+      scheme: "bearer",
+      description: `A chat session token (\`mktc_…\`, \`POST /market/chat/session\`): room and follow-write routes only. ${direct}`,
+    },
+    AccessSession: {
+      type: "apiKey",
+      in: "header",
+      name: "X-MKT-Session",
+      description:
+        "An invite-only access session token (`mkta_…`, `POST /market/access/session`), in the `X-MKT-Session` header. Every route that takes it needs `API-KEY` too.",
+    },
+    ClassicBearer: {
+      type: "http",
+      scheme: "bearer",
+      description:
+        "The access token of `POST /classic/auth/sign-in` (24 hours), as `Authorization: Bearer <accessToken>`. Where a route lists API-KEY and ClassicBearer both are needed; a bearer never replaces the key.",
+    },
+    ...(cookies
+      ? Object.fromEntries(
+          (Object.keys(COOKIE_SCHEMES) as SessionKind[]).map((kind) => [
+            COOKIE_SCHEMES[kind],
+            {
+              type: "apiKey",
+              in: "cookie",
+              name: cookies[kind],
+              description: viaProxy(kind, SESSION_SCHEMES[kind]),
+            },
+          ]),
+        )
+      : {}),
+  };
+  const used = new Set(["ApiKey"]);
+  for (const item of Object.values(paths))
+    for (const operation of Object.values(item))
+      for (const requirement of (operation["security"] ?? []) as Array<Record<string, unknown>>)
+        for (const name of Object.keys(requirement)) used.add(name);
+  for (const name of used)
+    if (!all[name]) throw new Error(`OpenAPI: the security scheme ${name} is used but not described`);
+  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+}
+
+const publicReadNote = (route: RouteDefinition) =>
+  route.access.kind === "market" && route.access.publicRead
+    ? "A public read: it needs `API-KEY` by default (`PUBLIC_READS=key`). A deployment with `PUBLIC_READS=open` also answers it without a key, budgeted per client IP at the read rate (the document's description says which this deployment runs)."
+    : undefined;
+
+const header = (
+  name: string,
+  required: boolean,
+  description: string,
+  schema: JsonObject = { type: "string" },
+) => ({
+  name,
+  json: { name, in: "header", required, description, schema } as JsonObject,
+});
+
+/**
+ * The request headers a route reads besides its credentials (those are its
+ * security requirements), from its declaration. A header the route declares
+ * itself (with its own schema) is published as declared.
+ */
+function declaredHeaders(
+  route: RouteDefinition,
+  proxied: boolean,
+): Array<{ name: string; json: JsonObject }> {
+  const headers = [
+    {
+      name: "X-Request-Id",
+      json: { $ref: "#/components/parameters/RequestId" } as JsonObject,
+    },
+  ];
+  const session = route.session;
+  if (session === "account" || session === "chat") {
+    const optional = route.sessionOptional === true;
+    const when = (text: string) =>
+      optional
+        ? `Required with the session (when its credential is sent): ${text}`
+        : `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+    headers.push(
+      header(
+        "X-MKT-Wallet",
+        !optional,
+        when(
+          `the session's wallet address (any case). A session acts only as the wallet that signed in: another wallet is a 401, and after a wallet switch the client signs in again.`,
+        ),
+        { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" },
+      ),
+    );
+    if (!proxied)
+      headers.push(
+        header(
+          "Origin",
+          !optional,
+          when("the origin the wallet signed in for (browsers send it themselves); another origin is a 401."),
+        ),
+      );
   }
+  if (proxied) {
+    headers.push(
+      header(
+        "Origin",
+        route.method !== "GET",
+        "An origin of the first-party website (`ALLOWED_ORIGINS`); any other origin is a 403. Required on writes; a read may send `Sec-Fetch-Site: same-origin` instead.",
+      ),
+      header(
+        "Sec-Fetch-Site",
+        false,
+        "`same-origin` lets a read through without `Origin` (browsers send no `Origin` on same-origin GETs).",
+      ),
+    );
+  }
+  if (route.idempotent)
+    headers.push({ name: "Idempotency-Key", json: { $ref: "#/components/parameters/IdempotencyKey" } });
+  if (route.stream)
+    headers.push({ name: "Last-Event-ID", json: { $ref: "#/components/parameters/LastEventId" } });
+  if (route.cache.kind === "shared")
+    headers.push({ name: "If-None-Match", json: { $ref: "#/components/parameters/IfNoneMatch" } });
+  return headers;
+}
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Every error status a route can answer, from its declaration, with a
+ * generic description; a route's own description of a status (its specific
+ * causes) takes precedence. The body is the surface's error schema.
+ */
+function errorResponses(route: RouteDefinition, proxied: boolean): Record<number, string> {
+  const session = route.session;
+  const marketSession = session !== undefined && session !== "classic";
+  // The market's key check answers 401; the classic and prediction surfaces answer an opaque 429.
+  const directKey401 = !proxied && (route.access.kind === "market" || route.access.kind === "key-holder");
+  const unauthorized = [
+    directKey401 ? "`API-KEY` is missing, malformed or not a valid key" : undefined,
+    session === "classic"
+      ? "the bearer token is missing, malformed, not a Classic API access token, expired or signed out"
+      : undefined,
+    marketSession
+      ? `the session ${proxied ? "cookie" : "token"} is ${route.sessionOptional ? "presented but " : "missing, "}malformed, expired or signed out${session !== "access" ? `, or \`X-MKT-Wallet\`${proxied ? "" : " or `Origin`"} does not match it` : ""}`
+      : undefined,
+  ].filter((reason) => reason !== undefined);
+  const forbidden = [
+    marketSession ? "a session of another kind was presented (the message names the right one)" : undefined,
+    proxied
+      ? "the first-party proxy refused the request: `Origin` is not a first-party origin, or it is missing (a write; a read may send `Sec-Fetch-Site: same-origin` instead)"
+      : undefined,
+  ].filter((reason) => reason !== undefined);
+  const sentence = (reasons: string[]) => {
+    const text = reasons.join("; or ");
+    return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+  };
+  const body = route.request?.body !== undefined || BODY_METHODS.has(route.method);
+  const statuses: Record<number, string | undefined> = {
+    400: "The request is malformed: a path parameter, query parameter, header or body field fails its schema, or the query names a parameter the route does not take.",
+    ...(unauthorized.length > 0 ? { 401: sentence(unauthorized) } : {}),
+    ...(forbidden.length > 0 ? { 403: sentence(forbidden) } : {}),
+    ...(route.idempotent
+      ? {
+          409: "A request with this `Idempotency-Key` is still being processed; retry once it has been answered.",
+          422: "This `Idempotency-Key` was already used with another body.",
+        }
+      : {}),
+    ...(body
+      ? {
+          413: "The request body is larger than the server accepts (1 MiB).",
+          415: "The request has a body that is not `application/json`.",
+        }
+      : {}),
+    408: "The request did not arrive in time; the connection is closed (`Connection: close`).",
+    414: "The request target is too long: a path parameter is longer than the route accepts.",
+    429: "Too many requests: the route's budget is spent, or this replica is at its cap of requests in flight. `Retry-After` says when to retry.",
+    431: "The request line and headers together are larger than the server accepts (32 KiB); the connection is closed.",
+    503: "The service cannot answer now: a dependency (the database) is unavailable, or the server is shutting down. Retry later, after `Retry-After` when given.",
+  };
+  return Object.fromEntries(
+    Object.entries(statuses).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 type Io = "input" | "output";

@@ -36,7 +36,8 @@ declare module "fastify" {
   }
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A caller's `X-Request-Id` the server adopts; anything else gets a generated id. */
+export const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const SLOW_REQUEST_MS = 1_000;
 const JSON_TYPE = "application/json; charset=utf-8";
 

@@ -5,6 +5,7 @@ import {
   PREDICT_API_VERSION,
   PREDICT_RATE_LIMIT_CODE,
   predictErrorSchema,
+  predictRateLimitSchema,
   RATE_LIMIT_HEADERS,
 } from "@mkt/protocol";
 import type { z } from "zod";
@@ -26,6 +27,8 @@ export interface Surface {
   version: string;
   description: string;
   errorSchema: z.ZodType;
+  /** The body of every 429, when it is not `errorSchema` (the prediction feed's one 429). */
+  rateLimitedSchema?: z.ZodType;
   renderError(error: AppError): RenderedError;
 }
 
@@ -139,6 +142,7 @@ export function predictSurface(publicUrl: string): Surface {
     version: PREDICT_API_VERSION,
     description: "The prediction-market feed V9: runtime, markets, block-pinned quotes and live updates.",
     errorSchema: predictErrorSchema,
+    rateLimitedSchema: predictRateLimitSchema,
     renderError: (error) => ({
       status: statusOfKind[error.kind],
       body:

@@ -14,7 +14,7 @@ import {
 import { type Address, createPublicClient, custom, numberToHex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogCapture } from "../_test/app.ts";
-import { onPostgres, POSTGRES_ONLY, setupDatabase, type TestDatabase } from "../_test/database.ts";
+import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
 import { expectProjectionMatchesChain } from "../_test/projection-check.ts";
 import type { Database } from "../db/index.ts";
@@ -644,51 +644,48 @@ describe("indexer on the prediction-feed dev chain", () => {
   });
 });
 
-describe.skipIf(!onPostgres)(
-  `killed with SIGKILL mid-backfill (${onPostgres ? "PostgreSQL" : POSTGRES_ONLY})`,
-  () => {
-    it("resumes with nothing lost or duplicated", async () => {
-      const chain = await setupDevChain(8453);
-      const database = await setupDatabase();
-      const reference = await setupDatabase();
-      try {
-        await chain.simulate(40);
-        const script = new URL("../_test/index-process.ts", import.meta.url).pathname;
-        const env = {
-          ...process.env,
-          DATABASE_URL: database.url!,
-          MKT_TEST_DEPLOYMENT: JSON.stringify(chain.deployment),
-        };
-        const child = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: "ignore" });
-        // Kill it once it has committed some ranges but not all.
-        const latest = await chain.clients.publicClient.getBlockNumber();
-        await vi.waitFor(
-          async () => {
-            const { rows } = await database.db.withConnection((c) =>
-              c.query<{ next: string }>("SELECT max(next_block) AS next FROM indexer_heads"),
-            );
-            expect(Number(rows[0]?.next ?? 0)).toBeGreaterThan(10);
-          },
-          { timeout: 60_000, interval: 5 },
-        );
-        child.kill("SIGKILL");
-        await once(child, "exit");
-        const { rows } = await database.db.withConnection((c) =>
-          c.query<{ next: string }>("SELECT min(next_block) AS next FROM indexer_heads"),
-        );
-        expect(BigInt(rows[0]!.next)).toBeLessThanOrEqual(latest);
-        const rerun = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: "ignore" });
-        const [code] = await once(rerun, "exit");
-        expect(code).toBe(0);
-        const referenceIndexers = indexersFor(reference.db, chain);
-        await syncAll(referenceIndexers);
-        for (const indexer of referenceIndexers) await indexer.stop();
-        expect(await snapshotProjection(database.db)).toEqual(await snapshotProjection(reference.db));
-      } finally {
-        await database.close();
-        await reference.close();
-        await chain.close();
-      }
-    }, 180_000);
-  },
-);
+postgresOnly.describe("killed with SIGKILL mid-backfill", () => {
+  it("resumes with nothing lost or duplicated", async () => {
+    const chain = await setupDevChain(8453);
+    const database = await setupDatabase();
+    const reference = await setupDatabase();
+    try {
+      await chain.simulate(40);
+      const script = new URL("../_test/index-process.ts", import.meta.url).pathname;
+      const env = {
+        ...process.env,
+        DATABASE_URL: database.url!,
+        MKT_TEST_DEPLOYMENT: JSON.stringify(chain.deployment),
+      };
+      const child = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: "ignore" });
+      // Kill it once it has committed some ranges but not all.
+      const latest = await chain.clients.publicClient.getBlockNumber();
+      await vi.waitFor(
+        async () => {
+          const { rows } = await database.db.withConnection((c) =>
+            c.query<{ next: string }>("SELECT max(next_block) AS next FROM indexer_heads"),
+          );
+          expect(Number(rows[0]?.next ?? 0)).toBeGreaterThan(10);
+        },
+        { timeout: 60_000, interval: 5 },
+      );
+      child.kill("SIGKILL");
+      await once(child, "exit");
+      const { rows } = await database.db.withConnection((c) =>
+        c.query<{ next: string }>("SELECT min(next_block) AS next FROM indexer_heads"),
+      );
+      expect(BigInt(rows[0]!.next)).toBeLessThanOrEqual(latest);
+      const rerun = spawn(process.execPath, ["--import", "tsx", script], { env, stdio: "ignore" });
+      const [code] = await once(rerun, "exit");
+      expect(code).toBe(0);
+      const referenceIndexers = indexersFor(reference.db, chain);
+      await syncAll(referenceIndexers);
+      for (const indexer of referenceIndexers) await indexer.stop();
+      expect(await snapshotProjection(database.db)).toEqual(await snapshotProjection(reference.db));
+    } finally {
+      await database.close();
+      await reference.close();
+      await chain.close();
+    }
+  }, 180_000);
+});

@@ -1,23 +1,52 @@
-import { healthSchema, readinessSchema } from "@mkt/protocol";
+import { healthSchema, type Landing, landingSchema, readinessSchema } from "@mkt/protocol";
+import type { FastifyReply } from "fastify";
 import type { Database } from "../db/index.ts";
 import { isMigrated } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
-import { renderDocsIndex, renderDocsPage } from "../http/docs-page.ts";
+import { renderDocsIndex, renderDocsPage, renderLanding } from "../http/docs-page.ts";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
 
 export interface PublishedDocument {
-  name: string;
+  name: "market" | "classic" | "predict";
   title: string;
+  /** The API's mount point (`/market`). */
+  prefix: string;
   build(): Record<string, unknown>;
 }
 
-/** Health, readiness and documentation: outside the three namespaces, so they need no key. */
+// Whether an `Accept` header prefers JSON to HTML (RFC 9110, section 12.5.1): each is weighed
+// by the most specific range that names it (`application/json` before `application/*` before
+// `*/*`), and HTML wins a tie, so browsers and a bare `*/*` get the page and
+// `Accept: application/json` the JSON.
+export function prefersJson(accept: string | undefined): boolean {
+  const ranges = (accept ?? "").split(",").flatMap((part) => {
+    const [range = "", ...parameters] = part.split(";").map((item) => item.trim().toLowerCase());
+    if (!range.includes("/")) return [];
+    const q = parameters.find((parameter) => parameter.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    return Number.isFinite(weight) ? [{ range, weight }] : [];
+  });
+  const weightOf = (type: string) => {
+    const [major] = type.split("/");
+    for (const candidate of [type, `${major}/*`, "*/*"]) {
+      const found = ranges.find(({ range }) => range === candidate);
+      if (found) return found.weight;
+    }
+    return 0;
+  };
+  return weightOf("application/json") > weightOf("text/html");
+}
+
+/** Health, readiness, the landing page and documentation: outside the three namespaces, so they need no key. */
 export function operationsRoutes({
   db,
   documents,
+  proxy,
 }: {
   db: Database;
   documents: PublishedDocument[];
+  /** The first-party website proxy: its mount point and title; its routes are in the market document. */
+  proxy: { prefix: string; title: string };
 }): RouteSpec[] {
   let migrated = false;
   const cache = new Map<string, Record<string, unknown>>();
@@ -29,8 +58,65 @@ export function operationsRoutes({
     }
     return built;
   };
-  const none = { kind: "none" } as const;
+  const landing: Landing = landingSchema.parse({
+    name: "mkt",
+    description:
+      "Backend for onchain card-pack marketplaces and their prediction feed: three HTTP APIs and one API key for all three.",
+    apis: [
+      ...documents.map((doc) => ({
+        name: doc.name,
+        title: doc.title,
+        basePath: doc.prefix,
+        docsPath: `/docs/${doc.name}`,
+        openapiPath: `/openapi/${doc.name}.json`,
+      })),
+      {
+        name: "app",
+        title: proxy.title,
+        basePath: proxy.prefix,
+        docsPath: "/docs/market",
+        openapiPath: "/openapi/market.json",
+      },
+    ],
+    keys: "/keys",
+    docs: "/docs",
+    health: "/healthz",
+    readiness: "/readyz",
+  });
+  const landingPage = renderLanding(landing);
+  const docsIndex = (_request: unknown, reply: FastifyReply) =>
+    reply.type("text/html; charset=utf-8").send(
+      renderDocsIndex(
+        documents.map((doc) => ({
+          title: doc.title,
+          docsPath: `/docs/${doc.name}`,
+          openapiPath: `/openapi/${doc.name}.json`,
+        })),
+      ),
+    );
   return [
+    defineRoute({
+      method: "GET",
+      path: "/",
+      operationId: "landing",
+      summary: "What this server serves, with links to its APIs, docs and OpenAPI documents",
+      description:
+        "An HTML page for browsers; JSON (`Landing`) when `Accept` prefers `application/json` to `text/html`. Every link is a path on this server. No key needed.",
+      tags: ["Documentation"],
+      responses: {
+        200: {
+          description: "The landing page (`text/html`) or its JSON form (`application/json`).",
+          schema: landingSchema,
+        },
+      },
+      handler: (request, reply) => {
+        // The answer depends on Accept: HTTP caches must key it on that too.
+        const vary = reply.getHeader("vary");
+        reply.header("Vary", vary ? `${String(vary)}, Accept` : "Accept");
+        if (prefersJson(request.headers.accept)) return landing;
+        return reply.type("text/html; charset=utf-8").send(landingPage);
+      },
+    }),
     defineRoute({
       method: "GET",
       path: "/healthz",
@@ -95,16 +181,17 @@ export function operationsRoutes({
       summary: "Links to the three API references",
       tags: ["Documentation"],
       responses: { 200: { description: "HTML page.", contentType: "text/html" } },
-      handler: (_request, reply) =>
-        reply.type("text/html; charset=utf-8").send(
-          renderDocsIndex(
-            documents.map((doc) => ({
-              title: doc.title,
-              docsPath: `/docs/${doc.name}`,
-              openapiPath: `/openapi/${doc.name}.json`,
-            })),
-          ),
-        ),
+      handler: docsIndex,
+    }),
+    // The index with a trailing slash, as browsers and people type it: the same page.
+    defineRoute({
+      method: "GET",
+      path: "/docs/",
+      operationId: "docsSlash",
+      summary: "Links to the three API references (`/docs` with a trailing slash)",
+      tags: ["Documentation"],
+      responses: { 200: { description: "HTML page.", contentType: "text/html" } },
+      handler: docsIndex,
     }),
   ];
 }

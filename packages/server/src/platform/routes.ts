@@ -12,8 +12,8 @@ const docs = { access: none, cache: cache.public(300) };
 
 /**
  * Platform routes, outside the three namespaces: API keys (the three
- * documents' `{key_create_url}`), health and readiness, and documentation,
- * which needs no key.
+ * documents' `{key_create_url}`), health and readiness, the landing page
+ * (`GET /`) and documentation, which need no key.
  */
 export const PLATFORM_ROUTES = {
   // A replay never carries the secret: `key` is withheld from the stored answer.
@@ -28,6 +28,9 @@ export const PLATFORM_ROUTES = {
   "GET /docs/classic": docs,
   "GET /docs/predict": docs,
   "GET /docs": docs,
+  "GET /docs/": docs,
+  // The landing page: HTML or JSON by Accept (the route sends Vary: Accept).
+  "GET /": docs,
 } satisfies RouteTable;
 
 export function platformRoutes(specs: readonly RouteSpec[]): RouteDefinition[] {

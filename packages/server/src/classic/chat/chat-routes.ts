@@ -60,7 +60,7 @@ export function classicChatRoutes({ chat, hub }: { chat: ClassicChatService; hub
   return [
     defineRoute({
       method: "GET",
-      path: "/chat/:contractAddressOrSlug",
+      path: "/chat/:contractAddress",
       operationId: "classicChatMessages",
       summary: "A game's chat messages, newest first",
       description: `The game's chat, newest first: \`limit\` 1 to ${CLASSIC_CHAT.maxLimit} (default ${CLASSIC_CHAT.defaultLimit}), then \`cursor\` = the previous page's \`nextCursor\` (opaque, signed for this game's list; null on the oldest page) for older ones. Deleted messages stay listed as tombstones (\`deleted: true\`, \`text\` empty), so a client that re-reads after a \`deleted\` signal sees them go. \`author.userData\` is the author's shared market profile. Never cached: the stream (\`/stream\`) says when to re-read. Access: API-KEY (the general read budget).`,
@@ -76,7 +76,7 @@ export function classicChatRoutes({ chat, hub }: { chat: ClassicChatService; hub
         429: keyRefused,
       },
       handler: async (request) => {
-        const game = await chat.game(request.query.chainId, request.params.contractAddressOrSlug);
+        const game = await chat.game(request.query.chainId, request.params.contractAddress);
         return chat.list(game, { limit: request.query.limit, cursor: request.query.cursor });
       },
     }),
@@ -142,7 +142,7 @@ export function classicChatRoutes({ chat, hub }: { chat: ClassicChatService; hub
     }),
     defineRoute({
       method: "GET",
-      path: "/chat/:contractAddressOrSlug/stream",
+      path: "/chat/:contractAddress/stream",
       operationId: "classicChatStream",
       summary: "A game's chat stream (server-sent events)",
       description: streamRules(hub),
@@ -169,7 +169,7 @@ export function classicChatRoutes({ chat, hub }: { chat: ClassicChatService; hub
         },
       },
       handler: async (request, reply) => {
-        const game = await chat.game(request.query.chainId, request.params.contractAddressOrSlug);
+        const game = await chat.game(request.query.chainId, request.params.contractAddress);
         serveStream(hub, reply, {
           // The market live streams' cap: per key, whichever stream.
           holder: request.apiKey ? `key:${request.apiKey.id}` : `client:${clientGroup(request.ip)}`,

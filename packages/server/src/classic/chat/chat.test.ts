@@ -4,9 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, setupReplicas, type TestApp } from "../../_test/app.ts";
 import { insertClassicGame, signInClassic } from "../../_test/classic.ts";
+import { postgresOnly } from "../../_test/database.ts";
 import { openStream, type TestStream } from "../../_test/sse.ts";
 
-const onPostgres = process.env["DATABASE_URL"]?.startsWith("postgres") ?? false;
 const GAME = "0x00000000000000000000000000000000000c4a71";
 const OTHER = "0x00000000000000000000000000000000000c4a72";
 const CREATOR = 31;
@@ -311,7 +311,7 @@ describe("classic game chat", () => {
   });
 });
 
-describe.skipIf(!onPostgres)("classic chat on two replicas (PostgreSQL)", () => {
+postgresOnly.describe("classic chat on two replicas", () => {
   it("a message posted on one replica wakes the streams of both, with the same increasing ids", async () => {
     const clock = createManualClock(Date.now());
     const replicas = await setupReplicas({ clock });

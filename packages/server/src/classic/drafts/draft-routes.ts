@@ -252,7 +252,7 @@ ${ownership} ${bearerOnly}`,
     }),
     defineRoute({
       method: "PUT",
-      path: "/metadata/:contractAddress",
+      path: "/metadata/:addressOrSlug",
       operationId: "classicReviseMetadata",
       summary: "Publish a metadata revision of a game",
       description: `Step 6 of the creator workflow: a new revision of a deployed game's offchain metadata, \`{game, cards, effectiveFrom?, effectiveUntil?, version?}\` (the shapes and limits of a draft's \`game\` and \`cards\`; 1 to ${CLASSIC_DRAFT_MAX_CARDS} cards with ids 1..N without gaps and every rarity present). It gets version latest + 1; \`version\`, when given, must be that number (optimistic concurrency: 409 \`VERSION_CONFLICT\` when someone published meanwhile). \`effectiveFrom\` (default now) must be after the latest revision's start. Without \`effectiveUntil\` the revision replaces the earlier ones from \`effectiveFrom\` on (they end there); with it, it is in effect only in \`[effectiveFrom, effectiveUntil)\` and the revision in effect before comes back after. Reads take \`at\` (\`/metadata/{addressOrSlug}/cards\`, \`/odds\`) to see the revision in effect then. The game must be indexed (404 \`GAME_NOT_FOUND\`) and its creator a wallet linked to the signed-in account (403 \`FORBIDDEN\`).
@@ -271,7 +271,7 @@ ${bearerOnly}`,
         409: { description: "`VERSION_CONFLICT`." },
         429: { description: "Too many requests from this client (the classic 429)." },
       },
-      handler: (request) => drafts.revise(actorOf(request), request.params.contractAddress, request.body),
+      handler: (request) => drafts.revise(actorOf(request), request.params.addressOrSlug, request.body),
     }),
   ];
 }

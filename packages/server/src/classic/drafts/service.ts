@@ -87,7 +87,7 @@ const draftNotFound = () => notFound("no such draft", CLASSIC_ERROR_CODES.draftN
 const draftConfirmed = () =>
   conflict(
     CLASSIC_ERROR_CODES.draftConfirmed,
-    "the draft is confirmed: its deployment is fixed; revise the game with PUT /classic/metadata/{contractAddress}",
+    "the draft is confirmed: its deployment is fixed; revise the game with PUT /classic/metadata/{addressOrSlug}",
   );
 
 /** The root a deployment of this draft must carry. */

@@ -25,13 +25,14 @@ export function discoveryOf({
   const base = config.publicUrl;
   const surfaces = [marketSurface(), classicSurface(), predictSurface(base), appProxySurface()].map(
     (surface) => {
-      const documented = surface.name !== "app";
+      // The first-party proxy's routes are published in the market document, under its mount point.
+      const documentedIn = surface.name === "app" ? "market" : surface.name;
       return {
         name: surface.name as Discovery["surfaces"][number]["name"],
         title: surface.title,
         baseUrl: `${base}${surface.prefix}`,
-        docsUrl: documented ? `${base}/docs/${surface.name}` : null,
-        openapiUrl: documented ? `${base}/openapi/${surface.name}.json` : null,
+        docsUrl: `${base}/docs/${documentedIn}`,
+        openapiUrl: `${base}/openapi/${documentedIn}.json`,
       };
     },
   );

@@ -10,11 +10,11 @@ import {
   testWallet,
 } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, setupReplicas, type TestApp } from "../../_test/app.ts";
+import { postgresOnly } from "../../_test/database.ts";
 import { openStream, type TestStream } from "../../_test/sse.ts";
 import { defaultPolicies } from "../../quotas/policies.ts";
 
 const DAY = 86_400_000;
-const onPostgres = process.env["DATABASE_URL"]?.startsWith("postgres") ?? false;
 
 /** Signed release actions of dev wallet `index` against one app. */
 function releaseActor(test: () => TestApp, apiKey: () => string, clock: { now(): number }) {
@@ -311,7 +311,7 @@ describe("shutdown", () => {
   });
 });
 
-describe.skipIf(!onPostgres)("two replicas on PostgreSQL", () => {
+postgresOnly.describe("two replicas", () => {
   it("deliver the same event, with the same id, to clients of both", async () => {
     const clock = createManualClock(Date.now());
     const replicas = await setupReplicas({ clock });

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
-import { onPostgres, POSTGRES_ONLY } from "../../_test/database.ts";
+import { postgresOnly } from "../../_test/database.ts";
 import { createPixelQueue } from "./pixel-queue.ts";
 import { lookup, solid, uploadAvatar, verifyX } from "./test-fixtures.ts";
 
@@ -151,31 +151,28 @@ describe("pfp-pixelate", () => {
     for (const [i, job] of claims.entries()) if (job) await workers[i]!.process(job);
   });
 
-  it.skipIf(!onPostgres)(
-    `skips a job another replica has locked (${onPostgres ? "PostgreSQL" : POSTGRES_ONLY})`,
-    async () => {
-      const [a, b] = [people[3]!, people[4]!];
-      await pixelate(a);
-      await pixelate(b);
-      const [lockedId, freeId] = [await accountIdOf(a), await accountIdOf(b)];
-      const taken = await test.db.kysely.transaction().execute(async (tx) => {
-        // Another replica in the middle of claiming the oldest job.
-        await tx
-          .selectFrom("profile_pictures")
-          .select("account_id")
-          .where("account_id", "=", lockedId)
-          .forUpdate()
-          .execute();
-        const timeout = new Promise<"blocked">((resolve) => setTimeout(() => resolve("blocked"), 3_000));
-        return Promise.race([replica().claim(), timeout]);
-      });
-      expect(taken).toMatchObject({ accountId: freeId });
-      if (taken !== "blocked" && taken) expect(await replica().process(taken)).toBe("ready");
-      await test.app.services.runJobs();
-      expect((await profileOf(4)).pixelPfpStatus).toBe("ready");
-      expect((await profileOf(5)).pixelPfpStatus).toBe("ready");
-    },
-  );
+  postgresOnly.it("skips a job another replica has locked", async () => {
+    const [a, b] = [people[3]!, people[4]!];
+    await pixelate(a);
+    await pixelate(b);
+    const [lockedId, freeId] = [await accountIdOf(a), await accountIdOf(b)];
+    const taken = await test.db.kysely.transaction().execute(async (tx) => {
+      // Another replica in the middle of claiming the oldest job.
+      await tx
+        .selectFrom("profile_pictures")
+        .select("account_id")
+        .where("account_id", "=", lockedId)
+        .forUpdate()
+        .execute();
+      const timeout = new Promise<"blocked">((resolve) => setTimeout(() => resolve("blocked"), 3_000));
+      return Promise.race([replica().claim(), timeout]);
+    });
+    expect(taken).toMatchObject({ accountId: freeId });
+    if (taken !== "blocked" && taken) expect(await replica().process(taken)).toBe("ready");
+    await test.app.services.runJobs();
+    expect((await profileOf(4)).pixelPfpStatus).toBe("ready");
+    expect((await profileOf(5)).pixelPfpStatus).toBe("ready");
+  });
 
   it("queues a job again when its worker died, and fails it after three claims", async () => {
     const who = people[5]!;

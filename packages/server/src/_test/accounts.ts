@@ -49,6 +49,32 @@ export interface SignedIn {
   headers: Record<string, string>;
 }
 
+/**
+ * Signs a dev wallet in through the first-party proxy (`POST /app/api/account/session`, no key):
+ * the headers of a website request carrying its session cookie.
+ */
+export async function signInViaProxy(
+  test: TestApp,
+  walletIndex: number,
+  options: { now?: number } = {},
+): Promise<{ origin: string; cookie: string; "x-mkt-wallet": string }> {
+  const envelope = await signEnvelope(testWallet(walletIndex), { now: options.now ?? Date.now() });
+  const response = await test.app.server.inject({
+    method: "POST",
+    url: "/app/api/account/session",
+    headers: { origin: TEST_ORIGIN },
+    payload: envelope,
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`proxy sign-in failed: ${response.statusCode} ${response.body}`);
+  const setCookie = String(response.headers["set-cookie"]);
+  return {
+    origin: TEST_ORIGIN,
+    cookie: setCookie.slice(0, setCookie.indexOf(";")),
+    "x-mkt-wallet": envelope.address,
+  };
+}
+
 /** Signs a dev wallet in through `POST /market/account/session` with an API key. */
 export async function signIn(
   test: TestApp,

@@ -6,6 +6,7 @@ import {
   type SignedIn,
   signEnvelope,
   signIn,
+  signInViaProxy,
   TEST_ORIGIN,
   testWallet,
 } from "../../_test/accounts.ts";
@@ -209,20 +210,7 @@ describe("GET /market/live on one replica", () => {
       open.push(opened);
       return opened;
     };
-    const envelope = await signEnvelope(testWallet(21), { now: clock.now() });
-    const signedIn = await test.app.server.inject({
-      method: "POST",
-      url: "/app/api/account/session",
-      headers: { origin: TEST_ORIGIN },
-      payload: envelope,
-    });
-    expect(signedIn.statusCode, signedIn.body).toBe(200);
-    const setCookie = String(signedIn.headers["set-cookie"]);
-    const session = {
-      origin: TEST_ORIGIN,
-      cookie: setCookie.slice(0, setCookie.indexOf(";")),
-      "x-mkt-wallet": envelope.address,
-    };
+    const session = await signInViaProxy(test, 21, { now: clock.now() });
 
     // The website's account stream: no key, the cookie; the account's stream budget.
     const mine = await viaProxy("/account/live", session);
@@ -238,7 +226,7 @@ describe("GET /market/live on one replica", () => {
     await anonymous.next((event) => event.event === "ready");
 
     const bob = await signIn(test, 22, { apiKey, now: clock.now() });
-    const sent = await accountAction(test, bob, { kind: "dm", to: envelope.address, body: "hi website" });
+    const sent = await accountAction(test, bob, { kind: "dm", to: session["x-mkt-wallet"], body: "hi website" });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(dataOf(await mine.next((event) => event.event === "dm"))).toMatchObject({
       from: bob.address,

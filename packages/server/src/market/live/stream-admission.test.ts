@@ -1,5 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { signDeletion, signEnvelope, signIn, TEST_ORIGIN, testWallet } from "../../_test/accounts.ts";
+import {
+  signDeletion,
+  signEnvelope,
+  signIn,
+  signInViaProxy,
+  TEST_ORIGIN,
+  testWallet,
+} from "../../_test/accounts.ts";
 import type { TestApp } from "../../_test/app.ts";
 import { insertClassicGame } from "../../_test/classic.ts";
 import { onPostgres, setupDatabase } from "../../_test/database.ts";
@@ -132,20 +139,7 @@ describe("open streams end once what admitted them no longer stands", () => {
   });
 
   it("the website proxy's account stream (session cookie, no key) ends when the session is signed out", async () => {
-    const envelope = await signEnvelope(testWallet(44), { now: NOW });
-    const signedIn = await t.app.server.inject({
-      method: "POST",
-      url: "/app/api/account/session",
-      headers: { origin: TEST_ORIGIN },
-      payload: envelope,
-    });
-    expect(signedIn.statusCode, signedIn.body).toBe(200);
-    const setCookie = String(signedIn.headers["set-cookie"]);
-    const session = {
-      origin: TEST_ORIGIN,
-      cookie: setCookie.slice(0, setCookie.indexOf(";")),
-      "x-mkt-wallet": envelope.address,
-    };
+    const session = await signInViaProxy(t, 44, { now: NOW });
     const live = await stream("/app/api/account/live", session);
     const signOut = await t.app.server.inject({
       method: "DELETE",

@@ -4,11 +4,9 @@ import type { ExpressionBuilder } from "kysely";
 import type { Database, DB, Executor } from "../../db/index.ts";
 import { AppError, conflict, forbidden, notFound } from "../../errors.ts";
 import { hashSecret } from "../../keys/secrets.ts";
-import type { CursorSigner } from "../../paging/index.ts";
-import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
 import { newId } from "../accounts/tokens.ts";
-import { type PageRequest, timeCursor, toPage } from "../social/paging.ts";
+import { type PagedServiceDeps, type PageRequest, timeCursor, toPage } from "../social/paging.ts";
 
 import { lockAccount } from "./account-lock.ts";
 
@@ -67,7 +65,7 @@ export async function redeemInvite(tx: Executor, code: string) {
  * an access session (`POST /market/access/session`) or a referral
  * (`referral-claim`).
  */
-export function createInvites({ db, clock, cursors }: { db: Database; clock: Clock; cursors: CursorSigner }) {
+export function createInvites({ db, clock, cursors }: PagedServiceDeps) {
   const insert = async (
     executor: Pick<Database["kysely"], "insertInto">,
     createdBy: string | null,

@@ -2,11 +2,10 @@ import type { DmMessage, DmMessageList, DmThreadList, DmUnread, SocialActionResu
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { badRequest, forbidden, notFound } from "../../errors.ts";
-import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { newId } from "../accounts/tokens.ts";
 import { type Actor, blocksBetween, type Executor, requireAccount } from "./directory.ts";
-import { idCursor, type PageRequest, toPage } from "./paging.ts";
+import { idCursor, type PagedServiceDeps, type PageRequest, toPage } from "./paging.ts";
 
 /**
  * Direct messages between two accounts (market-api.md sections 1 and 4).
@@ -20,15 +19,7 @@ import { idCursor, type PageRequest, toPage } from "./paging.ts";
  * they blocked, and the recipient's `dmPolicy` decides the rest (`everyone`;
  * `following`: only accounts the recipient follows; `nobody`).
  */
-export function createDmService({
-  db,
-  clock,
-  cursors,
-}: {
-  db: Database;
-  clock: Clock;
-  cursors: CursorSigner;
-}) {
+export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
   const k = db.kysely;
 
   const threadBetween = async (tx: Executor, me: string, other: string) => {

@@ -1,10 +1,9 @@
 import type { FollowList, FollowState } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { badRequest, forbidden } from "../../errors.ts";
-import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { type Actor, blocksBetween, requireAccount } from "./directory.ts";
-import { type PageRequest, timeCursor, toPage } from "./paging.ts";
+import { type PagedServiceDeps, type PageRequest, timeCursor, toPage } from "./paging.ts";
 
 /**
  * Follows between accounts. Following is public (the follower lists are
@@ -12,15 +11,7 @@ import { type PageRequest, timeCursor, toPage } from "./paging.ts";
  * `following`. A block in either direction forbids following; blocking
  * removes the follows both ways (see the safety service).
  */
-export function createFollowService({
-  db,
-  clock,
-  cursors,
-}: {
-  db: Database;
-  clock: Clock;
-  cursors: CursorSigner;
-}) {
+export function createFollowService({ db, clock, cursors }: PagedServiceDeps) {
   const k = db.kysely;
 
   /**

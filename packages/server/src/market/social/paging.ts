@@ -1,6 +1,8 @@
 import { z } from "zod";
+import type { Database } from "../../db/index.ts";
 import { badRequest } from "../../errors.ts";
 import type { CursorSigner } from "../../paging/index.ts";
+import type { Clock } from "../../quotas/limiter.ts";
 
 /**
  * Opaque page cursors of one list: the last item's sort key, signed by the
@@ -40,6 +42,14 @@ export const timeCursor = cursorKind(z.tuple([z.number().int().nonnegative(), z.
 
 /** Lists ordered by a unique text key (rooms by slug). */
 export const textCursor = cursorKind(z.string().min(1).max(100));
+
+/** What a service with paged lists of the market's accounts is built from. */
+export interface PagedServiceDeps {
+  db: Database;
+  clock: Clock;
+  /** Signs the lists' page cursors. */
+  cursors: CursorSigner;
+}
 
 export interface PageRequest {
   cursor?: string | undefined;

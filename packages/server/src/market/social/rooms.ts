@@ -8,11 +8,10 @@ import type {
 } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
-import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { newId } from "../accounts/tokens.ts";
 import type { Actor, Executor } from "./directory.ts";
-import { idCursor, type PageRequest, textCursor, toPage } from "./paging.ts";
+import { idCursor, type PagedServiceDeps, type PageRequest, textCursor, toPage } from "./paging.ts";
 
 export interface NewRoom {
   slug: string;
@@ -31,15 +30,7 @@ export interface NewRoomMessage {
  * creator. Messages of a deleted account go with it (the foreign key
  * cascades); a room outlives its creator.
  */
-export function createRoomService({
-  db,
-  clock,
-  cursors,
-}: {
-  db: Database;
-  clock: Clock;
-  cursors: CursorSigner;
-}) {
+export function createRoomService({ db, clock, cursors }: PagedServiceDeps) {
   const k = db.kysely;
   const roomsCursor = textCursor.for(cursors, "rooms");
 

@@ -268,7 +268,16 @@ describe("health, readiness and documentation", () => {
         schema: expect.objectContaining({ enum: ["read", "write", "stream"] }),
       }),
     );
-    expect(Object.keys(op?.responses ?? {})).toEqual(["204", "400", "401", "408", "414", "429", "431", "503"]);
+    expect(Object.keys(op?.responses ?? {})).toEqual([
+      "204",
+      "400",
+      "401",
+      "408",
+      "414",
+      "429",
+      "431",
+      "503",
+    ]);
     expect(op?.responses["204"]?.headers).toHaveProperty("RateLimit-Limit");
     expect(op?.responses["429"]?.headers).toHaveProperty("Retry-After");
     expect(op?.responses["401"]?.content).toEqual({

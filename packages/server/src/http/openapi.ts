@@ -3,7 +3,7 @@ import { type AnySessionKind, RATE_LIMIT_HEADERS, type SessionKind } from "@mkt/
 import { z } from "zod";
 import type { Config } from "../config/index.ts";
 import { REQUEST_ID } from "./pipeline.ts";
-import { type Access, cacheControlFor, type RouteDefinition } from "./route.ts";
+import { cacheControlFor, type RouteDefinition } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
 
 type JsonObject = Record<string, unknown>;

@@ -1,15 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type ReleaseActionInput, releaseActionMessage } from "@mkt/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  accountAction,
-  type SignedIn,
-  signEnvelope,
-  signIn,
-  signInViaProxy,
-  TEST_ORIGIN,
-  testWallet,
-} from "../../_test/accounts.ts";
+import { accountAction, type SignedIn, signIn, signInViaProxy, testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, setupReplicas, type TestApp } from "../../_test/app.ts";
 import { postgresOnly } from "../../_test/database.ts";
 import { openStream, type TestStream } from "../../_test/sse.ts";
@@ -226,7 +218,11 @@ describe("GET /market/live on one replica", () => {
     await anonymous.next((event) => event.event === "ready");
 
     const bob = await signIn(test, 22, { apiKey, now: clock.now() });
-    const sent = await accountAction(test, bob, { kind: "dm", to: session["x-mkt-wallet"], body: "hi website" });
+    const sent = await accountAction(test, bob, {
+      kind: "dm",
+      to: session["x-mkt-wallet"],
+      body: "hi website",
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(dataOf(await mine.next((event) => event.event === "dm"))).toMatchObject({
       from: bob.address,

@@ -1,12 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  signDeletion,
-  signEnvelope,
-  signIn,
-  signInViaProxy,
-  TEST_ORIGIN,
-  testWallet,
-} from "../../_test/accounts.ts";
+import { signDeletion, signIn, signInViaProxy, testWallet } from "../../_test/accounts.ts";
 import type { TestApp } from "../../_test/app.ts";
 import { insertClassicGame } from "../../_test/classic.ts";
 import { onPostgres, setupDatabase } from "../../_test/database.ts";

@@ -1,8 +1,6 @@
 import type { DmMessage, DmMessageList, DmThreadList, DmUnread, SocialActionResult } from "@mkt/protocol";
 import { sql } from "kysely";
-import type { Database } from "../../db/index.ts";
 import { badRequest, forbidden, notFound } from "../../errors.ts";
-import type { Clock } from "../../quotas/limiter.ts";
 import { newId } from "../accounts/tokens.ts";
 import { type Actor, blocksBetween, type Executor, requireAccount } from "./directory.ts";
 import { idCursor, type PagedServiceDeps, type PageRequest, toPage } from "./paging.ts";

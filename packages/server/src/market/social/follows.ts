@@ -1,7 +1,5 @@
 import type { FollowList, FollowState } from "@mkt/protocol";
-import type { Database } from "../../db/index.ts";
 import { badRequest, forbidden } from "../../errors.ts";
-import type { Clock } from "../../quotas/limiter.ts";
 import { type Actor, blocksBetween, requireAccount } from "./directory.ts";
 import { type PagedServiceDeps, type PageRequest, timeCursor, toPage } from "./paging.ts";
 

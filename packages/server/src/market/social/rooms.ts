@@ -6,9 +6,7 @@ import type {
   RoomMessageList,
   SocialActionResult,
 } from "@mkt/protocol";
-import type { Database } from "../../db/index.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
-import type { Clock } from "../../quotas/limiter.ts";
 import { newId } from "../accounts/tokens.ts";
 import type { Actor, Executor } from "./directory.ts";
 import { idCursor, type PagedServiceDeps, type PageRequest, textCursor, toPage } from "./paging.ts";

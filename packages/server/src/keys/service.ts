@@ -94,6 +94,15 @@ export function createKeyService({
     }
   };
 
+  const current = (hash: string): CachedKey | null | Promise<CachedKey | null> => {
+    const cached = cache.get(hash);
+    if (cached !== undefined) return cached;
+    return lookup(hash).then((key) => {
+      cache.set(hash, key);
+      return key;
+    });
+  };
+
   return {
     /** Subscribes to key changes from other replicas. */
     async start() {
@@ -137,28 +146,17 @@ export function createKeyService({
     authenticate(presented: string, connection?: object): KeyLookup | Promise<KeyLookup> {
       if (!isWellFormedApiKey(presented)) return { status: "malformed" };
       const hash = connection === undefined ? hashSecret(presented) : hashes.of(connection, presented);
-      const cached = cache.get(hash);
+      const key = current(hash);
       // Answered synchronously from the cache: the hot path takes no promise.
-      if (cached !== undefined) return cached ? { status: "valid", key: cached } : { status: "unknown" };
-      return lookup(hash).then((key) => {
-        cache.set(hash, key);
-        return key ? { status: "valid", key } : { status: "unknown" };
-      });
+      return key instanceof Promise ? key.then(keyLookupOf) : keyLookupOf(key);
     },
 
     /**
      * The key a hash names now (`CachedKey.hash`), null once it is revoked or
-     * gone: synchronously from the cache, else looked up and cached, as
-     * `authenticate` does. Open streams re-check their key with it.
+     * gone: synchronously from the cache, else looked up and cached. Presented
+     * keys are resolved with it, and open streams re-check their key with it.
      */
-    current(hash: string): CachedKey | null | Promise<CachedKey | null> {
-      const cached = cache.get(hash);
-      if (cached !== undefined) return cached;
-      return lookup(hash).then((key) => {
-        cache.set(hash, key);
-        return key;
-      });
-    },
+    current,
 
     async list({ limit, after }: { limit: number; after?: string | undefined }) {
       let query = db.kysely
@@ -251,6 +249,9 @@ function createConnectionHashes() {
     },
   };
 }
+
+const keyLookupOf = (key: CachedKey | null): KeyLookup =>
+  key ? { status: "valid", key } : { status: "unknown" };
 
 function encodeCursor(createdAt: Date, id: string): string {
   return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");

@@ -192,6 +192,9 @@ describe("framework and parser errors in each surface's error body", () => {
       expect(JSON.parse(tooLarge.body)).toEqual(errorBody(surface, 431, MESSAGES.headTooLarge));
       expect(tooLarge.headers["content-type"]).toBe("application/json; charset=utf-8");
       expect(tooLarge.headers["connection"]).toBe("close");
+      // The headers every answer carries, this one written on the socket included.
+      expect(tooLarge.headers["x-content-type-options"]).toBe("nosniff");
+      expect(tooLarge.headers["cache-control"]).toBe("no-store");
       const notHttp = await raw(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n`);
       expect(notHttp.status).toBe(400);
       expect(JSON.parse(notHttp.body)).toEqual(errorBody(surface, 400, MESSAGES.notHttp));

@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { AppError, type ErrorKind } from "../errors.ts";
+import { EVERY_ANSWER_HEADERS } from "./security-headers.ts";
 import type { Surface } from "./surfaces.ts";
 
 /**
@@ -89,7 +90,8 @@ export function createClientErrorHandler(deps: {
     const headers: Record<string, string> = {
       "Content-Type": "application/json; charset=utf-8",
       "Content-Length": String(Buffer.byteLength(body)),
-      "Cache-Control": "no-store",
+      ...EVERY_ANSWER_HEADERS,
+      // The surface's error headers, `Cache-Control: no-store` among them.
       ...rendered.headers,
       Connection: "close",
     };

@@ -250,9 +250,12 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const limiter = createSlidingWindowLimiter({ clock });
   let metrics: ReturnType<typeof createMetrics> | undefined;
+  const secrets = createServerSecrets({ db });
+  const cursors = createCursorSigner(await secrets.key("cursors", "market-list-cursors"));
   const keys = createKeyService({
     db,
     clock,
+    cursors,
     ...options.keyCache,
     onCacheFlush: () => {
       metrics?.keyCacheFlushes.inc();
@@ -290,8 +293,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     onCacheFlush: () =>
       logger.warn({ msg: "session cache flushed after the notification connection was re-established" }),
   });
-  const secrets = createServerSecrets({ db });
-  const cursors = createCursorSigner(await secrets.key("cursors", "market-list-cursors"));
   const featureDeps: FeatureDeps = { db, clock, logger, config, sessions, cursors };
   const features: MarketFeature[] = [
     walletFeature(sessions),

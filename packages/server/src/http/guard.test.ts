@@ -6,6 +6,7 @@ import { createIdempotency } from "../idempotency/index.ts";
 import { createKeyService, type KeyService } from "../keys/service.ts";
 import { createLogger } from "../logging/index.ts";
 import { createMetrics } from "../metrics/index.ts";
+import { createCursorSigner } from "../paging/index.ts";
 import { createSlidingWindowLimiter } from "../quotas/limiter.ts";
 import { defaultPolicies } from "../quotas/policies.ts";
 import { createCorsPolicy } from "./cors.ts";
@@ -258,7 +259,7 @@ describe("guard rules for routes that come with later issues", () => {
   let keyId: string;
   beforeAll(async () => {
     database = await setupDatabase();
-    keys = createKeyService({ db: database.db, clock });
+    keys = createKeyService({ db: database.db, clock, cursors: createCursorSigner(Buffer.alloc(32, 3)) });
     const created = await keys.create({ description: "fixture", email: "a@example.com" });
     key = created.key;
     keyId = created.id;

@@ -158,6 +158,13 @@ describe("key administration and revocation", () => {
     expect(page.keys[0]).not.toHaveProperty("hash");
     const bad = await t.admin("GET", "/admin/keys?cursor=garbage");
     expect(bad.statusCode).toBe(400);
+    // Signed: the position a real cursor carries, written by hand, is refused like garbage.
+    const handMade = Buffer.from(
+      JSON.stringify([new Date().toISOString(), String(page.keys[1]?.["id"])]),
+    ).toString("base64url");
+    const forged = await t.admin("GET", `/admin/keys?cursor=${handMade}`);
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toEqual({ error: "cursor is not a cursor this API returned" });
   });
 
   it("applies a multiplier change at once", async () => {

@@ -1,6 +1,7 @@
 import type { AdminKey, AdminKeyPatch, CreatedKey, CreateKeyRequest } from "@mkt/protocol";
 import type { Database } from "../db/index.ts";
 import { badRequest, notFound, UnavailableError, unauthorized } from "../errors.ts";
+import type { CursorSigner } from "../paging/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import { type CachedKey, cachedKey, createKeyCache } from "./cache.ts";
 import { generateApiKey, hashSecret, isWellFormedApiKey, newKeyId } from "./secrets.ts";
@@ -10,6 +11,8 @@ export const KEYS_CHANNEL = "mkt_api_keys";
 export interface KeyServiceOptions {
   db: Database;
   clock: Clock;
+  /** Signs the operator key list's page cursors. */
+  cursors: CursorSigner;
   positiveTtlMs?: number;
   negativeTtlMs?: number;
   maxCacheEntries?: number;
@@ -65,6 +68,7 @@ const adminColumns = [
 export function createKeyService({
   db,
   clock,
+  cursors,
   positiveTtlMs = 30_000,
   negativeTtlMs = 5_000,
   maxCacheEntries = 100_000,
@@ -166,7 +170,7 @@ export function createKeyService({
         .orderBy("id")
         .limit(limit + 1);
       if (after) {
-        const cursor = decodeCursor(after);
+        const cursor = decodeCursor(cursors, after);
         query = query.where((eb) =>
           eb.or([
             eb("created_at", ">", cursor.createdAt),
@@ -179,7 +183,10 @@ export function createKeyService({
       const last = page.at(-1);
       return {
         keys: page.map(toAdminKey),
-        next: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+        next:
+          rows.length > limit && last
+            ? cursors.sign(KEY_LIST, [last.created_at.toISOString(), last.id])
+            : null,
       };
     },
 
@@ -253,25 +260,16 @@ function createConnectionHashes() {
 const keyLookupOf = (key: CachedKey | null): KeyLookup =>
   key ? { status: "valid", key } : { status: "unknown" };
 
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
-}
+/** What the operator key list's cursors are signed for. */
+const KEY_LIST = ["admin-keys"];
 
-/** Key ids as `newKeyId` makes them (`key_` and hex), with room to spare. */
-const CURSOR_KEY_ID = /^[A-Za-z0-9_-]{1,100}$/;
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (
-      typeof createdAt === "string" &&
-      typeof id === "string" &&
-      !Number.isNaN(Date.parse(createdAt)) &&
-      // The id reaches SQL: a forged cursor may hold anything (a NUL would fail the query).
-      CURSOR_KEY_ID.test(id)
-    ) {
+/** The position of a key-list cursor this server signed; 400 for anything else. */
+function decodeCursor(cursors: CursorSigner, cursor: string): { createdAt: Date; id: string } {
+  const position = cursors.open(KEY_LIST, cursor);
+  if (Array.isArray(position) && position.length === 2) {
+    const [createdAt, id] = position as unknown[];
+    if (typeof createdAt === "string" && typeof id === "string" && !Number.isNaN(Date.parse(createdAt)))
       return { createdAt: new Date(createdAt), id };
-    }
-  } catch {}
+  }
   throw badRequest("cursor is not a cursor this API returned");
 }

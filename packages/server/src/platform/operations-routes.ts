@@ -58,18 +58,20 @@ export function operationsRoutes({
     }
     return built;
   };
+  /** Each API document with its mount point, reference page and OpenAPI document. */
+  const apis = documents.map((doc) => ({
+    name: doc.name,
+    title: doc.title,
+    basePath: doc.prefix,
+    docsPath: `/docs/${doc.name}`,
+    openapiPath: `/openapi/${doc.name}.json`,
+  }));
   const landing: Landing = landingSchema.parse({
     name: "mkt",
     description:
       "Backend for onchain card-pack marketplaces and their prediction feed: three HTTP APIs and one API key for all three.",
     apis: [
-      ...documents.map((doc) => ({
-        name: doc.name,
-        title: doc.title,
-        basePath: doc.prefix,
-        docsPath: `/docs/${doc.name}`,
-        openapiPath: `/openapi/${doc.name}.json`,
-      })),
+      ...apis,
       {
         name: "app",
         title: proxy.title,
@@ -83,17 +85,11 @@ export function operationsRoutes({
     health: "/healthz",
     readiness: "/readyz",
   });
+  // Both pages are made once: they depend only on the documents.
   const landingPage = renderLanding(landing);
+  const docsIndexPage = renderDocsIndex(apis);
   const docsIndex = (_request: unknown, reply: FastifyReply) =>
-    reply.type("text/html; charset=utf-8").send(
-      renderDocsIndex(
-        documents.map((doc) => ({
-          title: doc.title,
-          docsPath: `/docs/${doc.name}`,
-          openapiPath: `/openapi/${doc.name}.json`,
-        })),
-      ),
-    );
+    reply.type("text/html; charset=utf-8").send(docsIndexPage);
   return [
     defineRoute({
       method: "GET",

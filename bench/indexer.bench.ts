@@ -5,6 +5,7 @@ import {
   claimDropsAbi,
   createChainClients,
   deployReferenceContracts,
+  runtimeRegistryAbi,
   waitForSuccess,
 } from "@mkt/chain";
 import {
@@ -96,7 +97,11 @@ export async function benchIndexerBackfill({
     const scope = scopesOf([deployment])
       .filter((candidate) => candidate.generation === "runtime")
       .at(-1)!;
-    const address = scope.contracts[0]!.address as Address;
+    // What the indexer reads: the registry, and every ClaimDrops it registered (the runtimes).
+    const addresses = [
+      ...scope.contracts.map((contract) => contract.address as Address),
+      ...deployment.runtimes.map((runtime) => runtime.contracts["ClaimDrops"]!),
+    ];
     // A written range may hold up to 20k logs (about 14 MB of JSON): above viem's default answer limit.
     const client = createPublicClient({
       transport: http(rpcUrl, { retryCount: 0, maxResponseBodySize: 256 * 1024 * 1024 }),
@@ -106,7 +111,7 @@ export async function benchIndexerBackfill({
 
     // Warm up viem's request, formatting and decoding paths on the first blocks.
     const warmUp: Range[] = [[scope.startBlock, scope.startBlock + 3n < head ? scope.startBlock + 3n : head]];
-    for (let round = 0; round < 3; round++) await fetchAndDecode(client, address, warmUp);
+    for (let round = 0; round < 3; round++) await fetchAndDecode(client, addresses, warmUp);
 
     const server = await startPostgres();
     const baselines: Array<Measured & { claimed: number }> = [];
@@ -125,9 +130,9 @@ export async function benchIndexerBackfill({
         }
         const ranges = pgliteRuns.at(-1)!.ranges;
         // The baseline over the ranges the indexer used.
-        baselines.push(await fetchAndDecode(client, address, ranges));
+        baselines.push(await fetchAndDecode(client, addresses, ranges));
         verify("PGlite", pgliteRuns.at(-1)!, baselines.at(-1)!);
-        rpcOnly.push(await fetchOnly(rpcUrl, address, ranges));
+        rpcOnly.push(await fetchOnly(rpcUrl, addresses, ranges));
         if ("skipped" in server) continue;
         const database = await server.freshDatabase();
         try {
@@ -329,15 +334,18 @@ function ownerAt(index: number): Address {
 }
 
 /** The baseline: eth_getLogs over each range, each log decoded. */
-async function fetchAndDecode(client: PublicClient, address: Address, ranges: readonly Range[]) {
+/** Every event the scope's contracts emit: the registry's and the ClaimDrops'. */
+const SCOPE_ABI = [...runtimeRegistryAbi, ...claimDropsAbi];
+
+async function fetchAndDecode(client: PublicClient, addresses: readonly Address[], ranges: readonly Range[]) {
   const started = performance.now();
   let logs = 0;
   let claimed = 0;
   for (const [fromBlock, toBlock] of ranges) {
-    const raw = await client.getLogs({ address: [address], fromBlock, toBlock });
+    const raw = await client.getLogs({ address: [...addresses], fromBlock, toBlock });
     for (const log of raw) {
       const decoded = decodeEventLog({
-        abi: claimDropsAbi,
+        abi: SCOPE_ABI,
         data: log.data,
         topics: log.topics as [Hex, ...Hex[]],
       });
@@ -349,7 +357,7 @@ async function fetchAndDecode(client: PublicClient, address: Address, ranges: re
 }
 
 /** The RPC alone: the same eth_getLogs calls, each answer parsed, nothing decoded. */
-async function fetchOnly(rpcUrl: string, address: Address, ranges: readonly Range[]) {
+async function fetchOnly(rpcUrl: string, addresses: readonly Address[], ranges: readonly Range[]) {
   const started = performance.now();
   let logs = 0;
   for (const [fromBlock, toBlock] of ranges) {
@@ -360,7 +368,7 @@ async function fetchOnly(rpcUrl: string, address: Address, ranges: readonly Rang
         jsonrpc: "2.0",
         id: 1,
         method: "eth_getLogs",
-        params: [{ address, fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock) }],
+        params: [{ address: addresses, fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock) }],
       }),
     });
     const answer = (await response.json()) as { result?: unknown[] };

@@ -83,7 +83,13 @@ async function measureAccounts({
   rounds: number;
   database: BenchDatabase | undefined;
 }): Promise<{ lines: string[]; summary: string }> {
-  const server = await startApiServer({ logLevel: "warn", databaseUrl: database?.url });
+  // The website origin the envelopes are signed for; the default list is the server's own origins,
+  // and this server listens on a port picked at start.
+  const server = await startApiServer({
+    logLevel: "warn",
+    databaseUrl: database?.url,
+    env: { ALLOWED_ORIGINS: ORIGIN },
+  });
   const lines: string[] = [
     `1-minute load average at the start: ${loadavg()[0]!.toFixed(2)} (${cpus().length} cores)`,
   ];

@@ -272,7 +272,7 @@ describe("document headers", () => {
   afterAll(() => t.close());
 
   it("every HTML page forbids framing, scripts and the referrer", async () => {
-    for (const url of ["/docs", "/docs/market", "/docs/classic", "/docs/predict"]) {
+    for (const url of ["/", "/docs", "/docs/", "/docs/market", "/docs/classic", "/docs/predict"]) {
       const response = await t.app.server.inject({ url });
       expect(response.statusCode).toBe(200);
       expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");

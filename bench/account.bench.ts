@@ -3,7 +3,7 @@ import { cpus, loadavg } from "node:os";
 import { signInMessage } from "@mkt/protocol";
 import { hashMessage, hexToBytes } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { recoverSigner } from "../packages/server/src/market/accounts/wallet-signatures.ts";
+import { recoverSigner } from "../packages/server/src/identity/index.ts";
 import {
   type BenchDatabase,
   cpuSeconds,

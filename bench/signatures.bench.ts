@@ -1,7 +1,7 @@
 import { signInMessage } from "@mkt/protocol";
 import { type Address, hashMessage, isAddressEqual, recoverAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { createWalletVerifier } from "../packages/server/src/market/accounts/wallet-signatures.ts";
+import { createWalletVerifier } from "../packages/server/src/identity/index.ts";
 
 const ORIGIN = "http://localhost:8080";
 /** EOA signature verifications per second on one core that sign-in must reach (issue 10). */

@@ -5,11 +5,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { createAdminServer } from "./admin/server.ts";
 import { chainRoles } from "./chains/index.ts";
-import {
-  classicAuthRoutes,
-  createClassicAuthService,
-  createClassicBearerAuth,
-} from "./classic/auth/index.ts";
+import { classicAuthRoutes, createClassicAuthService } from "./classic/auth/index.ts";
 import { classicChatRoutes, createClassicChatService } from "./classic/chat/index.ts";
 import {
   classicDraftRoutes,
@@ -25,14 +21,7 @@ import {
   createClassicMetadataStore,
   registerClassicGameAdmin,
 } from "./classic/games/index.ts";
-import {
-  classicImageRoutes,
-  createClassicImageLinks,
-  createImageFetcher,
-  createImageProxyPolicy,
-  type ImageFetcherOptions,
-  type ImageProxyPolicyOptions,
-} from "./classic/images/index.ts";
+import { classicImageRoutes } from "./classic/images/image-routes.ts";
 import { classicPackRoutes, createActivityReader, createPackReader } from "./classic/packs/index.ts";
 import { createPriceSource, type EthUsdPriceSource } from "./classic/price.ts";
 import {
@@ -86,40 +75,46 @@ import {
   type Surface,
 } from "./http/surfaces.ts";
 import { createIdempotency } from "./idempotency/index.ts";
+import {
+  createClassicBearerAuth,
+  createProfileReader,
+  createProxyOriginCheck,
+  createSessionAuth,
+  createSessionService,
+  createWalletVerifier,
+  SESSION_COOKIES,
+  type SessionService,
+  sessionPresented,
+  type WalletSignatureVerifier,
+} from "./identity/index.ts";
 import { INDEXER_CHANNEL } from "./indexer/head-store.ts";
 import { createIndexerService, type IndexerService, type IndexerServiceOptions } from "./indexer/service.ts";
 import { keyRoutes } from "./keys/key-routes.ts";
 import { createKeyService } from "./keys/service.ts";
+import { createLiveHub, createLiveStore, type LiveHub, type LiveLimits } from "./live/index.ts";
 import { createActionDispatcher } from "./market/accounts/actions.ts";
-import {
-  createProxyOriginCheck,
-  createSessionAuth,
-  SESSION_COOKIES,
-  sessionPresented,
-} from "./market/accounts/auth.ts";
 import { accountRoutes } from "./market/accounts/session-routes.ts";
-import { createSessionService, type SessionService } from "./market/accounts/sessions.ts";
 import { walletFeature } from "./market/accounts/wallet-feature.ts";
-import { createWalletVerifier, type WalletSignatureVerifier } from "./market/accounts/wallet-signatures.ts";
 import { apiKeyCheckRoute } from "./market/api-key-routes.ts";
 import { boardRoutes, createBoardService } from "./market/board/index.ts";
 import { createCreatorService, creatorRoutes } from "./market/creators/index.ts";
 import { discoveryRoutes } from "./market/discovery/index.ts";
 import type { FeatureDeps, MarketFeature } from "./market/feature.ts";
-import {
-  createLiveHub,
-  createLiveStore,
-  type LiveHub,
-  type LiveLimits,
-  liveRoutes,
-} from "./market/live/index.ts";
+import { liveRoutes } from "./market/live/live-routes.ts";
 import { createPackEditService, packEditRoutes } from "./market/pack-edits/index.ts";
-import { createProfileReader, profileFeature, type XAccountProvider } from "./market/profile/index.ts";
+import { profileFeature, type XAccountProvider } from "./market/profile/index.ts";
 import { artworkRoutes, createReleaseService, releaseRoutes } from "./market/releases/index.ts";
 import { MARKET_INDEXER_SOURCE, marketRoutes, proxyRoutes } from "./market/routes.ts";
 import { createCursorCodec, createRuntimeCatalog, runtimeCatalogRoutes } from "./market/runtime/index.ts";
 import { createDmService } from "./market/social/dms.ts";
 import { socialFeature } from "./market/social/index.ts";
+import {
+  createClassicImageLinks,
+  createImageFetcher,
+  createImageProxyPolicy,
+  type ImageFetcherOptions,
+  type ImageProxyPolicyOptions,
+} from "./media/index.ts";
 import { createMetrics } from "./metrics/index.ts";
 import { type CursorSigner, createCursorSigner } from "./paging/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";

@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import { deletionMessage, type SignedEnvelope, signInMessage } from "@mkt/protocol";
 import { type HDAccount, mnemonicToAccount } from "viem/accounts";
 import type { Database } from "../db/index.ts";
-import { createEnvelopeChecks } from "../market/accounts/envelopes.ts";
-import { createWalletVerifier } from "../market/accounts/wallet-signatures.ts";
+import { createEnvelopeChecks, createWalletVerifier } from "../identity/index.ts";
 import { type Clock, createSlidingWindowLimiter } from "../quotas/limiter.ts";
 import type { TestApp } from "./app.ts";
 

@@ -8,7 +8,7 @@ import {
   wrapErc6492Signature,
 } from "@mkt/chain";
 import { type Hex, numberToHex, pad, zeroHash } from "viem";
-import { createWalletVerifier } from "../market/accounts/wallet-signatures.ts";
+import { createWalletVerifier } from "../identity/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import { setupApp, type TestApp } from "./app.ts";
 

@@ -29,7 +29,7 @@ import {
   parseEther,
   parseEventLogs,
 } from "viem";
-import { artUrl } from "../classic/images.ts";
+import { artUrl } from "../media/index.ts";
 import { DEMO_CARD_LAYOUT, letters } from "./classic-metadata.ts";
 import { seededRandom } from "./release-activity.ts";
 

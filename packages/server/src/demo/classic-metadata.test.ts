@@ -3,9 +3,8 @@ import { createManualClock } from "../_test/app.ts";
 import { insertClassicGame } from "../_test/classic.ts";
 import { setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { createClassicGameDirectory, createClassicMetadataStore } from "../classic/games/index.ts";
-import { createImageProxyPolicy } from "../classic/images/proxy-policy.ts";
-import { createImageLinks } from "../classic/images.ts";
 import { fixedPriceSource } from "../classic/price.ts";
+import { createImageLinks, createImageProxyPolicy } from "../media/index.ts";
 import { createDemoClassicMetadata } from "./classic-metadata.ts";
 
 const PUBLIC = "https://api.mkt.test";

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { ClassicMetadataStore, StoredCard } from "../classic/games/index.ts";
-import { artUrl } from "../classic/images.ts";
+import { artUrl } from "../media/index.ts";
 
 /** What one demo step did for one game: logged at debug, and compared by tests. */
 export interface DemoClassicReport {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { CLASSIC_ROUTES } from "../classic/routes.ts";
-import { SESSION_COOKIES } from "../market/accounts/auth.ts";
+import { SESSION_COOKIES } from "../identity/index.ts";
 import { MARKET_ROUTES } from "../market/routes.ts";
 import { PLATFORM_ROUTES } from "../platform/routes.ts";
 import { PREDICT_ROUTES } from "../predict/routes.ts";

@@ -4,10 +4,10 @@ import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import type { RouteSpec } from "../http/route.ts";
+import type { SessionService } from "../identity/index.ts";
 import type { CursorSigner } from "../paging/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import type { ActionHandlers } from "./accounts/actions.ts";
-import type { SessionService } from "./accounts/sessions.ts";
 
 /** What every area of the market's account features is built from. */
 export interface FeatureDeps {

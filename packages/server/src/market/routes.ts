@@ -5,7 +5,7 @@ import {
   type RouteSpec,
   type RouteTable,
 } from "../http/route.ts";
-import { IMAGE_ROUTE } from "./profile/profile-reader.ts";
+import { IMAGE_ROUTE } from "../identity/index.ts";
 
 /**
  * The read-cache source that moves with every commit of the market's indexer

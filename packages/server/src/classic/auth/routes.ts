@@ -15,10 +15,10 @@ import {
   defaultFailedVerificationBudgets,
   MAX_SIGNATURE_WINDOW_MS,
   NONCE_RULE,
-} from "../../market/accounts/envelopes.ts";
-import { VERIFICATION_GAS_LIMIT } from "../../market/accounts/wallet-signatures.ts";
+  signedInAccount,
+  VERIFICATION_GAS_LIMIT,
+} from "../../identity/index.ts";
 import { bearerOnlyAccess, keyAndBearerAccess, keyRefused } from "../responses.ts";
-import { signedInAccount } from "./bearer.ts";
 import type { ClassicAuthService } from "./service.ts";
 
 const HOURS = CLASSIC_ACCESS_TOKEN_LIFETIME_MS / 3_600_000;

@@ -7,28 +7,14 @@ import {
 import type { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { badRequest, forbidden } from "../../errors.ts";
-import { MAX_SIGNATURE_WINDOW_MS } from "../../market/accounts/envelopes.ts";
-import type { Session, SessionService } from "../../market/accounts/sessions.ts";
-import { accountForSignIn } from "../../market/accounts/wallets.ts";
+import {
+  accountForSignIn,
+  type ClassicAccountContext,
+  createClassicSessions,
+  MAX_SIGNATURE_WINDOW_MS,
+  type SessionService,
+} from "../../identity/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
-
-/**
- * The account a Classic access token signed in, as handlers get it: plain
- * values, read for the request (the wallets as linked now, so a wallet linked
- * or unlinked after sign-in counts at once).
- */
-export interface ClassicAccountContext {
-  /** The account id (the market's accounts). */
-  id: string;
-  /** The wallet that signed in (lowercase). */
-  address: string;
-  /** Every wallet linked to the account, in link order, the signing one included. */
-  wallets: readonly string[];
-  /** The session row behind the token, for sign-out. */
-  sessionId: string;
-  createdAt: number;
-  expiresAt: number;
-}
 
 /** Who sent a sign-in, as plain values taken from the request. */
 export interface ClassicSignInSender {
@@ -58,18 +44,7 @@ export interface ClassicAuthDeps {
 export function createClassicAuthService({ db, clock, sessions, chainId }: ClassicAuthDeps) {
   const { envelopes } = sessions;
 
-  const accountOf = async (session: Session): Promise<ClassicAccountContext> => {
-    // A classic session always names its account (authenticate drops rows whose account was deleted).
-    const id = session.accountId as string;
-    return {
-      id,
-      address: session.wallet ?? "",
-      wallets: await sessions.wallets.of(id),
-      sessionId: session.id,
-      createdAt: session.createdAt,
-      expiresAt: session.expiresAt,
-    };
-  };
+  const classicSessions = createClassicSessions(sessions);
 
   return {
     chainId,
@@ -123,11 +98,7 @@ export function createClassicAuthService({ db, clock, sessions, chainId }: Class
     },
 
     /** The live classic session a token names, with its account, or undefined (unknown, expired, revoked). */
-    async authenticate(token: string): Promise<ClassicAccountContext | undefined> {
-      const session = await sessions.authenticate(token);
-      if (session?.kind !== "classic" || session.accountId === null) return undefined;
-      return accountOf(session);
-    },
+    authenticate: classicSessions.authenticate,
 
     /** `POST /classic/auth/sign-out`: revokes the token at once, on every replica. */
     signOut: (account: Pick<ClassicAccountContext, "sessionId">) =>

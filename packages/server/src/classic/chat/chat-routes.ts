@@ -16,9 +16,9 @@ import {
 } from "@mkt/protocol";
 import type { FastifyRequest } from "fastify";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { type LiveHub, serveStream } from "../../market/live/index.ts";
+import { signedInAccount } from "../../identity/index.ts";
+import { type LiveHub, serveStream } from "../../live/index.ts";
 import { clientGroup } from "../../quotas/client-group.ts";
-import { signedInAccount } from "../auth/index.ts";
 import { keyAndBearerAccess as keyAndBearer, keyRefused } from "../responses.ts";
 import type { ChatActor, ClassicChatService } from "./service.ts";
 

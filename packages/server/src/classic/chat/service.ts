@@ -7,7 +7,7 @@ import {
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { badRequest, forbidden, notFound } from "../../errors.ts";
-import type { ProfileReader } from "../../market/profile/index.ts";
+import type { ProfileReader } from "../../identity/index.ts";
 import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { accountLimitReached } from "../account-limits.ts";

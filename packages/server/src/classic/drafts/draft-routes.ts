@@ -28,7 +28,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { signedInAccount } from "../auth/index.ts";
+import { signedInAccount } from "../../identity/index.ts";
 import {
   bearerOnlyAccess as bearerOnly,
   keyAndBearerAccess as keyAndBearer,

@@ -9,9 +9,9 @@ import {
 import { type RawBuilder, sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { AppError } from "../../errors.ts";
+import { artUrl, type ImageLinks } from "../../media/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { CardCatalogue, ClassicGameDirectory, RenderOptions } from "../directory.ts";
-import { artUrl, type ImageLinks } from "../images.ts";
 import { type EthUsdPriceSource, weiToUsd } from "../price.ts";
 import { cardOddsPercent, formatPercent, marketCapWei, preorderProgress } from "./economics.ts";
 import {

@@ -17,7 +17,7 @@ import {
 } from "@mkt/protocol";
 import { notFound } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { bypassesImageProxy } from "../images.ts";
+import { bypassesImageProxy } from "../../media/index.ts";
 import { keyRefused } from "../responses.ts";
 import type { ClassicGameCatalog } from "./directory.ts";
 

@@ -9,8 +9,8 @@ import {
 } from "@mkt/protocol";
 import { notFound } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { bypassesImageProxy } from "../../media/index.ts";
 import type { CardCatalogue } from "../directory.ts";
-import { bypassesImageProxy } from "../images.ts";
 import { keyRefused } from "../responses.ts";
 import type { ClassicGameCatalog } from "./directory.ts";
 import { formatPercent } from "./economics.ts";

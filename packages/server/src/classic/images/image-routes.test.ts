@@ -6,12 +6,17 @@ import { setupApp, type TestApp } from "../../_test/app.ts";
 import { insertClassicGame, insertClassicMetadata } from "../../_test/classic.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { AppError } from "../../errors.ts";
+import {
+  createClassicImageLinks,
+  createImageFetcher,
+  createImageLinks,
+  createImageProxyPolicy,
+  type ImageLinks,
+  isAllowedHost,
+  isLoopbackAddress,
+  isPublicAddress,
+} from "../../media/index.ts";
 import { createServerSecrets, hmac } from "../../secrets/index.ts";
-import { createImageLinks, type ImageLinks } from "../images.ts";
-import { isAllowedHost, isLoopbackAddress, isPublicAddress } from "./address-policy.ts";
-import { createImageFetcher } from "./fetcher.ts";
-import { createClassicImageLinks } from "./links.ts";
-import { createImageProxyPolicy } from "./proxy-policy.ts";
 
 const PUBLIC_URL = "https://api.mkt.test";
 const PNG = Buffer.concat([

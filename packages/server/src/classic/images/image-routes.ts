@@ -2,9 +2,13 @@ import { classicQuery, integerParam } from "@mkt/protocol";
 import { z } from "zod";
 import { notFound } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import type { ImageLinks } from "../images.ts";
-import { renderArt } from "./art.ts";
-import { CLASSIC_IMAGE_ERRORS, IMAGE_TYPES, type ImageFetcher } from "./fetcher.ts";
+import {
+  CLASSIC_IMAGE_ERRORS,
+  IMAGE_TYPES,
+  type ImageFetcher,
+  type ImageLinks,
+  renderArt,
+} from "../../media/index.ts";
 
 /** What an image answer may do in a browser: nothing (no script, no subresource), and no type sniffing. */
 const LOCKED_DOWN = {

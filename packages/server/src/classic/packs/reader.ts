@@ -16,9 +16,9 @@ import {
 import { type RawBuilder, sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
-import type { ProfileReader } from "../../market/profile/index.ts";
+import type { ProfileReader } from "../../identity/index.ts";
+import { artUrl } from "../../media/index.ts";
 import type { CardCatalogue, ClassicGameDirectory, RenderOptions } from "../directory.ts";
-import { artUrl } from "../images.ts";
 import { type DrawnCard, drawPackCard, isFirstEdition } from "./card.ts";
 
 /** One `classic_packs` row with what the reads need of its game, every uint as text. */

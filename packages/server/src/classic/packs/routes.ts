@@ -19,7 +19,7 @@ import {
 } from "@mkt/protocol";
 import { z } from "zod";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { bypassesImageProxy } from "../images.ts";
+import { bypassesImageProxy } from "../../media/index.ts";
 import { keyRefused } from "../responses.ts";
 import type { ActivityReader } from "./activity.ts";
 import type { PackReader } from "./reader.ts";

@@ -9,7 +9,7 @@ import {
 import { sql } from "kysely";
 import { type Database, isUniqueViolation } from "../../db/index.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { newId } from "../../market/accounts/tokens.ts";
+import { newId } from "../../identity/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { accountLimitReached } from "../account-limits.ts";
 import { requireTarget, type TargetRequest, tokenKey } from "./targets.ts";

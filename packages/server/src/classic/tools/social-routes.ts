@@ -16,7 +16,7 @@ import {
   classicReportSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { signedInAccount } from "../auth/index.ts";
+import { signedInAccount } from "../../identity/index.ts";
 import { keyAndBearerAccess as keyAndBearer, keyRefused } from "../responses.ts";
 import type { ClassicAccountStatsService } from "./account-stats.ts";
 import type { ClassicReactionsService } from "./reactions.ts";

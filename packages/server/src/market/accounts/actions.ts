@@ -8,7 +8,7 @@ import {
   accountActionSchemas,
 } from "@mkt/protocol";
 import { badRequest } from "../../errors.ts";
-import type { Session } from "./sessions.ts";
+import type { Session } from "../../identity/index.ts";
 
 /** An account session as an action sees it: always bound to an account and a wallet. */
 export interface AccountSession extends Session {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ORIGIN } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { claimDropsOf, marketDeployment, seedRuntimes } from "../../_test/market.ts";
-import { defaultFailedVerificationBudgets } from "./envelopes.ts";
+import { defaultFailedVerificationBudgets } from "../../identity/index.ts";
 
 /**
  * The nonce of every signed message is used exactly as the client sent it

@@ -23,12 +23,18 @@ import {
 } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import {
+  clearedSessionCookie,
+  defaultFailedVerificationBudgets,
+  NONCE_RULE,
+  onProxy,
+  type Session,
+  type SessionService,
+  sessionCookie,
+  VERIFICATION_GAS_LIMIT,
+} from "../../identity/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { AccountSession, createActionDispatcher } from "./actions.ts";
-import { clearedSessionCookie, onProxy, sessionCookie } from "./auth.ts";
-import { defaultFailedVerificationBudgets, NONCE_RULE } from "./envelopes.ts";
-import type { Session, SessionService } from "./sessions.ts";
-import { VERIFICATION_GAS_LIMIT } from "./wallet-signatures.ts";
 
 export interface AccountRoutesDeps {
   clock: Clock;

@@ -12,9 +12,13 @@ import {
   testWallet,
 } from "../../_test/accounts.ts";
 import { setupApp, type TestApp } from "../../_test/app.ts";
+import {
+  createWalletVerifier,
+  defaultFailedVerificationBudgets,
+  ERC6492_MAGIC_SUFFIX,
+  VERIFICATION_GAS_LIMIT,
+} from "../../identity/index.ts";
 import { SLOTS } from "../../quotas/limiter.ts";
-import { defaultFailedVerificationBudgets } from "./envelopes.ts";
-import { createWalletVerifier, ERC6492_MAGIC_SUFFIX, VERIFICATION_GAS_LIMIT } from "./wallet-signatures.ts";
 
 /**
  * A JSON-RPC stand-in for chain 8453 that records every call: no address has

@@ -1,6 +1,6 @@
 import { MAX_ACCOUNT_WALLETS } from "@mkt/protocol";
+import type { SessionService } from "../../identity/index.ts";
 import type { MarketFeature } from "../feature.ts";
-import type { SessionService } from "./sessions.ts";
 
 /** `wallet-link` and `wallet-unlink`: the account's wallets, each proven by its own signature. */
 export function walletFeature(sessions: SessionService): MarketFeature {

@@ -3,9 +3,9 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
+import type { ProfileReader } from "../../identity/index.ts";
+import { accountOfWallet } from "../../identity/index.ts";
 import type { CursorSigner } from "../../paging/index.ts";
-import { accountOfWallet } from "../accounts/wallets.ts";
-import type { ProfileReader } from "../profile/index.ts";
 import type { ReleaseService } from "../releases/index.ts";
 import { cursorKind, type PageRequest, toPage } from "../social/paging.ts";
 

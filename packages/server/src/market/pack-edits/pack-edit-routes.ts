@@ -1,6 +1,6 @@
 import { PACK_EDIT_LIMITS, packEditParamsSchema, packEditRequestSchema, packEditSchema } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { NONCE_RULE } from "../accounts/envelopes.ts";
+import { NONCE_RULE } from "../../identity/index.ts";
 import type { PackEditService } from "./service.ts";
 
 const description = `Puts an offchain label on a pack the signing wallet holds in runtime \`version\`: \`set-name\` (a display name, at most ${PACK_EDIT_LIMITS.name} characters) or \`set-note\` (a one-line note, at most ${PACK_EDIT_LIMITS.note} characters) on \`packId\`; \`null\` clears the field. Each holder keeps its own labels; the other field is left as it was. No session: the edit carries its own wallet signature.

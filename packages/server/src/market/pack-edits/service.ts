@@ -1,8 +1,8 @@
 import { type PackEdit, type ParsedPackEditRequest, packEditMessage } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
+import type { EnvelopeChecks } from "../../identity/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
-import type { EnvelopeChecks } from "../accounts/envelopes.ts";
 import type { RuntimeCatalog } from "../runtime/index.ts";
 
 export interface PackEditServiceDeps {

@@ -1,6 +1,6 @@
 import type { AccountActionKind } from "@mkt/protocol";
 import { LIST_PAGING, PROFILE_LIMITS } from "@mkt/protocol";
-import { IMAGE_LIMITS } from "./images.ts";
+import { IMAGE_LIMITS } from "../../media/index.ts";
 
 /**
  * The `result` of each kind this area serves, for the `POST /market/account`

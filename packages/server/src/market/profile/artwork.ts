@@ -2,11 +2,11 @@ import { PROFILE_LIMITS } from "@mkt/protocol";
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { conflict, notFound } from "../../errors.ts";
+import { newId } from "../../identity/index.ts";
+import { readUpload, type UploadContentType, verifyPixels } from "../../media/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
-import { newId } from "../accounts/tokens.ts";
 import { lockAccount } from "./account-lock.ts";
-import { readUpload, type UploadContentType, verifyPixels } from "./images.ts";
 
 /**
  * Images an account uploads to its own drafts. Private: only the owner lists

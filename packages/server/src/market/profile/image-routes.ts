@@ -1,8 +1,8 @@
 import { profileImageParamsSchema, profileImageSchema } from "@mkt/protocol";
 import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
-import { asBuffer } from "./images.ts";
-import { IMAGE_ROUTE, type ProfileReader } from "./profile-reader.ts";
+import { IMAGE_ROUTE, type ProfileReader } from "../../identity/index.ts";
+import { asBuffer } from "../../media/index.ts";
 
 /** `GET /market/support/identity/images/{imageId}`: avatars and pixel pfps, the images profiles link to. */
 export function imageRoute(profiles: ProfileReader) {

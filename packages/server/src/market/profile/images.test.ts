@@ -8,7 +8,7 @@ import {
   pixelate,
   readUpload,
   verifyPixels,
-} from "./images.ts";
+} from "../../media/index.ts";
 
 const solid = (width: number, height: number, background: string) =>
   sharp({ create: { width, height, channels: 3, background } });

@@ -1,3 +1,4 @@
+import { createProfileReader } from "../../identity/index.ts";
 import type { FeatureDeps, MarketFeature } from "../feature.ts";
 import { PROFILE_ACTION_RESULTS } from "./action-docs.ts";
 import { registerProfileAdmin } from "./admin-routes.ts";
@@ -6,7 +7,6 @@ import { imageRoute } from "./image-routes.ts";
 import { createInvites, inviteActions } from "./invites.ts";
 import { createPixelQueue } from "./pixel-queue.ts";
 import { createProfileEditor, profileActions } from "./profile-actions.ts";
-import { createProfileReader } from "./profile-reader.ts";
 import { profileLookupRoute } from "./profile-routes.ts";
 import { createWishlists, wishlistActions } from "./wishlist.ts";
 import { xCallbackRoute } from "./x-callback-routes.ts";
@@ -14,8 +14,6 @@ import { createXConnections } from "./x-connections.ts";
 import { createXOAuthProvider, type XAccountProvider } from "./x-provider.ts";
 
 export { PROFILE_ACTION_RESULTS } from "./action-docs.ts";
-export type { ProfileReader } from "./profile-reader.ts";
-export { createProfileReader } from "./profile-reader.ts";
 export { readWishlist } from "./wishlist.ts";
 export type { XAccount, XAccountProvider, XOAuthOptions } from "./x-provider.ts";
 export { createXOAuthProvider } from "./x-provider.ts";

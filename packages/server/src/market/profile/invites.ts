@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { PROFILE_LIMITS } from "@mkt/protocol";
-import type { ExpressionBuilder } from "kysely";
-import type { Database, DB, Executor } from "../../db/index.ts";
-import { AppError, conflict, forbidden, notFound } from "../../errors.ts";
+import type { Database } from "../../db/index.ts";
+import { conflict, forbidden, notFound } from "../../errors.ts";
+import { inviteStatus, isLiveInvite, newId } from "../../identity/index.ts";
 import { hashSecret } from "../../keys/secrets.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
-import { newId } from "../accounts/tokens.ts";
 import { type PagedServiceDeps, type PageRequest, timeCursor, toPage } from "../social/paging.ts";
 
 import { lockAccount } from "./account-lock.ts";
@@ -13,50 +12,6 @@ import { lockAccount } from "./account-lock.ts";
 /** 24 random bytes: 32 base64url characters, shown once and stored only as a SHA-256 hash. */
 export function generateInviteCode(): string {
   return randomBytes(24).toString("base64url");
-}
-
-type InviteStatus = "live" | "used-up" | "revoked";
-
-/**
- * An invite's status, as SQL: the one place the rule is written. An invite is
- * live while it is not revoked and has uses left; revocation wins over use.
- */
-const inviteStatus = (eb: ExpressionBuilder<DB, "invites">) =>
-  eb
-    .case()
-    .when("revoked_at", "is not", null)
-    .then(eb.val<InviteStatus>("revoked"))
-    .when("uses", ">=", eb.ref("max_uses"))
-    .then(eb.val<InviteStatus>("used-up"))
-    .else(eb.val<InviteStatus>("live"))
-    .end();
-
-const isLive = (eb: ExpressionBuilder<DB, "invites">) => eb(inviteStatus(eb), "=", "live");
-
-/**
- * Spends one use of a live invite in the caller's transaction, for an access
- * session (`POST /market/access/session`). Answers the invite and the address
- * of the account that made it (null for an operator invite); a code that is
- * unknown, revoked or used up is a 403.
- */
-export async function redeemInvite(tx: Executor, code: string) {
-  const invite = await tx
-    .updateTable("invites")
-    .set((eb) => ({ uses: eb("uses", "+", 1) }))
-    .where("code_hash", "=", hashSecret(code))
-    .where(isLive)
-    .returning(["id", "created_by"])
-    .executeTakeFirst();
-  if (!invite) throw new AppError("forbidden", "the invite code is unknown, revoked or used up");
-  const creator =
-    invite.created_by === null
-      ? undefined
-      : await tx
-          .selectFrom("accounts")
-          .select("primary_address")
-          .where("id", "=", invite.created_by)
-          .executeTakeFirst();
-  return { inviteId: invite.id, invitedBy: creator?.primary_address ?? null };
 }
 
 /**
@@ -96,7 +51,7 @@ export function createInvites({ db, clock, cursors }: PagedServiceDeps) {
           .selectFrom("invites")
           .select((eb) => eb.fn.countAll<string>().as("live"))
           .where("created_by", "=", accountId)
-          .where(isLive)
+          .where(isLiveInvite)
           .executeTakeFirstOrThrow();
         if (Number(live) >= PROFILE_LIMITS.liveInvites) {
           throw conflict(

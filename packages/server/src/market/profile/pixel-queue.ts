@@ -2,9 +2,9 @@ import { PROFILE_LIMITS } from "@mkt/protocol";
 import type { Logger } from "pino";
 import type { Database } from "../../db/index.ts";
 import { conflict } from "../../errors.ts";
+import { newId } from "../../identity/index.ts";
+import { IMAGE_LIMITS, pixelate } from "../../media/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
-import { newId } from "../accounts/tokens.ts";
-import { IMAGE_LIMITS, pixelate } from "./images.ts";
 
 /** How often an idle worker looks for queued jobs. */
 const POLL_MS = 1_000;

@@ -2,17 +2,17 @@ import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { ConstraintViolationError, isUniqueViolation } from "../../db/index.ts";
 import { badRequest, conflict, notFound } from "../../errors.ts";
-import type { Clock } from "../../quotas/limiter.ts";
-import type { ActionHandlers } from "../accounts/actions.ts";
-import { newId } from "../accounts/tokens.ts";
-import { lockAccount } from "./account-lock.ts";
+import { newId } from "../../identity/index.ts";
 import {
   IMAGE_LIMITS,
   InvalidImageError,
   normaliseAvatar,
   readUpload,
   type UploadContentType,
-} from "./images.ts";
+} from "../../media/index.ts";
+import type { Clock } from "../../quotas/limiter.ts";
+import type { ActionHandlers } from "../accounts/actions.ts";
+import { lockAccount } from "./account-lock.ts";
 import type { PixelQueue } from "./pixel-queue.ts";
 
 export interface ProfileEditorDeps {

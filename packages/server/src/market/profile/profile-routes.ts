@@ -6,7 +6,7 @@ import {
 } from "@mkt/protocol";
 import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
-import type { ProfileReader } from "./profile-reader.ts";
+import type { ProfileReader } from "../../identity/index.ts";
 
 /** `GET /market/support/identity/profiles/x/{username}`: the shared profile lookup (market-api.md section 4). */
 export function profileLookupRoute(profiles: ProfileReader) {

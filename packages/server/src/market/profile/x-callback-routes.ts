@@ -1,8 +1,8 @@
 import { profileLookupSchema, xCallbackQuerySchema } from "@mkt/protocol";
 import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
+import type { ProfileReader } from "../../identity/index.ts";
 import type { AccountSession } from "../accounts/actions.ts";
-import type { ProfileReader } from "./profile-reader.ts";
 import type { XConnections } from "./x-connections.ts";
 
 /** `GET /market/account/social/x/callback`: completes an X OAuth connection. */

@@ -12,7 +12,7 @@ import {
   releaseSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { NONCE_RULE } from "../accounts/envelopes.ts";
+import { NONCE_RULE } from "../../identity/index.ts";
 import { actorOf } from "../social/directory.ts";
 import { ACCOUNT_SESSION_RULES, PAGING_RULES, sessionErrors } from "../social/docs.ts";
 import type { ReleaseService } from "./service.ts";

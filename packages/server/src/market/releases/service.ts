@@ -19,11 +19,9 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { type Database, type Executor, isUniqueViolation } from "../../db/index.ts";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../../errors.ts";
+import { accountForSignIn, accountOfWallet, type EnvelopeChecks, newId } from "../../identity/index.ts";
 import type { CursorSigner } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
-import type { EnvelopeChecks } from "../accounts/envelopes.ts";
-import { newId } from "../accounts/tokens.ts";
-import { accountForSignIn, accountOfWallet } from "../accounts/wallets.ts";
 import type { RuntimeCatalog } from "../runtime/index.ts";
 import { cursorKind, idCursor, type PageRequest, toPage } from "../social/paging.ts";
 

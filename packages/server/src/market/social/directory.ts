@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/index.ts";
 import { notFound, unauthorized } from "../../errors.ts";
-import type { Session } from "../accounts/sessions.ts";
+import type { Session } from "../../identity/index.ts";
 
 export type { Executor } from "../../db/index.ts";
 

@@ -1,7 +1,7 @@
 import type { DmMessage, DmMessageList, DmThreadList, DmUnread, SocialActionResult } from "@mkt/protocol";
 import { sql } from "kysely";
 import { badRequest, forbidden, notFound } from "../../errors.ts";
-import { newId } from "../accounts/tokens.ts";
+import { newId } from "../../identity/index.ts";
 import { type Actor, blocksBetween, type Executor, requireAccount } from "./directory.ts";
 import { idCursor, type PagedServiceDeps, type PageRequest, toPage } from "./paging.ts";
 

@@ -7,7 +7,7 @@ import type {
   SocialActionResult,
 } from "@mkt/protocol";
 import { AppError, forbidden, notFound } from "../../errors.ts";
-import { newId } from "../accounts/tokens.ts";
+import { newId } from "../../identity/index.ts";
 import type { Actor, Executor } from "./directory.ts";
 import { idCursor, type PagedServiceDeps, type PageRequest, textCursor, toPage } from "./paging.ts";
 

@@ -1,8 +1,8 @@
 import type { AccountAction, SocialActionResult } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { badRequest } from "../../errors.ts";
+import { newId } from "../../identity/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
-import { newId } from "../accounts/tokens.ts";
 import { type Actor, requireAccount } from "./directory.ts";
 
 /** market-api.md section 8: abuse reports are kept 90 days. */

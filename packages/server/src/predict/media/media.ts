@@ -1,9 +1,8 @@
 import { PREDICT_ART_SIZE, type PredictMarketMedia } from "@mkt/protocol";
 import type { FactoryRole } from "../../chains/index.ts";
-import type { ImageProxyPolicy } from "../../classic/images/index.ts";
-import { artUrl, type ImageLinks } from "../../classic/images.ts";
 import type { Database } from "../../db/index.ts";
 import { badRequest, conflict, notFound, UnavailableError } from "../../errors.ts";
+import { artUrl, type ImageLinks, type ImageProxyPolicy } from "../../media/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 
 /** Revision source of the media route's shared cache: moves when an operator sets or removes an image. */

@@ -1,7 +1,7 @@
 import { LIVE_STREAM, liveHeadersSchema, predictErrorSchema, predictStreamEventSchema } from "@mkt/protocol";
 import { UnavailableError } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { type LiveHub, serveStream } from "../../market/live/index.ts";
+import { type LiveHub, serveStream } from "../../live/index.ts";
 import type { PredictFeedScope } from "../portfolio/portfolio.ts";
 
 function streamRules(hub: LiveHub) {

@@ -1,6 +1,6 @@
 import { ACCOUNT_LIMITS } from "@mkt/protocol";
 import sharp from "sharp";
-import { badRequest } from "../../errors.ts";
+import { badRequest } from "../errors.ts";
 
 /** The image types an upload may declare (the protocol's `contentType` enum). */
 export type UploadContentType = "image/png" | "image/jpeg" | "image/webp";

@@ -21,9 +21,9 @@ import {
   type Transport,
 } from "viem";
 import { call, getCode } from "viem/actions";
-import { createTtlCache } from "../../cache/ttl-cache.ts";
-import { badRequest, UnavailableError } from "../../errors.ts";
-import { type Clock, systemClock } from "../../quotas/limiter.ts";
+import { createTtlCache } from "../cache/ttl-cache.ts";
+import { badRequest, UnavailableError } from "../errors.ts";
+import { type Clock, systemClock } from "../quotas/limiter.ts";
 
 /** The 32 bytes an ERC-6492 wrapped (counterfactual wallet) signature ends with. */
 export const ERC6492_MAGIC_SUFFIX = "6492649264926492649264926492649264926492649264926492649264926492";

@@ -1,7 +1,7 @@
 import type { PfpStatus, PixelPfpStatus, SharedProfile } from "@mkt/protocol";
 import { sql } from "kysely";
-import type { Database } from "../../db/index.ts";
-import { marketSurface } from "../../http/surfaces.ts";
+import type { Database } from "../db/index.ts";
+import { marketSurface } from "../http/surfaces.ts";
 
 /** The path of the public image route, below PUBLIC_URL. */
 export const IMAGE_ROUTE = "/support/identity/images";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { deletionMessage, type SignedEnvelope } from "@mkt/protocol";
-import { forbidden } from "../../errors.ts";
+import { forbidden } from "../errors.ts";
 import type { EnvelopeRequest } from "./envelopes.ts";
-import type { AccountServiceDeps, Session } from "./sessions.ts";
+import type { AccountServiceDeps, Session } from "./session-types.ts";
 
 const addressHash = (address: string) => createHash("sha256").update(address).digest("hex");
 

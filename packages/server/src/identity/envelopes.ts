@@ -1,9 +1,9 @@
 import type { SignedEnvelope, SignedEnvelopeFields } from "@mkt/protocol";
-import type { Database, Executor } from "../../db/index.ts";
-import { badRequest, forbidden, RateLimitedError, unauthorized } from "../../errors.ts";
-import { clientGroup } from "../../quotas/client-group.ts";
-import type { Clock, SlidingWindowLimiter } from "../../quotas/limiter.ts";
-import type { Budget } from "../../quotas/policies.ts";
+import type { Database, Executor } from "../db/index.ts";
+import { badRequest, forbidden, RateLimitedError, unauthorized } from "../errors.ts";
+import { clientGroup } from "../quotas/client-group.ts";
+import type { Clock, SlidingWindowLimiter } from "../quotas/limiter.ts";
+import type { Budget } from "../quotas/policies.ts";
 import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 
 /** market-api.md section 5: `expires` at most five minutes ahead. */

@@ -1,6 +1,6 @@
-import { createTtlCache } from "../../cache/ttl-cache.ts";
-import type { Clock } from "../../quotas/limiter.ts";
-import type { Session } from "./sessions.ts";
+import { createTtlCache } from "../cache/ttl-cache.ts";
+import type { Clock } from "../quotas/limiter.ts";
+import type { Session } from "./session-types.ts";
 
 /**
  * Live sessions by token hash, per replica, as for API keys: a session route

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { signDeletion, signIn, signInViaProxy, testWallet } from "../../_test/accounts.ts";
-import type { TestApp } from "../../_test/app.ts";
-import { insertClassicGame } from "../../_test/classic.ts";
-import { onPostgres, setupDatabase } from "../../_test/database.ts";
-import { PREDICT_HEAD_TIME, setPredictHead, setupPredictApp } from "../../_test/predict.ts";
-import { openStream, type TestStream } from "../../_test/sse.ts";
+import { signDeletion, signIn, signInViaProxy, testWallet } from "../_test/accounts.ts";
+import type { TestApp } from "../_test/app.ts";
+import { insertClassicGame } from "../_test/classic.ts";
+import { onPostgres, setupDatabase } from "../_test/database.ts";
+import { PREDICT_HEAD_TIME, setPredictHead, setupPredictApp } from "../_test/predict.ts";
+import { openStream, type TestStream } from "../_test/sse.ts";
 
 /**
  * What admitted an open stream is checked again while it is open, on every

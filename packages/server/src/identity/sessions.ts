@@ -1,9 +1,8 @@
 import { type AnySessionKind, type SignedEnvelope, signInMessage } from "@mkt/protocol";
 import type { Selectable } from "kysely";
-import type { Database, DB, Executor } from "../../db/index.ts";
-import { hashSecret } from "../../keys/secrets.ts";
-import type { Clock, SlidingWindowLimiter } from "../../quotas/limiter.ts";
-import { redeemInvite } from "../profile/invites.ts";
+import type { Database, DB, Executor } from "../db/index.ts";
+import { hashSecret } from "../keys/secrets.ts";
+import type { Clock, SlidingWindowLimiter } from "../quotas/limiter.ts";
 import { createAccountDeletion } from "./deletion.ts";
 import {
   createEnvelopeChecks,
@@ -11,7 +10,9 @@ import {
   type EnvelopeRequest,
   type FailedVerificationBudgets,
 } from "./envelopes.ts";
+import { redeemInvite } from "./invite-codes.ts";
 import { createSessionCache } from "./session-cache.ts";
+import type { AccountServiceDeps, RevocationMatch, Session, SessionRevocations } from "./session-types.ts";
 import { generateSessionToken, newId } from "./tokens.ts";
 import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 import { accountForSignIn, createWalletService } from "./wallets.ts";
@@ -20,19 +21,7 @@ export const SESSION_LIFETIME_MS = 30 * 24 * 3_600_000;
 export const CHAT_SESSION_LIFETIME_MS = 24 * 3_600_000;
 export const ACCESS_SESSION_LIFETIME_MS = 7 * 24 * 3_600_000;
 
-/** An authenticated session, as routes see it. */
-export interface Session {
-  id: string;
-  kind: AnySessionKind;
-  accountId: string | null;
-  /** The wallet it acts as (account and chat sessions). */
-  wallet: string | null;
-  /** The signed origin (account and chat sessions). */
-  origin: string | null;
-  inviteId: string | null;
-  createdAt: number;
-  expiresAt: number;
-}
+export type { AccountServiceDeps, RevocationMatch, Session, SessionRevocations } from "./session-types.ts";
 
 export interface SessionServiceOptions {
   db: Database;
@@ -50,29 +39,6 @@ export interface SessionServiceOptions {
 
 /** Revocations are announced here: every replica drops the named sessions from its cache. */
 export const SESSIONS_CHANNEL = "mkt_sessions";
-
-/** Which live sessions a revocation ends: every condition given must hold. */
-export interface RevocationMatch {
-  id?: string;
-  parentId?: string;
-  accountId?: string;
-  wallet?: string;
-}
-
-/** How the account areas that end sessions (sign-out, wallet unlink, deletion) do it. */
-export interface SessionRevocations {
-  /** Revokes the matching live sessions in the caller's transaction; answers their ids. */
-  revoke(tx: Executor, match: RevocationMatch, reason: string): Promise<string[]>;
-  /** After the commit: drops them from this replica's cache and tells the other replicas. */
-  announce(ids: readonly string[]): Promise<void>;
-}
-
-/** What the account services that verify envelopes and end sessions (wallets, deletion) are built from. */
-export interface AccountServiceDeps {
-  db: Database;
-  envelopes: EnvelopeChecks;
-  revocations: SessionRevocations;
-}
 
 /**
  * Wallet sign-in and every session kind (account, chat, access), following

@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { type ClassicChatEventData, type DmUnread, LIVE_STREAM, type LiveEventData } from "@mkt/protocol";
 import type { Logger } from "pino";
-import type { Database } from "../../db/index.ts";
-import { RateLimitedError, UnavailableError } from "../../errors.ts";
-import type { RouteGate } from "../../http/route.ts";
+import type { Database } from "../db/index.ts";
+import { RateLimitedError, UnavailableError } from "../errors.ts";
+import type { RouteGate } from "../http/route.ts";
 import { LIVE_CHANNEL, type LiveRow, type LiveStore } from "./store.ts";
 
 /** The hub's limits; the defaults are the documented policy (`LIVE_STREAM`). */

@@ -1,6 +1,6 @@
 import type { AnySessionKind, SessionKind } from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { forbidden, unauthorized } from "../../errors.ts";
+import { forbidden, unauthorized } from "../errors.ts";
 import type { Session, SessionService } from "./sessions.ts";
 import { tokenKind } from "./tokens.ts";
 

@@ -1,5 +1,5 @@
-import type { ServerSecrets } from "../../secrets/index.ts";
-import { createImageLinks, type ImageLinks } from "../images.ts";
+import type { ServerSecrets } from "../secrets/index.ts";
+import { createImageLinks, type ImageLinks } from "./links.ts";
 import type { ImageProxyPolicy } from "./proxy-policy.ts";
 
 /** The deployment's image links: every replica derives the same signing key from its server secret. */

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "../../db/index.ts";
+import type { Database } from "../db/index.ts";
 
 /** NOTIFYed with the new event's id by every insert into the event log (migration 0017). */
 export const LIVE_CHANNEL = "mkt_live";

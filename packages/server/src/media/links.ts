@@ -1,6 +1,6 @@
 import { secretsEqual } from "../keys/secrets.ts";
 import { hmac } from "../secrets/index.ts";
-import type { ImageProxyPolicy } from "./images/proxy-policy.ts";
+import type { ImageProxyPolicy } from "./proxy-policy.ts";
 
 /**
  * Image URLs in classic answers (section 4). An image the proxy will serve

@@ -3,8 +3,8 @@ import type { IncomingMessage } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
-import { AppError } from "../../errors.ts";
-import type { Clock } from "../../quotas/limiter.ts";
+import { AppError } from "../errors.ts";
+import type { Clock } from "../quotas/limiter.ts";
 import type { ImageProxyPolicy } from "./proxy-policy.ts";
 
 /** Stable `error` codes of the image route's failures (classic error body). */

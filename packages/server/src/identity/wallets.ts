@@ -1,8 +1,8 @@
 import { MAX_ACCOUNT_WALLETS, type SignedEnvelope, signInMessage } from "@mkt/protocol";
-import type { Executor } from "../../db/index.ts";
-import { AppError, forbidden } from "../../errors.ts";
+import type { Executor } from "../db/index.ts";
+import { AppError, forbidden } from "../errors.ts";
 import type { EnvelopeRequest } from "./envelopes.ts";
-import type { AccountServiceDeps, Session } from "./sessions.ts";
+import type { AccountServiceDeps, Session } from "./session-types.ts";
 import { newId } from "./tokens.ts";
 
 /** The account a wallet belongs to, or undefined when no account holds it. */

@@ -13,8 +13,8 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { createManualClock } from "../../_test/app.ts";
-import { AppError, UnavailableError } from "../../errors.ts";
+import { createManualClock } from "../_test/app.ts";
+import { AppError, UnavailableError } from "../errors.ts";
 import {
   CODE_CACHE_TTL_MS,
   createWalletVerifier,

@@ -5,11 +5,8 @@ import { createLogCapture, setupApp, type TestApp } from "../_test/app.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
 import { fixedPriceSource } from "../classic/price.ts";
 import { createLogger } from "../logging/index.ts";
-import {
-  DEMO_CLASSIC_GAME,
-  DEMO_CLASSIC_WALLET_INDICES,
-  startDemoClassicActivity,
-} from "./classic-activity.ts";
+import { startDemoClassicActivity } from "./classic-activity-run.ts";
+import { DEMO_CLASSIC_GAME, DEMO_CLASSIC_WALLET_INDICES } from "./classic-scenario.ts";
 import { seededRandom } from "./release-activity.ts";
 
 const PUBLIC_URL = "https://api.mkt.test";

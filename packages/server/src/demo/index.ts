@@ -1,14 +1,13 @@
 export {
   createDemoClassicActivity,
-  DEMO_CLASSIC_GAME,
-  DEMO_CLASSIC_WALLET_INDICES,
   type DemoClassicActivity,
   type DemoClassicActivityOptions,
-  type DemoClassicActivityReport,
+} from "./classic-activity.ts";
+export {
   type DemoClassicActivityRun,
   type DemoClassicActivityRunOptions,
   startDemoClassicActivity,
-} from "./classic-activity.ts";
+} from "./classic-activity-run.ts";
 export {
   createDemoClassicMetadata,
   type DemoClassic,
@@ -16,6 +15,11 @@ export {
   type DemoClassicReport,
   startDemoClassicMetadata,
 } from "./classic-metadata.ts";
+export {
+  DEMO_CLASSIC_GAME,
+  DEMO_CLASSIC_WALLET_INDICES,
+  type DemoClassicActivityReport,
+} from "./classic-scenario.ts";
 export {
   createDemoReleaseActivity,
   type DemoReleaseActivity,

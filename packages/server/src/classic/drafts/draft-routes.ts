@@ -34,7 +34,8 @@ import {
   keyAndBearerAccess as keyAndBearer,
   keyRefused,
 } from "../responses.ts";
-import type { ClassicDraftService, CreatorActor } from "./service.ts";
+import type { CreatorActor } from "./draft-rows.ts";
+import type { ClassicDraftService } from "./service.ts";
 
 /** The signed-in account as plain values (the pipeline's bearer step has set it). */
 const actorOf = (request: FastifyRequest): CreatorActor => {

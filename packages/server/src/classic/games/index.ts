@@ -1,14 +1,13 @@
 export { registerClassicGameAdmin } from "./admin.ts";
+export { type ClassicGameCatalog, createClassicGameDirectory } from "./directory.ts";
+export { cardOddsPercent, formatPercent, marketCapWei, preorderProgress } from "./economics.ts";
 export {
-  type ClassicGameCatalog,
-  createClassicGameDirectory,
   type FeaturedQuery,
   type GameListQuery,
   type GamePage,
   type GameSearchQuery,
   TRENDING_WINDOW_MS,
-} from "./directory.ts";
-export { cardOddsPercent, formatPercent, marketCapWei, preorderProgress } from "./economics.ts";
+} from "./game-listings.ts";
 export { classicGameRoutes } from "./game-routes.ts";
 export { classicMetadataRoutes } from "./metadata-routes.ts";
 export {

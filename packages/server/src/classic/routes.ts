@@ -6,7 +6,7 @@ import {
   type RouteTable,
 } from "../http/route.ts";
 
-/** The read-cache source that moves with every commit of the classic factory's indexer scope (app.ts). */
+/** The read-cache source that moves with every commit of the classic factory's indexer scope (`classic/mount.ts`). */
 export const CLASSIC_INDEXER_SOURCE = "indexer:classic";
 /** Moves when offchain game data changes: metadata revisions, slugs, operator flags. */
 export const CLASSIC_METADATA_SOURCE = "classic-metadata";

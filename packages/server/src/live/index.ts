@@ -3,8 +3,11 @@
  * holds each replica's open streams (admission, caps, re-checks, resume), and
  * the SSE writer every stream route of every surface answers with.
  */
-export type { LiveHub, LiveHubDeps, LiveLimits, StreamChecks, StreamRequest } from "./hub.ts";
-export { createLiveHub, DEFAULT_LIVE_LIMITS } from "./hub.ts";
+export type { LiveHooks, LiveHub, LiveHubDeps } from "./hub.ts";
+export { createLiveHub } from "./hub.ts";
+export type { StreamChecks, StreamGateCheck } from "./recheck.ts";
 export { serveStream } from "./sse.ts";
 export type { LiveRow, LiveStore } from "./store.ts";
 export { createLiveStore, LIVE_CHANNEL } from "./store.ts";
+export type { LiveLimits, StreamRequest } from "./streams.ts";
+export { DEFAULT_LIVE_LIMITS } from "./streams.ts";

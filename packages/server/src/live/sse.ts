@@ -1,7 +1,8 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import type { FastifyReply } from "fastify";
 import { clientGroup } from "../quotas/client-group.ts";
-import type { LiveHub, StreamRequest } from "./hub.ts";
+import type { LiveHub } from "./hub.ts";
+import type { StreamRequest } from "./streams.ts";
 
 /**
  * Hands an admitted request's response to the hub for as long as the stream

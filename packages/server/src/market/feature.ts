@@ -7,6 +7,7 @@ import type { RouteSpec } from "../http/route.ts";
 import type { SessionService } from "../identity/index.ts";
 import type { CursorSigner } from "../paging/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
+import type { Job } from "../shared-services.ts";
 import type { ActionHandlers } from "./accounts/actions.ts";
 
 /** What every area of the market's account features is built from. */
@@ -18,13 +19,6 @@ export interface FeatureDeps {
   sessions: SessionService;
   /** Signs the page cursors of the features' lists. */
   cursors: CursorSigner;
-}
-
-/** A periodic job; runs on every replica, so its work must be safe to run concurrently. */
-export interface Job {
-  name: string;
-  intervalMs: number;
-  run(): Promise<void>;
 }
 
 /**

@@ -9,7 +9,8 @@ import { IMAGE_ROUTE } from "../identity/index.ts";
 
 /**
  * The read-cache source that moves with every commit of the market's indexer
- * scope (app.ts moves it beside `indexer:<scope>` for the registry's scope).
+ * scope (`market/mount.ts` declares it; it moves beside `indexer:<scope>` for
+ * the registry's scope).
  */
 export const MARKET_INDEXER_SOURCE = "indexer:market";
 

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from "fastify";
+import { REVISIONS_CHANNEL, type ReadCache } from "./http/read-cache.ts";
+import { INDEXER_CHANNEL } from "./indexer/head-store.ts";
+import type { MountedSurface, SharedServices } from "./shared-services.ts";
+
+const MAINTENANCE_INTERVAL_MS = 60_000;
+
+/** How long closing waits for in-flight requests before it cuts every connection. */
+const CLOSE_GRACE_MS = 5_000;
+
+export interface LifecycleDeps {
+  shared: SharedServices;
+  /** The mounted surfaces, in mount order: their jobs, background work and indexer sources. */
+  surfaces: readonly MountedSurface<unknown>[];
+  server: FastifyInstance;
+  admin: FastifyInstance;
+  readCache: ReadCache;
+  /** Run the indexer when listening. */
+  indexing: boolean;
+}
+
+/** The app's background work once started: what `App` runs on demand, on `listen` and on `close`. */
+export interface Lifecycle {
+  /** Runs every periodic job once. */
+  runJobs(): Promise<void>;
+  /** Starts the indexer and the surfaces' background work, then binds both listeners. */
+  listen(): Promise<{ publicUrl: string; adminUrl: string }>;
+  /** Stops accepting, drains in-flight requests, stops background work. Does not close the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts what runs beside the listeners: the key and session caches, the
+ * read cache's revision listeners, the live hub, the maintenance sweep and
+ * every surface's periodic jobs.
+ */
+export async function startLifecycle({
+  shared,
+  surfaces,
+  server,
+  admin,
+  readCache,
+  indexing,
+}: LifecycleDeps): Promise<Lifecycle> {
+  const { config, db, logger, keys, sessions, revisions, live, limiter, idempotency, indexer } = shared;
+  const jobs = surfaces.flatMap((surface) => surface.jobs ?? []);
+  const indexerSources = surfaces.flatMap((surface) => surface.indexerSources);
+
+  await keys.start();
+  await sessions.start();
+  // Read-cache sources move on every replica: announced revisions, and every indexer commit.
+  const onReconnect = () => {
+    revisions.movedAll();
+    readCache.clear();
+  };
+  const unlisten = [
+    await db.listen(REVISIONS_CHANNEL, { onNotify: (source) => revisions.moved(source), onReconnect }),
+    await db.listen(INDEXER_CHANNEL, {
+      onNotify: (scope) => {
+        revisions.moved(`indexer:${scope}`);
+        for (const moved of indexerSources) if (moved.scope === scope) revisions.moved(moved.source);
+      },
+      onReconnect,
+    }),
+  ];
+  await live.start();
+  const pruneLive = () =>
+    live.prune().catch((error) => logger.warn({ msg: "live event log prune failed", err: error }));
+  const maintenance = setInterval(() => {
+    limiter.sweep();
+    void pruneLive();
+    idempotency.sweep().catch((error) => logger.warn({ msg: "idempotency sweep failed", err: error }));
+  }, MAINTENANCE_INTERVAL_MS);
+  maintenance.unref();
+  const runJob = (job: (typeof jobs)[number]) =>
+    job.run().catch((error) => logger.warn({ msg: "job failed", job: job.name, err: error }));
+  const jobTimers = jobs.map((job) => {
+    const timer = setInterval(() => void runJob(job), job.intervalMs);
+    timer.unref();
+    return timer;
+  });
+
+  return {
+    async runJobs() {
+      for (const job of jobs) await job.run();
+      await pruneLive();
+    },
+    async listen() {
+      if (indexing) indexer?.start();
+      for (const surface of surfaces) surface.start?.();
+      const publicAddress = await server.listen({ host: config.host, port: config.port });
+      const adminAddress = await admin.listen({ host: config.admin.host, port: config.admin.port });
+      return { publicUrl: publicAddress, adminUrl: adminAddress };
+    },
+    async close() {
+      clearInterval(maintenance);
+      for (const timer of jobTimers) clearInterval(timer);
+      // Streams end first: the listener would otherwise wait for them.
+      await live.close();
+      // In-flight requests get a grace period; then every connection is cut,
+      // including sockets that never sent a request (an aborted fetch's spare
+      // connection would otherwise hold the close until the header timeout).
+      const force = setTimeout(() => server.server.closeAllConnections(), CLOSE_GRACE_MS);
+      force.unref();
+      await server.close();
+      clearTimeout(force);
+      await admin.close();
+      await indexer?.stop();
+      for (const surface of surfaces) await surface.stop?.();
+      await keys.stop();
+      await sessions.stop();
+      for (const stop of unlisten) await stop();
+    },
+  };
+}

@@ -418,6 +418,13 @@ export {
   RELEASE_ACTION_TITLE,
   releaseActionMessage,
 } from "./market/action-messages.ts";
+export type { MarketBucket } from "./market/api.ts";
+export {
+  apiKeyCheckQuerySchema,
+  MARKET_API_VERSION,
+  MARKET_BUCKETS,
+  marketBucketSchema,
+} from "./market/api.ts";
 export type {
   Artwork,
   ArtworkChanges,
@@ -477,13 +484,6 @@ export type { Discovery } from "./market/discovery.ts";
 export { discoverySchema } from "./market/discovery.ts";
 export type { Head } from "./market/head.ts";
 export { headSchema } from "./market/head.ts";
-export type { MarketBucket } from "./market/index.ts";
-export {
-  apiKeyCheckQuerySchema,
-  MARKET_API_VERSION,
-  MARKET_BUCKETS,
-  marketBucketSchema,
-} from "./market/index.ts";
 export type { LiveEvent, LiveEventData, LiveEventName } from "./market/live.ts";
 export {
   LIVE_EVENT_NAMES,
@@ -600,6 +600,7 @@ export type { IntegerParamOptions } from "./params/index.ts";
 export { INTEGER_PARAM_PATTERN, integerParam } from "./params/index.ts";
 export type { Landing } from "./platform/index.ts";
 export { healthSchema, landingSchema, readinessSchema } from "./platform/index.ts";
+export { PREDICT_API_VERSION } from "./predict/api.ts";
 // Prediction feed: stream, portfolio, points, media, legacy (predict/feed.ts).
 export type {
   PredictLeaderboard,
@@ -640,7 +641,6 @@ export {
   predictStreamEventSchemas,
   predictTradeEventSchema,
 } from "./predict/feed.ts";
-export { PREDICT_API_VERSION } from "./predict/index.ts";
 export type {
   PredictBlock,
   PredictMarket,

@@ -1,6 +1,6 @@
 import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import type { JsonObject } from "./openapi-schemas.ts";
-import { REQUEST_ID } from "./pipeline.ts";
+import { REQUEST_ID } from "./request-ids.ts";
 import type { RouteDefinition } from "./route.ts";
 
 /** OpenAPI ignores header parameters with these names: the body, the content negotiation and `securitySchemes` say them. */

@@ -6,13 +6,12 @@ import type { Clock, SlidingWindowLimiter } from "../quotas/limiter.ts";
 import { createAccountDeletion } from "./deletion.ts";
 import {
   createEnvelopeChecks,
-  type EnvelopeChecks,
   type EnvelopeRequest,
   type FailedVerificationBudgets,
 } from "./envelopes.ts";
 import { redeemInvite } from "./invite-codes.ts";
 import { createSessionCache } from "./session-cache.ts";
-import type { AccountServiceDeps, RevocationMatch, Session, SessionRevocations } from "./session-types.ts";
+import type { Session, SessionRevocations } from "./session-types.ts";
 import { generateSessionToken, newId } from "./tokens.ts";
 import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 import { accountForSignIn, createWalletService } from "./wallets.ts";

@@ -4,11 +4,7 @@ import type { Database, DB, Executor } from "../db/index.ts";
 import { hashSecret } from "../keys/secrets.ts";
 import type { Clock, SlidingWindowLimiter } from "../quotas/limiter.ts";
 import { createAccountDeletion } from "./deletion.ts";
-import {
-  createEnvelopeChecks,
-  type EnvelopeRequest,
-  type FailedVerificationBudgets,
-} from "./envelopes.ts";
+import { createEnvelopeChecks, type EnvelopeRequest, type FailedVerificationBudgets } from "./envelopes.ts";
 import { redeemInvite } from "./invite-codes.ts";
 import { createSessionCache } from "./session-cache.ts";
 import type { Session, SessionRevocations } from "./session-types.ts";

@@ -12,12 +12,14 @@ const execFileAsync = promisify(execFile);
 /**
  * The environment of a command run as a developer would run it: without the
  * `npm_*` variables an outer `npm test` sets, which would otherwise steer the
- * inner npm (its prefix, its workspace, its lifecycle).
+ * inner npm (its prefix, its workspace, its lifecycle), and without the
+ * caller's `MKT_*` settings (an `MKT_API_KEY` of the developer's shell), so a
+ * script sees only the ones the test gives it.
  */
 function commandEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env))
-    if (!name.toLowerCase().startsWith("npm_") && name !== "INIT_CWD") env[name] = value;
+    if (!/^(?:npm_|MKT_)/i.test(name) && name !== "INIT_CWD") env[name] = value;
   return { ...env, ...extra };
 }
 

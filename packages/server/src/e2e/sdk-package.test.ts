@@ -128,16 +128,18 @@ describe("the packed SDK outside the workspace", () => {
       "eventsource-parser": "3.1.1",
       zod: "^4.1.0",
     });
-    const { stdout } = await runCommand("tar", ["-tzf", join(dir, "mkt-client-0.1.0.tgz")], { cwd: dir });
-    const files = stdout.trim().split("\n");
-    expect(
-      files.filter(
-        (file) => !/^package\/(?:dist\/[\w-]+\.(?:js|d\.ts)|package\.json|README\.md)$/.test(file),
-      ),
-    ).toEqual([]);
-    expect(files).toContain("package/dist/index.js");
-    expect(files).toContain("package/dist/index.d.ts");
-    expect(files).toContain("package/README.md");
+    // Each tarball holds its manifest, its README and its build: JavaScript and declarations only.
+    for (const tarball of ["mkt-protocol-0.1.0.tgz", "mkt-client-0.1.0.tgz"]) {
+      const { stdout } = await runCommand("tar", ["-tzf", join(dir, tarball)], { cwd: dir });
+      const files = stdout.trim().split("\n");
+      const unexpected = files.filter(
+        (file) =>
+          !/^package\/(?:dist\/(?:[\w-]+\/)*[\w-]+\.(?:js|d\.ts)|package\.json|README\.md)$/.test(file),
+      );
+      expect({ tarball, unexpected }).toEqual({ tarball, unexpected: [] });
+      for (const file of ["package/dist/index.js", "package/dist/index.d.ts", "package/README.md"])
+        expect(files).toContain(file);
+    }
   });
 
   it("runs the README's quick start and the integrator's calls under plain node", async () => {

@@ -87,11 +87,14 @@ module.exports = {
     },
   ],
   options: {
-    // Dependencies are resolved (workspace packages through their node_modules links to their real
-    // paths under packages/) but third-party code is neither followed nor reported.
+    // Dependencies are resolved (workspace packages through the tsconfig paths to their sources under
+    // packages/, as tsc, tsx and vitest resolve them) but third-party code is neither followed nor
+    // reported.
     doNotFollow: { path: "(?:^|/)node_modules/" },
-    exclude: { path: "(?:^|/)node_modules/" },
+    // A package's dist/ is the build `npm pack` ships, not a module of the workspace.
+    exclude: { path: "(?:^|/)(?:node_modules|dist)/" },
     tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "node", "default", "types"],

@@ -2,6 +2,9 @@ import { defineConfig } from "vitest/config";
 import { SkipReasonReporter } from "./packages/server/src/_test/skip-reporter.ts";
 
 export default defineConfig({
+  // The workspace packages resolve to their sources through the paths of tsconfig.base.json, never
+  // to a build in their dist/ (which only `npm pack` needs).
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["packages/*/src/**/*.test.ts"],
     globalSetup: ["packages/server/src/_test/global-setup.ts"],

@@ -38,11 +38,11 @@ export interface SignInOptions extends SigningOptions {
 export type MarketSessionCredentials = SessionCreated & { origin: string };
 
 /** The envelope of a signed message, built with the same builders the server verifies with. */
-const signEnvelope = (
-  build: typeof signInMessage,
-  signer: MktSigner,
-  { origin, ...timing }: SignInOptions,
-) => signFields(signer, (fields) => build({ origin, ...fields }), timing).then((signed) => ({ origin, ...signed }));
+const signEnvelope = (build: typeof signInMessage, signer: MktSigner, { origin, ...timing }: SignInOptions) =>
+  signFields(signer, (fields) => build({ origin, ...fields }), timing).then((signed) => ({
+    origin,
+    ...signed,
+  }));
 
 export function accountApi(request: Transport) {
   return {

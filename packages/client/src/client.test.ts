@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRetryAfter } from "./errors.ts";
-import { createMktClient, type MktClientOptions, MktApiError } from "./index.ts";
+import { createMktClient, MktApiError, type MktClientOptions } from "./index.ts";
 
 type Answer =
   | { status: number; body?: unknown; text?: string; headers?: Record<string, string> }
@@ -18,10 +18,13 @@ function fakeServer(answers: Answer[]) {
     const answer = answers[Math.min(calls.length - 1, answers.length - 1)]!;
     if ("networkError" in answer) throw new TypeError("fetch failed");
     const json = answer.text === undefined;
-    return new Response(json ? (answer.body === undefined ? null : JSON.stringify(answer.body)) : answer.text, {
-      status: answer.status,
-      headers: { "content-type": json ? "application/json" : "text/html", ...answer.headers },
-    });
+    return new Response(
+      json ? (answer.body === undefined ? null : JSON.stringify(answer.body)) : answer.text,
+      {
+        status: answer.status,
+        headers: { "content-type": json ? "application/json" : "text/html", ...answer.headers },
+      },
+    );
   }) as typeof globalThis.fetch;
   return { fetch, calls };
 }
@@ -159,7 +162,9 @@ describe("Retry-After", () => {
   });
 
   it("is the seconds the server sent", async () => {
-    const server = fakeServer([{ status: 409, body: { error: "still running" }, headers: { "retry-after": "3" } }]);
+    const server = fakeServer([
+      { status: 409, body: { error: "still running" }, headers: { "retry-after": "3" } },
+    ]);
     const error = await failure(clientOf(server, { apiKey: "k" }).client.market.discovery());
     expect(error.retryAfterSeconds).toBe(3);
   });
@@ -182,7 +187,11 @@ describe("retries: only where a retry can succeed", () => {
   it("retries a 503 and a real 429 after their Retry-After, a write with one Idempotency-Key", async () => {
     const server = fakeServer([
       { status: 503, body: { error: "key lookup unavailable" }, headers: { "retry-after": "2" } },
-      { status: 429, body: { error: "too many keys created from this client" }, headers: { "retry-after": "1" } },
+      {
+        status: 429,
+        body: { error: "too many keys created from this client" },
+        headers: { "retry-after": "1" },
+      },
       { status: 201, body: created },
     ]);
     const { client, slept } = clientOf(server);
@@ -197,7 +206,11 @@ describe("retries: only where a retry can succeed", () => {
 
   it("gives up after the configured attempts with the last answer", async () => {
     const server = fakeServer([
-      { status: 429, body: { error: "API key budget exhausted for this bucket" }, headers: { "retry-after": "1" } },
+      {
+        status: 429,
+        body: { error: "API key budget exhausted for this bucket" },
+        headers: { "retry-after": "1" },
+      },
     ]);
     const { client, slept } = clientOf(server, { apiKey: "k", retry: { attempts: 2 } });
     const error = await failure(client.market.reserve("read"));
@@ -243,7 +256,10 @@ describe("retries: only where a retry can succeed", () => {
       [OPAQUE_CLASSIC, (client: ReturnType<typeof createMktClient>) => client.classic.games.list()],
       [OPAQUE_PREDICT, (client: ReturnType<typeof createMktClient>) => client.predict.runtime()],
     ] as const) {
-      const server = fakeServer([{ status: 429, body, headers: WINDOW }, { status: 200, body: {} }]);
+      const server = fakeServer([
+        { status: 429, body, headers: WINDOW },
+        { status: 200, body: {} },
+      ]);
       const { client, slept } = clientOf(server, { apiKey: "revoked" });
       const error = await failure(read(client));
       expect([error.status, error.retryAfterSeconds, error.apiKeyMissing]).toEqual([429, 60, false]);
@@ -313,7 +329,10 @@ describe("retries: only where a retry can succeed", () => {
 
     const actions = fakeServer([
       { networkError: true },
-      { status: 200, body: { ok: true, kind: "wishlist-list", family: "releases", result: { wishlist: [] } } },
+      {
+        status: 200,
+        body: { ok: true, kind: "wishlist-list", family: "releases", result: { wishlist: [] } },
+      },
     ]);
     const session = clientOf(actions, { apiKey: "k" }).client.market.session({
       address: "0xabc",
@@ -343,7 +362,12 @@ describe("a client without an API key", () => {
   it("fails at once on the classic 429, after exactly one request and no wait", async () => {
     const { server, client, slept } = keyless([{ status: 429, body: OPAQUE_CLASSIC, headers: WINDOW }]);
     const error = await failure(client.classic.games.list());
-    expect(error).toMatchObject({ status: 429, code: "RATE_LIMITED", apiKeyMissing: true, retryAfterSeconds: 60 });
+    expect(error).toMatchObject({
+      status: 429,
+      code: "RATE_LIMITED",
+      apiKeyMissing: true,
+      retryAfterSeconds: 60,
+    });
     expect(error.message).toContain("this client has no API key");
     expect(server.calls).toHaveLength(1);
     expect(server.calls[0]?.headers["API-KEY"]).toBeUndefined();
@@ -373,7 +397,11 @@ describe("a client without an API key", () => {
 
   it("still retries a public route's real limit: the key is not what it lacks", async () => {
     const { server, client, slept } = keyless([
-      { status: 429, body: { error: "too many keys created from this client" }, headers: { "retry-after": "2" } },
+      {
+        status: 429,
+        body: { error: "too many keys created from this client" },
+        headers: { "retry-after": "2" },
+      },
       { status: 201, body: created },
     ]);
     expect(await client.keys.create({ description: "d", email: "e@example.com" })).toEqual(created);

@@ -16,9 +16,9 @@ export interface RetryPolicy {
   /** The longest backoff after a network failure (default 10 000). */
   maxDelayMs: number;
   /**
-   * The longest `Retry-After` the client waits through (default 60, one budget
-   * window). A longer one is the caller's to wait: the error is thrown at once,
-   * with `retryAfterSeconds`.
+   * The longest `Retry-After` the client waits through (default 10). A longer
+   * one (a feed switched off, a budget window) is the caller's to wait: the
+   * error is thrown at once, with `retryAfterSeconds`.
    */
   maxRetryAfterSeconds: number;
 }
@@ -105,7 +105,7 @@ export function createTransport(options: TransportOptions) {
     attempts: 4,
     baseDelayMs: 250,
     maxDelayMs: 10_000,
-    maxRetryAfterSeconds: 60,
+    maxRetryAfterSeconds: 10,
     ...options.retry,
   };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));

@@ -132,7 +132,8 @@ export function subscribeEventStream<E extends { event: string }>(
         wait = retryMs;
       } catch (error) {
         if (abort.signal.aborted) break;
-        if (error instanceof MktApiError && (error.apiKeyMissing || !RETRYABLE.has(error.status))) throw error;
+        if (error instanceof MktApiError && (error.apiKeyMissing || !RETRYABLE.has(error.status)))
+          throw error;
         live.onError?.(error);
         failures += 1;
         const backoff = Math.min(max, base * 2 ** (failures - 1)) * random();

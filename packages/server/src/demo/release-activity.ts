@@ -1,7 +1,7 @@
 import { createMktClient, type MktClient, type Release } from "@mkt/client";
-import type { LocalAccount } from "viem";
 import type { CreatedKey, CreateKeyRequest, ReleaseDraftInput } from "@mkt/protocol";
 import type { Logger } from "pino";
+import type { LocalAccount } from "viem";
 import { DEMO_ACCENTS, DEMO_DESIGN_COUNT, DEMO_UPDATES, demoReleaseDraft } from "./release-designs.ts";
 
 const HOUR = 3_600_000;

@@ -395,6 +395,24 @@ describe("a client without an API key", () => {
     expect(market.server.calls).toHaveLength(1);
   });
 
+  it("ends an event-stream subscription at once instead of reconnecting", async () => {
+    const { server, client, slept } = keyless([{ status: 429, body: OPAQUE_CLASSIC, headers: WINDOW }]);
+    const errors: unknown[] = [];
+    const chat = client.classic.chat.subscribe("my-game-12", {
+      onEvent: () => {},
+      onResync: () => {},
+      onError: (error) => errors.push(error),
+    });
+    const error = await failure(chat.done);
+    expect(error).toMatchObject({
+      status: 429,
+      code: "RATE_LIMITED",
+      surface: "classic",
+      apiKeyMissing: true,
+    });
+    expect([server.calls.length, slept, errors]).toEqual([1, [], []]);
+  });
+
   it("still retries a public route's real limit: the key is not what it lacks", async () => {
     const { server, client, slept } = keyless([
       {

@@ -24,48 +24,45 @@ import {
   signInMessage,
 } from "@mkt/protocol";
 import type { Transport } from "./http.ts";
+import { type MktSigner, type SigningOptions, signFields } from "./signer.ts";
 
-/** Anything that signs an EIP-191 message as a wallet: a viem account or wallet client, a browser wallet. */
-export type MessageSigner = (message: string) => Promise<string>;
-
-export interface SignInOptions {
+export interface SignInOptions extends SigningOptions {
   /** The first-party website origin the session is for; the request is sent with this Origin. */
   origin: string;
-  /** The wallet that signs (for a contract wallet, its address; the signer is its owner). */
-  address: string;
-  signMessage: MessageSigner;
-  /** Seconds the signed message stays valid (at most 300). */
-  ttlSeconds?: number;
-  now?: () => number;
 }
 
-/** A session as `signIn` returns it: the server's answer and the origin it is bound to. */
+/**
+ * A market session as `signIn` returns it: the server's answer (`address`,
+ * `token`, `expiresAt` in Unix epoch milliseconds) and the origin it is bound to.
+ */
 export type MarketSessionCredentials = SessionCreated & { origin: string };
 
 /** The envelope of a signed message, built with the same builders the server verifies with. */
-async function signEnvelope(
-  build: typeof signInMessage,
-  { origin, address, signMessage, ttlSeconds = 120, now = Date.now }: SignInOptions,
-) {
-  if (ttlSeconds <= 0 || ttlSeconds > 300) throw new RangeError("ttlSeconds must be in (0, 300]");
-  const fields = {
+const signEnvelope = (build: typeof signInMessage, signer: MktSigner, { origin, ...timing }: SignInOptions) =>
+  signFields(signer, (fields) => build({ origin, ...fields }), timing).then((signed) => ({
     origin,
-    address: address.toLowerCase(),
-    nonce: crypto.randomUUID(),
-    expires: now() + ttlSeconds * 1000,
-  };
-  return { ...fields, signature: await signMessage(build(fields)) };
-}
+    ...signed,
+  }));
 
 export function accountApi(request: Transport) {
   return {
     /**
      * Signs in with a wallet (`POST /market/account/session`): builds
-     * `signInMessage` from `@mkt/protocol`, asks the signer for a signature and
-     * returns the session credentials. Keep the token out of URLs and logs.
+     * `signInMessage` from `@mkt/protocol` for the signer's address, has the
+     * signer sign it and returns the session credentials (`expiresAt` in Unix
+     * epoch milliseconds, 30 days ahead). Keep the token out of URLs and logs.
+     *
+     * @example
+     * ```ts
+     * import { privateKeyToAccount } from "viem/accounts";
+     * const credentials = await client.market.signIn(privateKeyToAccount(privateKey), {
+     *   origin: "https://app.example",
+     * });
+     * const session = client.market.session(credentials);
+     * ```
      */
-    async signIn(options: SignInOptions): Promise<MarketSessionCredentials> {
-      const envelope = await signEnvelope(signInMessage, options);
+    async signIn(signer: MktSigner, options: SignInOptions): Promise<MarketSessionCredentials> {
+      const envelope = await signEnvelope(signInMessage, signer, options);
       const { body } = await request<unknown>({
         method: "POST",
         path: "/market/account/session",
@@ -83,7 +80,8 @@ export function accountApi(request: Transport) {
         "x-mkt-wallet": credentials.address,
       };
       /**
-       * One `POST /market/account` action; retries reuse one Idempotency-Key.
+       * One `POST /market/account` action; retries (a network failure included)
+       * reuse one Idempotency-Key, so the action is done once.
        * The answer's `result` has the type of the kind given.
        *
        * @example
@@ -100,6 +98,7 @@ export function accountApi(request: Transport) {
           path: "/market/account",
           body: input,
           headers,
+          idempotent: true,
         });
         return accountActionResponseSchemas[input.kind].parse(body);
       }
@@ -177,16 +176,17 @@ export function accountApi(request: Transport) {
         },
         /**
          * Deletes the hosted account (`POST /market/account/delete`) with a fresh
-         * signature of `deletionMessage`, never the sign-in signature.
+         * signature of `deletionMessage` by the session's wallet, never the
+         * sign-in signature.
+         *
+         * @example
+         * ```ts
+         * const { deleted } = await session.deleteAccount(account);
+         * ```
          */
-        async deleteAccount(
-          signMessage: MessageSigner,
-          options: { now?: () => number } = {},
-        ): Promise<DeletionResult> {
-          const envelope = await signEnvelope(deletionMessage, {
+        async deleteAccount(signer: MktSigner, options: SigningOptions = {}): Promise<DeletionResult> {
+          const envelope = await signEnvelope(deletionMessage, signer, {
             origin: credentials.origin,
-            address: credentials.address,
-            signMessage,
             ...options,
           });
           const { body } = await request<unknown>({

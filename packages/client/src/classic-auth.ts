@@ -1,22 +1,39 @@
 import {
   CLASSIC_DEFAULT_CHAIN_ID,
-  type ClassicSession,
-  type ClassicSignIn,
+  type ClassicSession as ClassicSessionBody,
+  type ClassicSignIn as ClassicSignInBody,
   classicSessionSchema,
   classicSignInMessage,
   classicSignInResponseSchema,
 } from "@mkt/protocol";
 import type { Transport } from "./http.ts";
-import { type ActionOptions, type ActionSigner, signAction } from "./signed-actions.ts";
+import { type MktSigner, type SigningOptions, signFields } from "./signer.ts";
 
 /**
- * A wallet that signs the sign-in message: a viem `LocalAccount`
- * (`privateKeyToAccount`, `mnemonicToAccount`) as it is, or any object with
- * the wallet's address and an EIP-191 `signMessage` (see `ActionSigner`).
+ * The classic sign-in's answer, its times in Unix epoch milliseconds like every
+ * expiry the SDK returns (the classic wire's ISO 8601 strings, converted).
  */
-export type ClassicSigner = ActionSigner;
+export type ClassicSignIn = Omit<ClassicSignInBody, "expiresAt"> & {
+  /** When the token stops working (Unix epoch milliseconds), 24 hours after sign-in. */
+  expiresAt: number;
+};
 
-export interface ClassicSignInOptions extends ActionOptions {
+/** The signed-in account (`GET /classic/auth/session`), its times in Unix epoch milliseconds. */
+export type ClassicSession = Omit<ClassicSessionBody, "createdAt" | "expiresAt"> & {
+  /** When the token was issued (Unix epoch milliseconds). */
+  createdAt: number;
+  /** When the token stops working (Unix epoch milliseconds). */
+  expiresAt: number;
+};
+
+/** An instant of the classic wire (ISO 8601) in Unix epoch milliseconds. */
+export function epochMs(iso: string): number {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw new TypeError(`the server sent a time that is not ISO 8601: ${iso}`);
+  return ms;
+}
+
+export interface ClassicSignInOptions extends SigningOptions {
   /** The website asking, for a browser application: named in the message and sent as Origin. */
   origin?: string;
   /** The chain named in the message; the classic chain (8453) by default. */
@@ -40,7 +57,7 @@ export function classicAuthApi(request: Transport, credential: ClassicCredential
      * `classicSignInMessage` with a fresh nonce, has the wallet sign it, and
      * keeps the access token: every later classic call of this client sends
      * it as `Authorization: Bearer` beside the API key. The token lasts 24
-     * hours; keep it out of URLs and logs.
+     * hours (`expiresAt`, Unix epoch milliseconds); keep it out of URLs and logs.
      *
      * @example
      * ```ts
@@ -49,9 +66,9 @@ export function classicAuthApi(request: Transport, credential: ClassicCredential
      * console.log(account.id, account.wallets);
      * ```
      */
-    async signIn(signer: ClassicSigner, options: ClassicSignInOptions = {}): Promise<ClassicSignIn> {
+    async signIn(signer: MktSigner, options: ClassicSignInOptions = {}): Promise<ClassicSignIn> {
       const { origin, chainId = CLASSIC_DEFAULT_CHAIN_ID, ...timing } = options;
-      const signed = await signAction(
+      const signed = await signFields(
         signer,
         (fields) => classicSignInMessage({ ...fields, chainId, origin }),
         timing,
@@ -64,7 +81,7 @@ export function classicAuthApi(request: Transport, credential: ClassicCredential
       });
       const signedIn = classicSignInResponseSchema.parse(body);
       credential.token = signedIn.accessToken;
-      return signedIn;
+      return { ...signedIn, expiresAt: epochMs(signedIn.expiresAt) };
     },
 
     /**
@@ -82,7 +99,8 @@ export function classicAuthApi(request: Transport, credential: ClassicCredential
         path: "/classic/auth/session",
         headers: bearerHeaders(credential),
       });
-      return classicSessionSchema.parse(body);
+      const session = classicSessionSchema.parse(body);
+      return { ...session, createdAt: epochMs(session.createdAt), expiresAt: epochMs(session.expiresAt) };
     },
 
     /**

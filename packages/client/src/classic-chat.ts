@@ -156,7 +156,7 @@ export function classicChatApi(request: Transport, credential: ClassicCredential
       const { chainId, ...live } = options;
       if (chainId !== undefined && chainId !== CLASSIC_DEFAULT_CHAIN_ID)
         url.searchParams.set("chainId", String(chainId));
-      return subscribeEventStream(stream, { url, parse: parseClassicChatEvent }, live);
+      return subscribeEventStream(stream, { url, surface: "classic", parse: parseClassicChatEvent }, live);
     },
   };
 }

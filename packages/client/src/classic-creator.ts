@@ -36,7 +36,7 @@ export interface WaitUntilReadyOptions {
 const segment = (value: string) => encodeURIComponent(value);
 
 /**
- * The Classic creator workflow (`/classic/metadata/…`, section 3): drafts,
+ * The Classic creator workflow (`/classic/metadata/…`): drafts,
  * allowlists and proofs, confirm, readiness and revisions. Every call but
  * `proof` needs a signed-in client (`client.classic.auth.signIn`).
  */
@@ -66,7 +66,10 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
      * ```
      */
     poll: (draft: ClassicDraftPollRequest): Promise<ClassicDraftPoll> =>
-      call({ method: "POST", path: "/classic/metadata/draft/poll", body: draft }, classicDraftPollSchema),
+      call(
+        { method: "POST", path: "/classic/metadata/draft/poll", body: draft, idempotent: true },
+        classicDraftPollSchema,
+      ),
 
     /** One page of the signed-in account's drafts (`GET /classic/metadata/draft`). */
     list: (query: { page?: number; limit?: number } = {}): Promise<ClassicDraftList> =>

@@ -4,7 +4,7 @@ import {
   type ClassicReactionKind,
   type ClassicReactions,
   type ClassicRecovery,
-  type ClassicRefresh,
+  type ClassicRefresh as ClassicRefreshBody,
   type ClassicReport,
   type ClassicReportReason,
   classicAccountStatsSchema,
@@ -13,7 +13,7 @@ import {
   classicRefreshSchema,
   classicReportSchema,
 } from "@mkt/protocol";
-import { bearerHeaders, type ClassicCredential } from "./classic-auth.ts";
+import { bearerHeaders, type ClassicCredential, epochMs } from "./classic-auth.ts";
 import type { RequestOptions, Transport } from "./http.ts";
 
 /** A game (its booster drop address) or one pack of it; the classic chain (8453) by default. */
@@ -28,6 +28,17 @@ const targetBody = ({ contractAddress, tokenId, chainId }: ClassicTargetInput) =
   ...(tokenId === undefined ? {} : { tokenId: tokenId.toString() }),
   ...(chainId === undefined ? {} : { chainId }),
 });
+
+/**
+ * A refresh's answer, its times in Unix epoch milliseconds like every expiry
+ * the SDK returns (the classic wire's ISO 8601 strings, converted).
+ */
+export type ClassicRefresh = Omit<ClassicRefreshBody, "refreshedAt" | "cooldownUntil"> & {
+  /** The target's latest refresh (now when `refreshed`), Unix epoch milliseconds. */
+  refreshedAt: number;
+  /** When the target may be refreshed again, Unix epoch milliseconds. */
+  cooldownUntil: number;
+};
 
 /** Service limits whose 429 is an answer, not a reason to back off and retry. */
 const FINAL_CODES = [
@@ -133,18 +144,26 @@ export function classicToolsApi(request: Transport, credential: ClassicCredentia
 
     /**
      * Refreshes a game's or pack's metadata on every replica (`POST /classic/refresh`).
-     * Inside the target's cooldown: `refreshed: false` and `cooldownUntil`.
+     * Inside the target's cooldown: `refreshed: false` and `cooldownUntil`
+     * (Unix epoch milliseconds).
      *
      * @example
      * ```ts
      * const { refreshed, cooldownUntil } = await client.classic.tools.refresh({ contractAddress: drop });
+     * if (!refreshed) console.log(`again in ${Math.ceil((cooldownUntil - Date.now()) / 1000)} s`);
      * ```
      */
-    refresh: (target: ClassicTargetInput): Promise<ClassicRefresh> =>
-      call(
+    refresh: async (target: ClassicTargetInput): Promise<ClassicRefresh> => {
+      const answer = await call(
         { method: "POST", path: "/classic/refresh", body: targetBody(target), finalCodes: FINAL_CODES },
         classicRefreshSchema,
-      ),
+      );
+      return {
+        ...answer,
+        refreshedAt: epochMs(answer.refreshedAt),
+        cooldownUntil: epochMs(answer.cooldownUntil),
+      };
+    },
 
     /**
      * The signed-in account's figures beside the platform's (`GET /classic/stats/me`).

@@ -11,10 +11,27 @@ import { predictMarketsApi } from "./predict-markets.ts";
 import { releasesApi } from "./releases.ts";
 import { runtimeApi } from "./runtime.ts";
 
+/** `baseUrl`, the optional `apiKey`, and the `fetch`, `retry` policy and clock to use. */
 export interface MktClientOptions extends TransportOptions {}
 
 /**
- * Creates a client of the mkt APIs.
+ * Creates a client of the mkt APIs: `keys`, `market`, `classic` and `predict`.
+ *
+ * The same conventions on every surface:
+ * - **Signer**: every signed flow (market sign-in and account deletion, release
+ *   actions, pack edits, classic sign-in) takes one `MktSigner`: a viem local
+ *   or smart account, or a viem `WalletClient` with an account.
+ * - **Times**: every expiry returned (`expiresAt`, `cooldownUntil`), and the
+ *   times beside it, is Unix epoch milliseconds (`number`); the classic wire's
+ *   ISO strings are converted. Durations carry their unit in their name.
+ * - **Errors**: a refused request throws `MktApiError`: `status`, `code`
+ *   (always set: the body's own code, or the status's for the market's words-only
+ *   body), `message`, `retryAfterSeconds` (`undefined` without `Retry-After`),
+ *   `requestId`. Branch on `status` and `code`.
+ * - **Retries**: only what a retry can change: a 429 from a real rate limit and
+ *   a 503, each waited out by its `Retry-After` (up to
+ *   `retry.maxRetryAfterSeconds`), and network failures of idempotent requests.
+ *   A client without an API key fails at once (`apiKeyMissing`), never waiting.
  *
  * @example
  * ```ts
@@ -31,7 +48,11 @@ export function createMktClient(options: MktClientOptions) {
   const request = createTransport(options);
   return {
     keys: {
-      /** Creates an API key; the key is in the answer only. Retries reuse one Idempotency-Key. */
+      /**
+       * Creates an API key (`POST /keys`, no key needed); the key is in this answer only.
+       * A 429 or 503 is retried with the same Idempotency-Key; a network failure is
+       * not (a replay would answer without the key).
+       */
       async create(input: CreateKeyRequest): Promise<CreatedKey> {
         const { body } = await request<unknown>({
           method: "POST",

@@ -1,48 +1,133 @@
+/**
+ * `@mkt/client`: the typed SDK of the mkt market, classic and prediction-feed APIs.
+ *
+ * Conventions, the same on every surface:
+ * - Signing: every signed flow takes one `MktSigner`, a viem local or smart
+ *   account or a viem `WalletClient` with an account.
+ * - Times: every expiry the SDK returns (`expiresAt`, `cooldownUntil`) and the
+ *   times beside it in the same answer are Unix epoch milliseconds (`number`),
+ *   as are the times it takes (`launchAt`, `now()`); durations are named in
+ *   their unit (`ttlSeconds`, `retryAfterSeconds`).
+ * - Errors: every refused request throws `MktApiError` with `status`, a `code`
+ *   (always set), `message`, `retryAfterSeconds` and `requestId`.
+ * - Retries: see `RetryPolicy`; a client without an API key fails at once.
+ * - Types: every answer's type is exported from here.
+ */
 export type {
+  AccountActionInputOf,
+  AccountActionKind,
+  AccountActionResponse,
+  AccountActionResult,
   ArtworkHistory,
+  ArtworkHistoryQuery,
   ArtworkRevision,
   BoardCollectorList,
   BoardCreatorList,
   ClaimList,
+  ClaimsQuery,
+  ClassicAccountStats,
   ClassicActivityEvent,
+  ClassicAllMetadata,
+  ClassicAllowlistEntry,
+  ClassicAllowlistProof,
+  ClassicAllowlistResult,
+  ClassicCardCatalogueView,
   ClassicChatEvent,
   ClassicChatMessage,
   ClassicChatPage,
   ClassicChatPosted,
+  ClassicCollectionEvents,
+  ClassicCollectorsPage,
+  ClassicConfirm,
+  ClassicContractMetadata,
+  ClassicDraft,
+  ClassicDraftList,
+  ClassicDraftPoll,
+  ClassicDraftPollRequest,
+  ClassicFeatured,
   ClassicGame,
+  ClassicGameDetail,
+  ClassicGameLeaderboardPage,
+  ClassicGamesPage,
   ClassicHoldings,
   ClassicHoldingsPack,
+  ClassicOddsView,
+  ClassicOwnerPage,
+  ClassicPagination,
   ClassicRangePack,
+  ClassicRangePage,
+  ClassicReactionKind,
+  ClassicReactions,
+  ClassicReady,
+  ClassicRecent,
+  ClassicRecovery,
+  ClassicReport,
+  ClassicReportReason,
+  ClassicRevision,
+  ClassicRevisionRequest,
   ClassicSearchGame,
-  ClassicSession,
-  ClassicSignIn,
+  ClassicSearchPage,
+  ClassicStats,
   ClassicTokenMetadata,
+  ClassicUnboxing,
+  CollectorBoardQuery,
+  CreatedKey,
+  CreateKeyRequest,
   Creator,
+  CreatorBoardQuery,
+  CreatorDrop,
   CreatorDropList,
   CreatorReleaseList,
+  DeletionResult,
   Discovery,
+  DmMessageList,
+  DmMessagesQuery,
+  DmThreadList,
+  DmUnread,
+  FollowList,
   Head,
   LiveEvent,
+  MarketBucket,
   MarketClaim,
   MarketDrop,
   MarketRuntime,
   MarketRuntimeCatalog,
   PackEdit,
   PackEditActionInput,
+  PageQuery,
+  PredictBlock,
+  PredictLeaderboard,
+  PredictMarket,
+  PredictMarketMedia,
+  PredictMarketResponse,
+  PredictMarketsPage,
+  PredictMarketsQuery,
+  PredictPoints,
+  PredictPortfolio,
+  PredictQuote,
+  PredictQuoteQuery,
+  PredictRuntime,
+  PredictStreamEvent,
   RateLimit,
   Release,
+  ReleaseActionInput,
   ReleaseArtwork,
   ReleaseDraftInput,
   ReleaseList,
   RoomDetail,
+  RoomList,
+  RoomMessageList,
+  SessionCreated,
+  SessionState,
 } from "@mkt/protocol";
-export type { MarketSessionCredentials, MessageSigner, SignInOptions } from "./account.ts";
-export type { ClassicSigner, ClassicSignInOptions } from "./classic-auth.ts";
+export type { MarketSessionCredentials, SignInOptions } from "./account.ts";
+export type { ClassicSession, ClassicSignIn, ClassicSignInOptions } from "./classic-auth.ts";
 export type { ClassicChatListOptions, ClassicChatSubscribeOptions } from "./classic-chat.ts";
 export type { WaitUntilReadyOptions } from "./classic-creator.ts";
-export type { ClassicTargetInput } from "./classic-tools.ts";
+export type { ClassicRefresh, ClassicTargetInput } from "./classic-tools.ts";
 export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
+export type { MktSurface } from "./errors.ts";
 export { MktApiError } from "./errors.ts";
 export type { RetryPolicy } from "./http.ts";
 export type { LiveOptions, LiveSubscription, StreamSubscriptionOptions } from "./live.ts";
@@ -56,6 +141,5 @@ export type {
 export { PredictDisabledError, predictApi } from "./predict.ts";
 export type { PredictMarketsApi, PredictMarketsOptions, PredictQuoteOptions } from "./predict-markets.ts";
 export { predictMarketsApi } from "./predict-markets.ts";
-export type { ReleaseActionOptions, ReleaseSigner } from "./releases.ts";
 export type { ClaimsOptions } from "./runtime.ts";
-export type { ActionOptions, ActionSigner } from "./signed-actions.ts";
+export type { MktSigner, SigningOptions } from "./signer.ts";

@@ -1,7 +1,7 @@
 import { LIVE_STREAM, type LiveEvent, parseLiveEvent } from "@mkt/protocol";
 import { createParser } from "eventsource-parser";
 import type { MarketSessionCredentials } from "./account.ts";
-import { MktApiError } from "./errors.ts";
+import { MktApiError, type MktSurface, parseBody } from "./errors.ts";
 import type { TransportOptions } from "./http.ts";
 
 /** What every event-stream subscription takes (the market live updates, a classic game chat). */
@@ -15,7 +15,10 @@ export interface StreamSubscriptionOptions<E> {
    * REST resources the app shows. Awaited before later events are delivered.
    */
   onResync: () => void | Promise<void>;
-  /** A failed connection attempt or a dropped stream; the subscription reconnects unless the error is final. */
+  /**
+   * A failed connection attempt or a dropped stream; the subscription reconnects
+   * unless the error is final (then `done` rejects with it instead).
+   */
   onError?: (error: unknown) => void;
   /** Reconnection backoff: full jitter, doubling from `baseDelayMs` up to `maxDelayMs`. */
   backoff?: { baseDelayMs?: number; maxDelayMs?: number };
@@ -33,16 +36,20 @@ export interface LiveSubscription {
   lastEventId(): string | undefined;
   /** Stops the subscription; `done` resolves. */
   close(): void;
-  /** Resolves when closed; rejects with the `MktApiError` of a final refusal (401, 403, 400, 404). */
+  /**
+   * Resolves when closed; rejects with the `MktApiError` of a final refusal
+   * (400, 401, 403, 404, or any refusal of a client without an API key).
+   */
   done: Promise<void>;
 }
 
 /** Statuses after which reconnecting can help. */
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
-/** The stream to open: its URL, the headers besides `API-KEY` and `Last-Event-ID`, and its event parser. */
+/** The stream to open: its URL and surface, the headers besides `API-KEY` and `Last-Event-ID`, and its event parser. */
 export interface EventStreamTarget<E> {
   url: URL;
+  surface: MktSurface;
   headers?: Record<string, string>;
   parse: (raw: { event?: string | undefined; id?: string | undefined; data: string }) => E | undefined;
 }
@@ -54,7 +61,9 @@ export interface EventStreamTarget<E> {
  * and its Retry-After) and `Last-Event-ID`, so no event is missed while the
  * server still holds it; when it no longer does (a `resync` event),
  * `onResync` runs first. A refusal that reconnecting cannot help (400, 401,
- * 403, 404) ends the subscription.
+ * 403, 404, or a 401 or 429 answered to a client that has no API key) ends the
+ * subscription. A 429 with a key is waited out (at least its Retry-After) and
+ * reconnected: a long-lived subscription outlasts a spent stream budget.
  */
 export function subscribeEventStream<E extends { event: string }>(
   options: TransportOptions,
@@ -77,18 +86,11 @@ export function subscribeEventStream<E extends { event: string }>(
     if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
     const response = await fetchImpl(url, { headers, signal: abort.signal });
     if (!response.ok || !response.body) {
-      const text = await response.text();
-      const retryAfter = Number(response.headers.get("retry-after"));
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {}
-      throw new MktApiError(
-        response.status,
-        body,
-        Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
-        response.headers.get("x-request-id") ?? undefined,
-      );
+      const body = parseBody(await response.text(), response.headers.get("content-type"));
+      throw MktApiError.fromResponse(response, body, {
+        surface: target.surface,
+        apiKeyMissing: !options.apiKey && (response.status === 401 || response.status === 429),
+      });
     }
     // Events are handed over in order, a resync awaited before anything after it.
     let delivering: Promise<void> = Promise.resolve();
@@ -130,7 +132,8 @@ export function subscribeEventStream<E extends { event: string }>(
         wait = retryMs;
       } catch (error) {
         if (abort.signal.aborted) break;
-        if (error instanceof MktApiError && !RETRYABLE.has(error.status)) throw error;
+        if (error instanceof MktApiError && (error.apiKeyMissing || !RETRYABLE.has(error.status)))
+          throw error;
         live.onError?.(error);
         failures += 1;
         const backoff = Math.min(max, base * 2 ** (failures - 1)) * random();
@@ -186,7 +189,7 @@ export function liveApi(options: TransportOptions) {
             "x-mkt-wallet": live.session.address,
           }
         : {};
-      return subscribeEventStream(options, { url, headers, parse: parseLiveEvent }, live);
+      return subscribeEventStream(options, { url, surface: "market", headers, parse: parseLiveEvent }, live);
     },
   };
 }

@@ -6,7 +6,7 @@ import {
   parsePackEditAction,
 } from "@mkt/protocol";
 import type { Transport } from "./http.ts";
-import { type ActionOptions, type ActionSigner, signAction } from "./signed-actions.ts";
+import { type MktSigner, type SigningOptions, signFields } from "./signer.ts";
 
 export function packEditApi(request: Transport) {
   /**
@@ -29,14 +29,14 @@ export function packEditApi(request: Transport) {
    * ```
    */
   return async function packEdit(
-    account: ActionSigner,
+    signer: MktSigner,
     version: string,
     input: PackEditActionInput,
-    options?: ActionOptions,
+    options?: SigningOptions,
   ): Promise<PackEdit> {
     const action = parsePackEditAction(input);
-    const { signature, ...fields } = await signAction(
-      account,
+    const { signature, ...fields } = await signFields(
+      signer,
       (fields) => packEditMessage({ ...fields, version, action }),
       options,
     );

@@ -240,7 +240,7 @@ export function predictApi(
       let handling: Promise<void> = Promise.resolve();
       const subscription = subscribeEventStream(
         stream,
-        { url: new URL(`${baseUrl}${PREFIX}/stream`), parse: parsePredictStreamEvent },
+        { url: new URL(`${baseUrl}${PREFIX}/stream`), surface: "predict", parse: parsePredictStreamEvent },
         {
           onResync: reload,
           onEvent: (event) => {

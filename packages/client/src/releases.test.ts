@@ -1,6 +1,6 @@
 import { parseReleaseAction, type Release, releaseActionMessage } from "@mkt/protocol";
 import { recoverMessageAddress } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { privateKeyToAccount, toAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { createMktClient, MktApiError } from "./index.ts";
 
@@ -188,13 +188,13 @@ describe("@mkt/client signed release actions", () => {
   it("refuses an action that does not parse before asking the wallet to sign", async () => {
     const server = fakeServer([{ status: 200, body: release("rel_1") }]);
     let signed = 0;
-    const signer = {
-      address: account.address,
-      signMessage: async (args: { message: string }) => {
+    const signer = toAccount({
+      ...account,
+      signMessage: async (args) => {
         signed++;
         return account.signMessage(args);
       },
-    };
+    });
     await expect(server.releases.cancel(signer, "rel_1", 0)).rejects.toThrow(/revision/);
     await expect(server.releases.create(signer, { name: "x", symbol: "no spaces" })).rejects.toThrow(
       /symbol/,
@@ -207,7 +207,10 @@ describe("@mkt/client signed release actions", () => {
     const server = fakeServer([{ status: 409, body: { error: "revision 1 is stale; the release is at 2" } }]);
     const error = await server.releases.cancel(account, "rel_1", 1).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MktApiError);
-    expect((error as MktApiError).status).toBe(409);
-    expect((error as MktApiError).message).toContain("stale");
+    expect(error).toMatchObject({
+      status: 409,
+      code: "CONFLICT",
+      message: "HTTP 409 CONFLICT: revision 1 is stale; the release is at 2",
+    });
   });
 });

@@ -9,11 +9,7 @@ import {
   releaseSchema,
 } from "@mkt/protocol";
 import type { Transport } from "./http.ts";
-import { type ActionOptions, type ActionSigner, signAction } from "./signed-actions.ts";
-
-/** A wallet that signs release actions (see `ActionSigner`). */
-export type ReleaseSigner = ActionSigner;
-export type ReleaseActionOptions = ActionOptions;
+import { type MktSigner, type SigningOptions, signFields } from "./signer.ts";
 
 const RELEASES = "/market/releases";
 
@@ -28,13 +24,13 @@ export function releasesApi(request: Transport) {
    * parsed first: the body carries exactly the JSON the message states.
    */
   async function apply(
-    account: ReleaseSigner,
+    signer: MktSigner,
     input: ReleaseActionInput,
-    options?: ReleaseActionOptions,
+    options?: SigningOptions,
   ): Promise<Release | undefined> {
     const action = parseReleaseAction(input);
-    const { signature, ...fields } = await signAction(
-      account,
+    const { signature, ...fields } = await signFields(
+      signer,
       (fields) => releaseActionMessage({ ...fields, action }),
       options,
     );
@@ -113,7 +109,7 @@ export function releasesApi(request: Transport) {
     },
 
     /**
-     * Creates a draft signed by `account`, whose account becomes the owner
+     * Creates a draft signed by `signer`, whose account becomes the owner
      * (`POST /market/releases`, 201). Every signed action has a fresh nonce
      * and expires two minutes ahead by default.
      *
@@ -126,8 +122,8 @@ export function releasesApi(request: Transport) {
      * console.log(draft.id, draft.status, draft.revision); // rel_…, "draft", 1
      * ```
      */
-    create: (account: ReleaseSigner, draft: ReleaseDraftInput, options?: ReleaseActionOptions) =>
-      applied(apply(account, { kind: "create", draft }, options)),
+    create: (signer: MktSigner, draft: ReleaseDraftInput, options?: SigningOptions) =>
+      applied(apply(signer, { kind: "create", draft }, options)),
 
     /**
      * Replaces the draft fields of a release. `revision` is the one the edit is
@@ -145,12 +141,12 @@ export function releasesApi(request: Transport) {
      * ```
      */
     edit: (
-      account: ReleaseSigner,
+      signer: MktSigner,
       releaseId: string,
       revision: number,
       draft: ReleaseDraftInput,
-      options?: ReleaseActionOptions,
-    ) => applied(apply(account, { kind: "edit", releaseId, revision, draft }, options)),
+      options?: SigningOptions,
+    ) => applied(apply(signer, { kind: "edit", releaseId, revision, draft }, options)),
 
     /**
      * Announces a release for `launchAt` (Unix milliseconds, in the future).
@@ -162,12 +158,12 @@ export function releasesApi(request: Transport) {
      * ```
      */
     announce: (
-      account: ReleaseSigner,
+      signer: MktSigner,
       releaseId: string,
       revision: number,
       launchAt: number,
-      options?: ReleaseActionOptions,
-    ) => applied(apply(account, { kind: "announce", releaseId, revision, launchAt }, options)),
+      options?: SigningOptions,
+    ) => applied(apply(signer, { kind: "announce", releaseId, revision, launchAt }, options)),
 
     /**
      * Moves the `launchAt` of an announced release.
@@ -178,12 +174,12 @@ export function releasesApi(request: Transport) {
      * ```
      */
     reschedule: (
-      account: ReleaseSigner,
+      signer: MktSigner,
       releaseId: string,
       revision: number,
       launchAt: number,
-      options?: ReleaseActionOptions,
-    ) => applied(apply(account, { kind: "reschedule", releaseId, revision, launchAt }, options)),
+      options?: SigningOptions,
+    ) => applied(apply(signer, { kind: "reschedule", releaseId, revision, launchAt }, options)),
 
     /**
      * Cancels an announced release; it stays listed so followers see it.
@@ -193,8 +189,8 @@ export function releasesApi(request: Transport) {
      * const cancelled = await client.market.releases.cancel(account, release.id, release.revision);
      * ```
      */
-    cancel: (account: ReleaseSigner, releaseId: string, revision: number, options?: ReleaseActionOptions) =>
-      applied(apply(account, { kind: "cancel", releaseId, revision }, options)),
+    cancel: (signer: MktSigner, releaseId: string, revision: number, options?: SigningOptions) =>
+      applied(apply(signer, { kind: "cancel", releaseId, revision }, options)),
 
     /**
      * Links a release to a drop the indexer has seen onchain in runtime
@@ -207,13 +203,13 @@ export function releasesApi(request: Transport) {
      * ```
      */
     link: (
-      account: ReleaseSigner,
+      signer: MktSigner,
       releaseId: string,
       revision: number,
       version: string,
       dropId: string,
-      options?: ReleaseActionOptions,
-    ) => applied(apply(account, { kind: "link", releaseId, revision, version, dropId }, options)),
+      options?: SigningOptions,
+    ) => applied(apply(signer, { kind: "link", releaseId, revision, version, dropId }, options)),
 
     /**
      * Deletes a draft (204).
@@ -224,12 +220,12 @@ export function releasesApi(request: Transport) {
      * ```
      */
     async delete(
-      account: ReleaseSigner,
+      signer: MktSigner,
       releaseId: string,
       revision: number,
-      options?: ReleaseActionOptions,
+      options?: SigningOptions,
     ): Promise<void> {
-      await apply(account, { kind: "delete", releaseId, revision }, options);
+      await apply(signer, { kind: "delete", releaseId, revision }, options);
     },
   };
 }

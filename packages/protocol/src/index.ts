@@ -147,6 +147,7 @@ export { isPlainHttpUrl, parseClassicChatEvent, txHashString, uint256Param } fro
 export { weiString } from "./classic/index.ts";
 export type { ClassicError, MarketError, PredictError, PredictRateLimited } from "./errors/index.ts";
 export { classicErrorSchema, marketErrorSchema, PREDICT_RATE_LIMIT_CODE } from "./errors/index.ts";
+export { ERROR_CODE_OF_STATUS, errorCodeOfStatus } from "./errors/index.ts";
 export { predictErrorSchema, predictRateLimitSchema } from "./errors/index.ts";
 export type { AdminKey, AdminKeyPatch, CreatedKey, CreateKeyRequest, ReplayedKey } from "./keys/index.ts";
 export { adminKeyListQuerySchema, adminKeyListSchema, adminKeyParamsSchema } from "./keys/index.ts";

@@ -31,6 +31,35 @@ export const predictErrorSchema = z
   })
   .meta({ id: "PredictError" });
 
+/**
+ * The stable error code of each HTTP status, where a surface's body carries none of its own: the
+ * prediction feed's `error` for an answer without a more precise code, and the code an SDK gives
+ * a market or platform answer, whose `{error}` body is words only. One code per status, so the
+ * same refusal has the same code whichever surface answered.
+ */
+export const ERROR_CODE_OF_STATUS = {
+  400: "INVALID_INPUT",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  408: "REQUEST_TIMEOUT",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  414: "URI_TOO_LONG",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE",
+  429: "RATE_LIMITED",
+  431: "HEADER_TOO_LARGE",
+  500: "INTERNAL_ERROR",
+  502: "BAD_GATEWAY",
+  503: "SERVICE_UNAVAILABLE",
+  504: "GATEWAY_TIMEOUT",
+} as const satisfies Record<number, string>;
+
+/** The code of `status` (`ERROR_CODE_OF_STATUS`); `HTTP_<status>` for a status the APIs never answer. */
+export const errorCodeOfStatus = (status: number): string =>
+  (ERROR_CODE_OF_STATUS as Record<number, string>)[status] ?? `HTTP_${status}`;
+
 export type MarketError = z.infer<typeof marketErrorSchema>;
 export type ClassicError = z.infer<typeof classicErrorSchema>;
 export type PredictError = z.infer<typeof predictErrorSchema>;

@@ -1,5 +1,6 @@
 import { deriveDevAccounts } from "@mkt/chain";
-import { type ActionSigner, createMktClient, type Release } from "@mkt/client";
+import { createMktClient, type Release } from "@mkt/client";
+import { type LocalAccount, toAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogCapture, setupApp, type TestApp } from "../_test/app.ts";
 import { createLogger } from "../logging/index.ts";
@@ -9,16 +10,16 @@ import { demoReleaseDraft } from "./release-designs.ts";
 const accounts = deriveDevAccounts(undefined, 10);
 const signatures: string[] = [];
 /** A dev wallet whose signatures the test keeps, to check that no log carries one. */
-const recorded = (index: number): ActionSigner => {
+const recorded = (index: number): LocalAccount => {
   const account = accounts[index]!;
-  return {
-    address: account.address,
+  return toAccount({
+    ...account,
     async signMessage(args) {
       const signature = await account.signMessage(args);
       signatures.push(signature);
       return signature;
     },
-  };
+  });
 };
 
 describe("demo release activity against the app", () => {
@@ -33,7 +34,7 @@ describe("demo release activity against the app", () => {
   });
   afterAll(() => t.close());
 
-  const listedBy = async (wallets: ActionSigner[]) => {
+  const listedBy = async (wallets: LocalAccount[]) => {
     const owners = new Set(wallets.map((wallet) => wallet.address.toLowerCase()));
     const out: Release[] = [];
     for await (const release of releases.iterate()) if (owners.has(release.owner)) out.push(release);

@@ -1,6 +1,7 @@
-import { type ActionSigner, createMktClient, type MktClient, type Release } from "@mkt/client";
+import { createMktClient, type MktClient, type Release } from "@mkt/client";
 import type { CreatedKey, CreateKeyRequest, ReleaseDraftInput } from "@mkt/protocol";
 import type { Logger } from "pino";
+import type { LocalAccount } from "viem";
 import { DEMO_ACCENTS, DEMO_DESIGN_COUNT, DEMO_UPDATES, demoReleaseDraft } from "./release-designs.ts";
 
 const HOUR = 3_600_000;
@@ -18,7 +19,7 @@ export interface DemoReleaseActivityOptions {
   /** The SDK's release catalog, against the app's public URL. */
   releases: MktClient["market"]["releases"];
   /** Dev wallets that own and sign the demo releases. */
-  wallets: readonly ActionSigner[];
+  wallets: readonly LocalAccount[];
   /** Uniform in [0, 1); seeded so a run can be replayed. */
   random?: () => number;
   now?: () => number;
@@ -74,7 +75,7 @@ export function createDemoReleaseActivity(options: DemoReleaseActivityOptions) {
   let nextWallet = 0;
   let edits = 0;
 
-  const signerOf = (release: Release): ActionSigner => {
+  const signerOf = (release: Release): LocalAccount => {
     const signer = signers.get(release.owner);
     if (!signer) throw new Error(`release ${release.id} is not owned by a demo wallet`);
     return signer;

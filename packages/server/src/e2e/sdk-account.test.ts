@@ -24,14 +24,7 @@ describe("SDK account actions and DM reads over real HTTP", () => {
   it("parses the answer of every kind with that kind's schema", async () => {
     const { key } = await t.createKey({ multiplier: 10 });
     const client = createMktClient({ baseUrl, apiKey: key });
-    const signIn = (index: number) => {
-      const wallet = testWallet(index);
-      return client.market.signIn({
-        origin: TEST_ORIGIN,
-        address: wallet.address,
-        signMessage: (message) => wallet.signMessage({ message }),
-      });
-    };
+    const signIn = (index: number) => client.market.signIn(testWallet(index), { origin: TEST_ORIGIN });
     const aliceCredentials = await signIn(20);
     const alice = client.market.session(aliceCredentials);
     const bobCredentials = await signIn(21);

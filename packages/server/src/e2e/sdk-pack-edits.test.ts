@@ -1,7 +1,8 @@
 import { claimDropsAbi, waitForSuccess } from "@mkt/chain";
-import { type ActionSigner, createMktClient, MktApiError } from "@mkt/client";
+import { createMktClient, MktApiError } from "@mkt/client";
 import { signInMessage } from "@mkt/protocol";
 import { sql } from "kysely";
+import { toAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TEST_ORIGIN } from "../_test/accounts.ts";
 import { setupApp, type TestApp } from "../_test/app.ts";
@@ -172,11 +173,12 @@ describe("SDK pack edits against the dev chain", () => {
   it("refuses a sign-in signature over the same fields with 401", async () => {
     const holder = wallet(HOLDER);
     // A wallet that, asked to sign the pack edit, signs a sign-in text with the same nonce and expiry.
-    const signsSignIn: ActionSigner = {
-      address: holder.address,
+    const signsSignIn = toAccount({
+      ...holder,
       signMessage: ({ message }) => {
+        const text = typeof message === "string" ? message : "";
         const line = (name: string) =>
-          message
+          text
             .split("\n")
             .find((l) => l.startsWith(`${name}: `))!
             .slice(name.length + 2);
@@ -189,7 +191,7 @@ describe("SDK pack edits against the dev chain", () => {
           }),
         });
       },
-    };
+    });
     const refused = await refusal(
       client.market.packEdit(signsSignIn, version, {
         kind: "set-note",

@@ -108,13 +108,7 @@ describe("SDK release catalog over real HTTP", () => {
     const wren = await releases.announce(creator, draft.id, 1, Date.now() + DAY);
 
     const reader = testWallet(35);
-    const session = client.market.session(
-      await client.market.signIn({
-        origin: TEST_ORIGIN,
-        address: reader.address,
-        signMessage: (message) => reader.signMessage({ message }),
-      }),
-    );
+    const session = client.market.session(await client.market.signIn(reader, { origin: TEST_ORIGIN }));
     expect(await session.releases.wish(wren.id)).toEqual({ releaseId: wren.id, wishlisted: true });
     const unknown = await session.releases.wish("rel_nowhere").catch((e: unknown) => e);
     expect((unknown as MktApiError).status).toBe(404);

@@ -98,17 +98,12 @@ describe("SDK wallet sign-in over real HTTP", () => {
     });
     const client = createMktClient({ baseUrl, apiKey: key });
     const wallet = testWallet(3);
-    const signMessage = (message: string) => wallet.signMessage({ message });
-    const credentials = await client.market.signIn({
-      origin: TEST_ORIGIN,
-      address: wallet.address,
-      signMessage,
-    });
+    const credentials = await client.market.signIn(wallet, { origin: TEST_ORIGIN });
     expect(credentials.address).toBe(wallet.address.toLowerCase());
     const session = client.market.session(credentials);
     expect(await session.state()).toMatchObject({ active: true, address: credentials.address });
 
-    const deleted = await session.deleteAccount(signMessage);
+    const deleted = await session.deleteAccount(wallet);
     expect(deleted).toMatchObject({ deleted: true, sessionsRevoked: 1 });
     const after = await session.state().catch((error: unknown) => error);
     expect(after).toBeInstanceOf(MktApiError);

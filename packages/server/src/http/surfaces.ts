@@ -1,5 +1,6 @@
 import {
   classicErrorSchema,
+  errorCodeOfStatus,
   MARKET_API_VERSION,
   marketErrorSchema,
   PREDICT_API_VERSION,
@@ -32,24 +33,8 @@ export interface Surface {
   renderError(error: AppError): RenderedError;
 }
 
-const codeOfKind: Record<ErrorKind, string> = {
-  bad_request: "INVALID_INPUT",
-  unauthorized: "UNAUTHORIZED",
-  forbidden: "FORBIDDEN",
-  not_found: "NOT_FOUND",
-  conflict: "CONFLICT",
-  payload_too_large: "PAYLOAD_TOO_LARGE",
-  unsupported_media_type: "UNSUPPORTED_MEDIA_TYPE",
-  uri_too_long: "URI_TOO_LONG",
-  header_too_large: "HEADER_TOO_LARGE",
-  request_timeout: "REQUEST_TIMEOUT",
-  unprocessable: "UNPROCESSABLE",
-  rate_limited: "RATE_LIMITED",
-  unavailable: "SERVICE_UNAVAILABLE",
-  bad_gateway: "BAD_GATEWAY",
-  gateway_timeout: "GATEWAY_TIMEOUT",
-  internal: "INTERNAL_ERROR",
-};
+/** The code of a kind without a more precise one: the status's code, the same one the SDK gives a market answer. */
+const codeOfKind = (kind: ErrorKind): string => errorCodeOfStatus(statusOfKind[kind]);
 
 /**
  * Headers every error carries whatever the surface: the budget state when known, Retry-After,
@@ -126,7 +111,7 @@ export function classicSurface(): Surface {
               success: false,
               message: publicMessage(error),
               error:
-                error.code ?? (error.kind === "bad_request" ? "VALIDATION_ERROR" : codeOfKind[error.kind]),
+                error.code ?? (error.kind === "bad_request" ? "VALIDATION_ERROR" : codeOfKind(error.kind)),
             },
       headers: commonHeaders(error),
     }),
@@ -148,7 +133,7 @@ export function predictSurface(publicUrl: string): Surface {
       body:
         error.kind === "rate_limited"
           ? { error: PREDICT_RATE_LIMIT_CODE, docs }
-          : { error: error.code ?? codeOfKind[error.kind], message: publicMessage(error) },
+          : { error: error.code ?? codeOfKind(error.kind), message: publicMessage(error) },
       headers: commonHeaders(error),
     }),
   };

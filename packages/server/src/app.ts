@@ -38,6 +38,7 @@ import { type MarketOptions, mountMarket } from "./market/mount.ts";
 import type { Metrics } from "./metrics/index.ts";
 import type { CursorSigner } from "./paging/index.ts";
 import { operationsRoutes, type PublishedDocument } from "./platform/operations-routes.ts";
+import { createReferenceAssets, locateReferenceBundle } from "./platform/reference-assets.ts";
 import { platformRoutes } from "./platform/routes.ts";
 import { mountPredict, type PredictOptions } from "./predict/mount.ts";
 import type { SlidingWindowLimiter } from "./quotas/limiter.ts";
@@ -146,6 +147,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       db: options.db,
       documents,
       proxy: { prefix: surfaces.app.prefix, title: surfaces.app.title },
+      publicUrl: config.publicUrl,
+      referenceAssets: createReferenceAssets(locateReferenceBundle()),
     }),
   ]);
   // `POST /keys` and `DELETE /keys/current` belong to all three documents (their `{key_create_url}`).

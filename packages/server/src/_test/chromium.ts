@@ -1,23 +1,42 @@
 import { existsSync } from "node:fs";
-import puppeteer, { type Browser } from "puppeteer-core";
+import { createServer } from "node:net";
+import { type Browser, chromium } from "playwright-core";
 
-/** Debian's Chromium (`apt-get install -y chromium`), which `.ci/run` installs. */
+/** Debian's Chromium (`apt-get install -y chromium`), which `.ci/run` installs; no browser is downloaded. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
 /**
- * Starts headless Chromium. Where it is not installed the test fails in CI
- * (`CI` set: the browser tests must run there) and is skipped with the reason
- * elsewhere.
+ * Why the browser tests cannot run here, or undefined when they can. Only outside CI: in CI
+ * (`CI` set, as `.ci/run` runs) a missing Chromium fails the tests instead, so a machine without
+ * it can never pass them by skipping.
  */
-export async function launchChromium(skip: (note: string) => void): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    const reason = `Chromium is not installed at ${CHROMIUM_PATH} (apt-get install -y chromium)`;
-    if (process.env["CI"]) throw new Error(`${reason}; CI runs the browser tests`);
-    skip(reason);
-  }
-  return puppeteer.launch({
+export function chromiumSkipReason(): string | undefined {
+  if (existsSync(CHROMIUM_PATH) || process.env["CI"]) return undefined;
+  return `Chromium is not installed at ${CHROMIUM_PATH} (apt-get install -y chromium); CI installs it and fails without it`;
+}
+
+/** Headless Chromium, as CI runs it (as root: no sandbox; no GPU; no background traffic to other hosts). */
+export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: apt-get install -y chromium`);
+  return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"],
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+}
+
+/**
+ * A loopback port nobody listens on now, for a server whose `PUBLIC_URL` must name its own port
+ * before it starts (the URL a browser is sent to).
+ */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
   });
 }

@@ -8,7 +8,7 @@ import { PLATFORM_ROUTES } from "../platform/routes.ts";
 import { PREDICT_ROUTES } from "../predict/routes.ts";
 import { MAX_PATH_PARAMETER_LENGTH } from "./framework-errors.ts";
 import { answersWithoutCredential, type RouteDeclaration } from "./route.ts";
-import { HTML_PAGE_POLICY, RESOURCE_POLICY } from "./security-headers.ts";
+import { HTML_PAGE_POLICY, RESOURCE_POLICY, referencePagePolicy } from "./security-headers.ts";
 
 // The headers every answer carries, over every route of every surface (the route tables are the
 // complete lists): an error answer is never cacheable, a successful answer that needed a
@@ -272,7 +272,7 @@ describe("document headers", () => {
   afterAll(() => t.close());
 
   it("every HTML page forbids framing, scripts and the referrer", async () => {
-    for (const url of ["/", "/docs", "/docs/", "/docs/market", "/docs/classic", "/docs/predict"]) {
+    for (const url of ["/", "/docs", "/docs/"]) {
       const response = await t.app.server.inject({ url });
       expect(response.statusCode).toBe(200);
       expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
@@ -284,6 +284,24 @@ describe("document headers", () => {
       expect(HTML_PAGE_POLICY).toContain("frame-ancestors 'none'");
       expect(HTML_PAGE_POLICY).not.toMatch(/script-src/);
     }
+  });
+
+  it("the reference pages run scripts from this server only, never inline or eval, and call only it", async () => {
+    for (const url of ["/docs/market", "/docs/classic", "/docs/predict"]) {
+      const response = await t.app.server.inject({ url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers).toMatchObject({
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy":
+          "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self' https://api.mkt.test; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        "referrer-policy": "no-referrer",
+        "x-content-type-options": "nosniff",
+      });
+    }
+    // PUBLIC_URL's origin, whatever its path, beside the page's own (another host name may serve it).
+    expect(referencePagePolicy("http://127.0.0.1:8080/base/")).toContain(
+      "connect-src 'self' http://127.0.0.1:8080;",
+    );
   });
 
   it("SVG art keeps its own locked-down policy; JSON answers carry no document headers", async () => {

@@ -1,7 +1,5 @@
 import type { Landing } from "@mkt/protocol";
 
-type JsonObject = Record<string, unknown>;
-
 const escapeHtml = (value: unknown) =>
   String(value ?? "")
     .replaceAll("&", "&amp;")
@@ -16,96 +14,50 @@ const page = (title: string, body: string) => `<!doctype html>
 body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 code,pre{font:13px ui-monospace,monospace;background:#f3f4f6;border-radius:4px}
 code{padding:.1em .3em}pre{padding:.8em;overflow:auto}
-.op{border:1px solid #d0d7de;border-radius:6px;margin:1rem 0;padding:.5rem 1rem}
-.method{font-weight:700;text-transform:uppercase;margin-right:.5em}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;text-align:left;padding:.25em .5em;vertical-align:top}
 nav a{margin-right:1em}
 </style></head><body>${body}</body></html>`;
 
-const schemaText = (schema: unknown) => escapeHtml(JSON.stringify(schema, null, 2));
-
-/** How one security scheme is sent, in words: `API-KEY header`, `Authorization: Bearer (AccountSession)`. */
-function schemeText(name: string, scheme: JsonObject | undefined): string {
-  if (scheme?.["type"] === "http") return `<code>Authorization: Bearer</code> (${escapeHtml(name)})`;
-  if (scheme?.["type"] === "apiKey")
-    return `<code>${escapeHtml(scheme["name"])}</code> ${escapeHtml(scheme["in"])} (${escapeHtml(name)})`;
-  return escapeHtml(name);
-}
+/**
+ * The reference UI's configuration (Scalar's `data-configuration`): nothing fetched from or
+ * linked to anywhere but this server (no web fonts, no telemetry, no AI agent, no link to the
+ * vendor's hosted client, no request proxy, so try-it calls the document's server, `PUBLIC_URL`,
+ * directly), the `ApiKey` scheme offered first in the authentication form, and credentials kept
+ * in the page's memory only, never in the browser's storage.
+ */
+export const REFERENCE_UI_CONFIGURATION = Object.freeze({
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  hideClientButton: true,
+  showDeveloperTools: "never",
+  persistAuth: false,
+  authentication: { preferredSecurityScheme: "ApiKey" },
+  defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
+  documentDownloadType: "json",
+});
 
 /**
- * An operation's security requirements in words: the schemes of one
- * requirement are all needed, any one requirement suffices, and an empty one
- * means the operation also answers without credentials.
+ * An API's reference page: the reference UI's bundle (`scriptPath`, served by this server) renders
+ * the OpenAPI document at `openapiPath` into search, linked schemas, code samples and try-it. The
+ * page has no inline script: the UI reads the document's address and its configuration from the
+ * `#api-reference` element's data attributes.
  */
-function authenticationText(security: JsonObject[], schemes: Record<string, JsonObject>): string {
-  if (security.length === 0) return "none";
-  return security
-    .map((requirement) => {
-      const names = Object.keys(requirement);
-      return names.length === 0
-        ? "none (anonymous)"
-        : names.map((name) => schemeText(name, schemes[name])).join(" and ");
-    })
-    .join("; or ");
-}
-
-/** Renders a readable reference page from an OpenAPI document; no scripts, no external assets. */
-export function renderDocsPage(document: JsonObject, links: { openapiPath: string }): string {
-  const info = document["info"] as { title: string; version: string; description?: string };
-  const components = (document["components"] ?? {}) as JsonObject;
-  const paths = (document["paths"] ?? {}) as Record<string, Record<string, JsonObject>>;
-  const operations = Object.entries(paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
-  );
-  const body = [
-    `<nav><a href="/docs">All APIs</a><a href="${escapeHtml(links.openapiPath)}">OpenAPI JSON</a></nav>`,
-    `<h1>${escapeHtml(info.title)} <small>${escapeHtml(info.version)}</small></h1>`,
-    ...(info.description ?? "").split("\n\n").map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
-    "<h2>Routes</h2><table><tr><th>Method</th><th>Path</th><th>Summary</th></tr>",
-    ...operations.map(
-      ({ path, method, operation }) =>
-        `<tr><td>${escapeHtml(method.toUpperCase())}</td><td><a href="#${escapeHtml(operation["operationId"])}"><code>${escapeHtml(path)}</code></a></td><td>${escapeHtml(operation["summary"])}</td></tr>`,
-    ),
-    "</table>",
-    ...operations.map(({ path, method, operation }) => {
-      const parameters = ((operation["parameters"] ?? []) as JsonObject[]).map((parameter) =>
-        typeof parameter["$ref"] === "string"
-          ? (((components["parameters"] ?? {}) as Record<string, JsonObject>)[
-              parameter["$ref"].split("/").pop() ?? ""
-            ] ?? parameter)
-          : parameter,
-      );
-      const responses = (operation["responses"] ?? {}) as Record<string, JsonObject>;
-      const requestBody = operation["requestBody"] as JsonObject | undefined;
-      const auth = authenticationText(
-        (operation["security"] ?? []) as JsonObject[],
-        (components["securitySchemes"] ?? {}) as Record<string, JsonObject>,
-      );
-      return `<section class="op" id="${escapeHtml(operation["operationId"])}">
-<h3><span class="method">${escapeHtml(method)}</span><code>${escapeHtml(path)}</code></h3>
-<p>${escapeHtml(operation["summary"])}</p>${operation["description"] ? `<p>${escapeHtml(operation["description"])}</p>` : ""}
-<p><strong>Authentication:</strong> ${auth}</p>
-${
-  parameters.length > 0
-    ? `<h4>Parameters</h4><table><tr><th>Name</th><th>In</th><th>Required</th><th>Schema</th></tr>${parameters
-        .map(
-          (parameter) =>
-            `<tr><td><code>${escapeHtml(parameter["name"])}</code>${parameter["description"] ? `<br>${escapeHtml(parameter["description"])}` : ""}</td><td>${escapeHtml(parameter["in"])}</td><td>${parameter["required"] ? "yes" : "no"}</td><td><pre>${schemaText(parameter["schema"])}</pre></td></tr>`,
-        )
-        .join("")}</table>`
-    : ""
-}
-${requestBody ? `<h4>Request body</h4><pre>${schemaText(requestBody["content"])}</pre>` : ""}
-<h4>Responses</h4><table>${Object.entries(responses)
-        .map(
-          ([status, response]) =>
-            `<tr><td><strong>${escapeHtml(status)}</strong></td><td>${escapeHtml(response["description"])}${response["content"] ? `<pre>${schemaText(response["content"])}</pre>` : ""}</td></tr>`,
-        )
-        .join("")}</table></section>`;
-    }),
-    `<h2>Schemas</h2><pre>${schemaText(components["schemas"])}</pre>`,
-  ].join("\n");
-  return page(`${info.title} reference`, body);
+export function renderReferencePage(links: {
+  title: string;
+  openapiPath: string;
+  scriptPath: string;
+}): string {
+  const configuration = escapeHtml(JSON.stringify(REFERENCE_UI_CONFIGURATION));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(links.title)} reference</title>
+<link rel="icon" href="data:,">
+</head><body>
+<noscript><p style="font:15px/1.5 system-ui,sans-serif;margin:2rem">This reference needs JavaScript. Read the <a href="${escapeHtml(links.openapiPath)}">OpenAPI document</a> directly, or go back to <a href="/docs">all references</a>.</p></noscript>
+<script id="api-reference" type="application/json" data-url="${escapeHtml(links.openapiPath)}" data-configuration="${configuration}"></script>
+<script src="${escapeHtml(links.scriptPath)}"></script>
+</body></html>`;
 }
 
 export function renderDocsIndex(
@@ -118,7 +70,8 @@ export function renderDocsIndex(
         (entry) =>
           `<li><a href="${escapeHtml(entry.docsPath)}">${escapeHtml(entry.title)}</a> (<a href="${escapeHtml(entry.openapiPath)}">OpenAPI 3.1</a>)</li>`,
       )
-      .join("")}</ul>`,
+      .join("")}</ul>
+<p>Each reference searches the routes (<kbd>Ctrl</kbd>+<kbd>K</kbd>), links every schema, shows code samples and sends requests to this server: paste an API key into its <code>API-KEY</code> field. Create a key with <code>POST /keys</code> and <code>{"description", "email"}</code>; one key works on all three APIs.</p>`,
   );
 }
 

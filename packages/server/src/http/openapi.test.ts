@@ -142,6 +142,33 @@ describe("published OpenAPI documents", () => {
     expect(refsOf(dereferenced)).toEqual([]);
   });
 
+  it.each(NAMES)("%s: the description is a short introduction, then one headed section per topic", (name) => {
+    const description = (documentOf(name)["info"] as { description: string }).description;
+    const [introduction = "", ...sections] = description.split(/^## /m);
+    // The API's summary, then where the references are; each section below is a table-of-contents entry.
+    const paragraphs = introduction.trim().split("\n\n");
+    expect(paragraphs).toHaveLength(2);
+    expect(paragraphs[1]).toContain(
+      "Interactive references: [market](https://api.mkt.test/docs/market) · [classic](https://api.mkt.test/docs/classic) · [predict](https://api.mkt.test/docs/predict).",
+    );
+    const shared = ["Idempotency", "CORS", "Caching", "Security headers", "Request rules"];
+    const own = {
+      market: [
+        "API keys",
+        "Rate limits",
+        "Public reads",
+        "Accounts and sessions",
+        "First-party website proxy",
+      ],
+      classic: ["API keys", "Rate limits"],
+      predict: ["API keys", "Rate limits", "Errors"],
+    }[name];
+    expect(sections.map((section) => section.slice(0, section.indexOf("\n")))).toEqual([...own, ...shared]);
+    // Short: no paragraph or list item runs on (the one long block of prose it replaced had paragraphs of 1,000 characters).
+    const blocks = description.split(/\n\n|\n- /);
+    expect(blocks.filter((block) => block.length > 750)).toEqual([]);
+  });
+
   it.each(NAMES)("%s: operationIds are unique", (name) => {
     const ids = operationsOf(documentOf(name)).map((operation) => operation.operationId);
     expect(ids.length).toBeGreaterThan(1);

@@ -16,6 +16,21 @@ export const EVERY_ANSWER_HEADERS = Object.freeze({ "X-Content-Type-Options": "n
 export const HTML_PAGE_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/**
+ * The API reference pages (`/docs/market`, `/docs/classic`, `/docs/predict`), which run the
+ * reference UI: the HTML page policy plus scripts from this server only (no inline script and
+ * no `eval`: the UI's bundle and its configuration come as a file and a data attribute), and
+ * requests (the OpenAPI document, try-it) to this server and to `PUBLIC_URL`, the server the
+ * documents name, which is another origin when the page was opened under another host name
+ * (`localhost` for `127.0.0.1`). Styles stay `'unsafe-inline'` as on every page: the UI injects
+ * its stylesheet and sets style attributes at run time. Nothing else loads: no font, frame or
+ * external script, so the pages work offline.
+ */
+export function referencePagePolicy(publicUrl: string): string {
+  const connect = [...new Set(["'self'", new URL(publicUrl).origin])].join(" ");
+  return `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src ${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+}
+
 /** Any other answer that is not JSON (SVG, images, text): nothing runs or loads, never framed. */
 export const RESOURCE_POLICY = "default-src 'none'; frame-ancestors 'none'";
 

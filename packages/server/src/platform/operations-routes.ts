@@ -1,10 +1,13 @@
 import { healthSchema, type Landing, landingSchema, readinessSchema } from "@mkt/protocol";
 import type { FastifyReply } from "fastify";
+import { z } from "zod";
 import type { Database } from "../db/index.ts";
 import { isMigrated } from "../db/index.ts";
-import { UnavailableError } from "../errors.ts";
-import { renderDocsIndex, renderDocsPage, renderLanding } from "../http/docs-page.ts";
+import { notFound, UnavailableError } from "../errors.ts";
+import { renderDocsIndex, renderLanding, renderReferencePage } from "../http/docs-page.ts";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
+import { referencePagePolicy } from "../http/security-headers.ts";
+import { acceptsGzip, REFERENCE_ASSETS_PREFIX, type ReferenceAssets } from "./reference-assets.ts";
 
 export interface PublishedDocument {
   name: "market" | "classic" | "predict";
@@ -42,11 +45,17 @@ export function operationsRoutes({
   db,
   documents,
   proxy,
+  publicUrl,
+  referenceAssets,
 }: {
   db: Database;
   documents: PublishedDocument[];
   /** The first-party website proxy: its mount point and title; its routes are in the market document. */
   proxy: { prefix: string; title: string };
+  /** The server the documents name (`servers`), which the reference pages' try-it calls. */
+  publicUrl: string;
+  /** The reference UI's files (`reference-assets.ts`), loaded on first use. */
+  referenceAssets: () => Promise<ReferenceAssets>;
 }): RouteSpec[] {
   let migrated = false;
   const cache = new Map<string, Record<string, unknown>>();
@@ -88,6 +97,7 @@ export function operationsRoutes({
   // Both pages are made once: they depend only on the documents.
   const landingPage = renderLanding(landing);
   const docsIndexPage = renderDocsIndex(apis);
+  const referencePolicy = referencePagePolicy(publicUrl);
   const docsIndex = (_request: unknown, reply: FastifyReply) =>
     reply.type("text/html; charset=utf-8").send(docsIndexPage);
   return [
@@ -161,15 +171,50 @@ export function operationsRoutes({
         method: "GET",
         path: `/docs/${doc.name}`,
         operationId: `docs_${doc.name}`,
-        summary: `Reference page of the ${doc.title}`,
+        summary: `Interactive reference of the ${doc.title}`,
+        description:
+          "The OpenAPI document rendered by the reference UI this server serves (search, linked schemas, code samples, try-it with an `API-KEY`); it loads nothing from other hosts.",
         tags: ["Documentation"],
         responses: { 200: { description: "HTML page.", contentType: "text/html" } },
-        handler: (_request, reply) =>
-          reply
+        handler: async (_request, reply) => {
+          const { script } = await referenceAssets();
+          return reply
             .type("text/html; charset=utf-8")
-            .send(renderDocsPage(documentOf(doc), { openapiPath: `/openapi/${doc.name}.json` })),
+            .header("Content-Security-Policy", referencePolicy)
+            .send(
+              renderReferencePage({
+                title: doc.title,
+                openapiPath: `/openapi/${doc.name}.json`,
+                scriptPath: `${REFERENCE_ASSETS_PREFIX}${script.name}`,
+              }),
+            );
+        },
       }),
     ),
+    defineRoute({
+      method: "GET",
+      path: `${REFERENCE_ASSETS_PREFIX}:file`,
+      operationId: "docsAsset",
+      summary: "A file of the reference UI, under a name that changes with its content",
+      description:
+        "Sent gzip-compressed when `Accept-Encoding` admits gzip. Any name the reference pages do not link is a 404.",
+      tags: ["Documentation"],
+      request: { params: z.object({ file: z.string() }) },
+      responses: {
+        200: { description: "The file (`text/javascript`).", contentType: "text/javascript" },
+        404: { description: "No reference file has this name." },
+      },
+      handler: async (request, reply) => {
+        const asset = (await referenceAssets()).byName.get(request.params.file);
+        if (!asset) throw notFound("no such documentation file");
+        // The body depends on Accept-Encoding: HTTP caches must key it on that too.
+        const vary = reply.getHeader("vary");
+        reply.header("Vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding");
+        reply.type(asset.contentType);
+        if (!acceptsGzip(request.headers["accept-encoding"])) return reply.send(asset.body);
+        return reply.header("Content-Encoding", "gzip").send(asset.gzipped);
+      },
+    }),
     defineRoute({
       method: "GET",
       path: "/docs",

@@ -1,7 +1,12 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { landingSchema } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
+import { REFERENCE_UI_CONFIGURATION } from "../http/docs-page.ts";
 import { prefersJson } from "./operations-routes.ts";
+import { acceptsGzip, locateReferenceBundle } from "./reference-assets.ts";
 
 describe("landing page and documentation index", () => {
   let t: TestApp;
@@ -92,22 +97,109 @@ describe("landing page and documentation index", () => {
     for (const name of ["market", "classic", "predict"]) expect(slash.body).toContain(`href="/docs/${name}"`);
   });
 
-  it("the reference pages say which credentials each operation takes, and list its headers", async () => {
-    const page = (await t.app.server.inject({ url: "/docs/market" })).body;
-    const section = (id: string) => {
-      const start = page.indexOf(`<section class="op" id="${id}">`);
-      return page.slice(start, page.indexOf("</section>", start));
-    };
-    expect(section("listReleases")).toContain(
-      "<strong>Authentication:</strong> <code>API-KEY</code> header (ApiKey) and <code>Authorization: Bearer</code> (AccountSession); or <code>API-KEY</code> header (ApiKey)</p>",
+  /** The reference page of one API, and the address of the UI script it loads. */
+  async function referencePage(name: string) {
+    const response = await t.app.server.inject({ url: `/docs/${name}` });
+    const script = /<script src="(\/docs\/assets\/[^"]+)"><\/script>/.exec(response.body)?.[1];
+    if (!script) throw new Error(`/docs/${name} loads no script: ${response.body}`);
+    return { response, script };
+  }
+
+  it.each(["market", "classic", "predict"])(
+    "/docs/%s loads the reference UI from this server, pointed at its OpenAPI document",
+    async (name) => {
+      const { response, script } = await referencePage(name);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(response.headers["cache-control"]).toBe("public, max-age=300");
+      // One script, from this server, named by its content; no inline script, no other host.
+      expect(script).toMatch(/^\/docs\/assets\/scalar-api-reference\.[0-9a-f]{16}\.js$/);
+      expect(response.body.match(/<script/g)).toHaveLength(2);
+      expect(response.body).not.toMatch(/https?:\/\//);
+      // The UI reads the document's address and its configuration from the #api-reference element,
+      // which is data (application/json), never run.
+      const element =
+        /<script id="api-reference" type="application\/json" data-url="([^"]+)" data-configuration="([^"]+)"><\/script>/.exec(
+          response.body,
+        );
+      expect(element?.[1]).toBe(`/openapi/${name}.json`);
+      expect(JSON.parse((element?.[2] ?? "").replaceAll("&quot;", '"'))).toEqual(REFERENCE_UI_CONFIGURATION);
+      expect(REFERENCE_UI_CONFIGURATION).toMatchObject({
+        withDefaultFonts: false,
+        telemetry: false,
+        persistAuth: false,
+        agent: { disabled: true },
+        hideClientButton: true,
+        authentication: { preferredSecurityScheme: "ApiKey" },
+      });
+      expect(REFERENCE_UI_CONFIGURATION).not.toHaveProperty("proxyUrl");
+      // Every page loads the same file.
+      expect((await referencePage("market")).script).toBe(script);
+    },
+  );
+
+  it("serves the reference UI's bundle from its npm package, compressed when asked, cacheable for a year", async () => {
+    const { script } = await referencePage("market");
+    const bundle = readFileSync(locateReferenceBundle());
+    expect(locateReferenceBundle()).toMatch(
+      /node_modules\/@scalar\/api-reference\/dist\/browser\/standalone\.js$/,
     );
-    expect(section("listReleasesViaProxy")).toContain(
-      "<strong>Authentication:</strong> <code>mkt-session</code> cookie (AccountSessionCookie); or none (anonymous)</p>",
-    );
-    expect(section("getAccessSession")).toContain("<code>X-MKT-Session</code> header (AccessSession)");
-    // Component parameters are listed like the others, not as references.
-    expect(section("accountAction")).toContain("<td><code>Idempotency-Key</code><br>");
-    expect(section("accountAction")).toContain("<td><code>X-MKT-Wallet</code><br>");
+    const hash = createHash("sha256").update(bundle).digest("hex").slice(0, 16);
+    expect(script).toBe(`/docs/assets/scalar-api-reference.${hash}.js`);
+
+    const plain = await t.app.server.inject({ url: script });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers).toMatchObject({
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": "public, max-age=31536000, immutable",
+      vary: "Origin, Accept-Encoding",
+      "x-content-type-options": "nosniff",
+    });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.rawPayload.equals(bundle)).toBe(true);
+
+    const compressed = await t.app.server.inject({
+      url: script,
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers["content-encoding"]).toBe("gzip");
+    expect(compressed.rawPayload.length).toBeLessThan(bundle.length / 2);
+    expect(gunzipSync(compressed.rawPayload).equals(bundle)).toBe(true);
+    const refused = await t.app.server.inject({ url: script, headers: { "accept-encoding": "gzip;q=0" } });
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("answers any other asset name with a 404 in the platform's error body, never cached", async () => {
+    for (const url of [
+      "/docs/assets/scalar-api-reference.0000000000000000.js",
+      "/docs/assets/standalone.js",
+      "/docs/assets/..%2F..%2Fpackage.json",
+    ]) {
+      const response = await t.app.server.inject({ url });
+      expect([url, response.statusCode, response.json()]).toEqual([
+        url,
+        404,
+        { error: "no such documentation file" },
+      ]);
+      expect(response.headers["cache-control"]).toBe("no-store");
+    }
+  });
+
+  it.each([
+    [undefined, false],
+    ["", false],
+    ["gzip", true],
+    ["x-gzip", true],
+    ["deflate, gzip;q=0.5", true],
+    ["gzip;q=0", false],
+    ["*", true],
+    ["br, *;q=0.1", true],
+    ["*;q=0", false],
+    ["gzip;q=0, *", false],
+    ["br, identity", false],
+  ])("Accept-Encoding %s admits gzip: %s", (header, gzip) => {
+    expect(acceptsGzip(header)).toBe(gzip);
   });
 
   it.each([

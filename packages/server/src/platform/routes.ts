@@ -9,6 +9,8 @@ import {
 const none = { kind: "none" } as const;
 /** Documentation is built once per process: HTTP caches may keep it for a while. */
 const docs = { access: none, cache: cache.public(300) };
+/** The reference UI's files: named by their content, so a name never gets other bytes and caches may keep it for a year. */
+const contentAddressed = { access: none, cache: cache.public(31_536_000, true) };
 
 /**
  * Platform routes, outside the three namespaces: API keys (the three
@@ -27,6 +29,7 @@ export const PLATFORM_ROUTES = {
   "GET /docs/market": docs,
   "GET /docs/classic": docs,
   "GET /docs/predict": docs,
+  "GET /docs/assets/:file": contentAddressed,
   "GET /docs": docs,
   "GET /docs/": docs,
   // The landing page: HTML or JSON by Accept (the route sends Vary: Accept).

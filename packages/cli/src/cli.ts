@@ -61,12 +61,12 @@ function splitCommandLine(argv: readonly string[]) {
     index += 1;
     if (COMMANDS.some((command) => command.words.join(" ") === words.join(" "))) break;
   }
-  return { leading, words, rest: argv.slice(index) };
+  const next = argv[index];
+  return { leading, words, rest: argv.slice(index), unknown: next?.startsWith("-") ? undefined : next };
 }
 
-/** The words the user typed that are no command, for the error message. */
-function unknownCommand(argv: readonly string[], words: readonly string[]): UsageError {
-  const typed = argv.find((token, index) => index >= 0 && !token.startsWith("-") && !words.includes(token));
+/** The usage error of a command line whose words name no command (`typed`: the first word that does not fit). */
+function unknownCommand(words: readonly string[], typed: string | undefined): UsageError {
   if (words.length > 0) {
     const group = words[0]!;
     const members = COMMANDS.filter((command) => command.words[0] === group).map(
@@ -91,7 +91,7 @@ function parseError(error: unknown): UsageError {
 export async function run(argv: readonly string[], io: Io, version: string): Promise<number> {
   const secrets = new Secrets();
   const safeIo: Io = { ...io, stderr: (text) => io.stderr(secrets.mask(text)) };
-  const { leading, words, rest } = splitCommandLine(argv);
+  const { leading, words, rest, unknown } = splitCommandLine(argv);
   const wantsJson = argv.includes("--json");
   const command = COMMANDS.find((candidate) => candidate.words.join(" ") === words.join(" "));
   const help = (text: string) => {
@@ -116,7 +116,7 @@ export async function run(argv: readonly string[], io: Io, version: string): Pro
       safeIo.stderr(overviewHelp(COMMANDS, version));
       return EXIT.usage;
     }
-    return usage(unknownCommand(argv, words), words.length > 0 ? `mkt ${words[0]}` : "mkt");
+    return usage(unknownCommand(words, unknown), words.length > 0 ? `mkt ${words[0]}` : "mkt");
   }
 
   const name = `mkt ${command.words.join(" ")}`;
@@ -151,6 +151,11 @@ export async function run(argv: readonly string[], io: Io, version: string): Pro
     await command.run(new Context(safeIo, settings, secrets, json), { values, positionals });
     return EXIT.ok;
   } catch (error) {
+    // Ctrl-C while a request was under way: the aborted request is no failure to explain.
+    if (io.signal.aborted) {
+      safeIo.stderr("mkt: interrupted\n");
+      return EXIT.interrupted;
+    }
     if (error instanceof UsageError) return usage(error, name);
     if (error instanceof CommandError) {
       safeIo.stderr(`mkt: ${error.message}\n`);

@@ -106,7 +106,7 @@ export function overviewHelp(commands: readonly CommandSpec[], version: string):
     "Environment: MKT_URL, MKT_API_KEY, MKT_ADMIN_URL, MKT_ADMIN_TOKEN (flags win over them);",
     "MKT_PRIVATE_KEY (sign-in, tail account), MKT_SESSION_TOKEN (tail account).",
     "Exit status: 0 done, 1 the command failed (the server refused, or could not be reached),",
-    "2 the command line is wrong. Errors go to standard error, never to standard output.",
+    "2 the command line is wrong, 130 interrupted. Errors go to standard error, never to standard output.",
     "",
     "Run mkt <command> --help for a command's options and examples. Documentation: docs/cli.md.",
     "",

@@ -75,12 +75,11 @@ export class Context {
   }
 
   /** The public listener; with `key: "required"` the API key is sent and must be set. */
-  api(key: "required" | "optional" | "none", purpose = "this command"): Endpoint {
-    const headers: Record<string, string> = {};
-    if (key === "required") headers["API-KEY"] = this.requireKey(purpose);
-    else if (key === "optional" && this.settings.key !== undefined)
-      headers["API-KEY"] = this.requireKey(purpose);
-    return { baseUrl: this.settings.url, headers };
+  api(key: "required" | "none", purpose = "this command"): Endpoint {
+    return {
+      baseUrl: this.settings.url,
+      headers: key === "required" ? { "API-KEY": this.requireKey(purpose) } : {},
+    };
   }
 
   /** The operator listener, with `Authorization: Bearer <operator token>`. */

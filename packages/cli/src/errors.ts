@@ -21,4 +21,5 @@ export class ApiError extends CommandError {
   }
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/** Exit statuses; 130 is the shells' convention for a command ended by SIGINT. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;

@@ -5,19 +5,22 @@ import { fields, when } from "../render.ts";
 import { type SignedIn, signInClassic, signInMarket } from "../sessions.ts";
 import { WALLET_OPTIONS, walletFrom } from "../wallet.ts";
 
-/** The website origin a market session is bound to: `--origin`, else the public URL's own origin. */
-export function marketOrigin(context: Context, values: Values): string {
+/** `--origin`, checked to be a website origin (scheme, host and port, nothing else). */
+export function originFlag(values: Values): string | undefined {
   const given = stringFlag(values, "origin");
-  if (given === undefined) return new URL(context.settings.url).origin;
-  let origin: string;
+  if (given === undefined) return undefined;
+  let origin: string | undefined;
   try {
     origin = new URL(given).origin;
-  } catch {
-    throw new UsageError(`--origin must be a website origin such as http://localhost:8080, got "${given}"`);
-  }
-  if (origin === "null" || origin !== given.replace(/\/$/, ""))
+  } catch {}
+  if (origin === undefined || origin === "null" || origin !== given.replace(/\/$/, ""))
     throw new UsageError(`--origin must be a website origin such as http://localhost:8080, got "${given}"`);
   return origin;
+}
+
+/** The website origin a market session is bound to: `--origin`, else the public URL's own origin. */
+export function marketOrigin(context: Context, values: Values): string {
+  return originFlag(values) ?? new URL(context.settings.url).origin;
 }
 
 export const ORIGIN_OPTION = {
@@ -68,7 +71,7 @@ export const signInCommand: CommandSpec = {
     const chainId = integerFlag(values, "chain-id", 1, Number.MAX_SAFE_INTEGER);
     if (surface === "market" && chainId !== undefined)
       throw new UsageError("--chain-id applies to --surface classic");
-    const origin = surface === "market" ? marketOrigin(context, values) : stringFlag(values, "origin");
+    const origin = surface === "market" ? marketOrigin(context, values) : originFlag(values);
     // Both checked before the wallet is derived, so a bad command line fails at once.
     context.requireKey(`${surface} sign-in`);
     const account = walletFrom(values, context.io.env, context.secrets);

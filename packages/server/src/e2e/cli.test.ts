@@ -336,6 +336,52 @@ describe("the mkt command line against a live server", () => {
     stderrs.push(err.seen.join("\n"));
   });
 
+  it("tail account follows a session's private events: a DM sent to its wallet", async () => {
+    const { key } = await newKey();
+    const signIn = async (index: number) => {
+      const session = document(
+        await mkt(["sign-in", "--dev-wallet", String(index), "--origin", TEST_ORIGIN, "--json"], {
+          MKT_API_KEY: key,
+        }),
+      ) as { address: string; token: string };
+      secrets.add(session.token);
+      return session;
+    };
+    const reader = await signIn(5);
+    const writer = await signIn(6);
+    const child = spawn(
+      bin,
+      ["tail", "account", "--wallet", reader.address, "--origin", TEST_ORIGIN, "--json", "--count", "3"],
+      { env: environment({ MKT_API_KEY: key, MKT_SESSION_TOKEN: reader.token }) },
+    );
+    children.push(child);
+    const out = lines(child, "stdout");
+    await out.next((line) => line.includes('"event":"ready"'));
+    const sent = await fetch(`${publicUrl}/market/account`, {
+      method: "POST",
+      headers: {
+        "api-key": key,
+        authorization: `Bearer ${writer.token}`,
+        origin: TEST_ORIGIN,
+        "x-mkt-wallet": writer.address,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ kind: "dm", to: reader.address, body: "hello from the cli test" }),
+    });
+    expect(sent.status).toBe(200);
+    const dm = JSON.parse(await out.next((line) => line.includes('"event":"dm"'))) as {
+      data: { from: string };
+    };
+    expect(dm.data.from).toBe(writer.address);
+    const unread = JSON.parse(await out.next((line) => line.includes('"event":"unread"'))) as {
+      data: unknown;
+    };
+    expect(unread.data).toEqual({ messages: 1, threads: 1 });
+    // --count 3: ready, dm, unread; then the command ends by itself.
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+  });
+
   it("tail --count stops after that many events", async () => {
     const { key } = await newKey();
     const ran = await mkt(["tail", "market", "--count", "1"], { MKT_API_KEY: key });

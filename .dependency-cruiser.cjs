@@ -77,6 +77,16 @@ module.exports = {
       to: { path: "^packages/(?:chain|server)/" },
     },
     {
+      name: "cli-imports-only-protocol",
+      comment:
+        "packages/cli (@mkt/cli, the mkt command) imports a workspace package other than @mkt/protocol. " +
+        "The command is bundled into one file that installs from its tarball alone; it speaks HTTP to " +
+        "the server and never runs the server's, the SDK's or the chain tooling's code.",
+      severity: "error",
+      from: { path: "^packages/cli/" },
+      to: { path: "^packages/(?:client|chain|server)/" },
+    },
+    {
       name: "chain-imports-no-server",
       comment:
         "packages/chain (contracts, ABIs, dev chains) imports packages/server. The server is the top " +

@@ -160,6 +160,7 @@ export type { BoardCollectorList, BoardCreator, BoardCreatorList, BoardWindow } 
 export type { Card, ClaimList, ClaimsQuery, CollectorBoardQuery } from "./market/index.ts";
 export type { CollectorBoardSort, Creator, CreatorBoardQuery, CreatorBoardSort } from "./market/index.ts";
 export type { CreatorDrop, CreatorDropList, CreatorReleaseList, Design, Discovery } from "./market/index.ts";
+export type { AdminIndexer, AdminScopeHead } from "./market/index.ts";
 export type { Head, LiveEvent, LiveEventData, LiveEventName, MarketBucket } from "./market/index.ts";
 export type { MarketClaim, MarketDrop, MarketRuntime, MarketRuntimeCatalog } from "./market/index.ts";
 export type { MarketRuntimeList, OwnReleaseList, PackEdit, PackEditAction } from "./market/index.ts";
@@ -169,7 +170,8 @@ export type { ReleaseAction, ReleaseActionInput, ReleaseActionKind } from "./mar
 export type { ReleaseActionRequest, ReleaseArtwork, ReleaseDraft } from "./market/index.ts";
 export type { ReleaseDraftInput, ReleaseLinks, ReleaseList, ReleaseStatus } from "./market/index.ts";
 export type { RevisionAction, RoomDetail } from "./market/index.ts";
-export { ACTION_LIMITS, apiKeyCheckQuerySchema, ARTWORK_FIELDS } from "./market/index.ts";
+export { ACTION_LIMITS, adminIndexerSchema, adminScopeHeadSchema } from "./market/index.ts";
+export { apiKeyCheckQuerySchema, ARTWORK_FIELDS } from "./market/index.ts";
 export { artworkChangesSchema, artworkHistoryQuerySchema, artworkHistorySchema } from "./market/index.ts";
 export { artworkRevisionSchema, artworkSchema, artworkTierSchema, BOARD_PAGING } from "./market/index.ts";
 export { BOARD_WINDOW_MS, BOARD_WINDOWS, boardCollectorListSchema } from "./market/index.ts";

@@ -79,10 +79,12 @@ const tree: Record<string, string> = {
   ["packages/protocol/src/schemas.ts"]: `import "../../client/src/index.ts";`,
   ["packages/client/src/http.ts"]: `import "../../chain/src/index.ts";`,
   ["packages/chain/src/index.ts"]: `import "../../server/src/http/pipeline.ts";`,
+  ["packages/cli/src/main.ts"]: `import "../../protocol/src/index.ts";\nimport "../../server/src/_test/app.ts";`,
 };
 
 const expected: Breach[] = [
   { rule: "chain-imports-no-server", from: "packages/chain/src/index.ts", to: `${SERVER}/http/pipeline.ts` },
+  { rule: "cli-imports-only-protocol", from: "packages/cli/src/main.ts", to: `${SERVER}/_test/app.ts` },
   {
     rule: "client-imports-only-protocol",
     from: "packages/client/src/http.ts",

@@ -43,3 +43,32 @@ export const headSchema = z
   .meta({ id: "Head" });
 
 export type Head = z.infer<typeof headSchema>;
+
+/** One indexer scope as the operator listener lists it (`GET /admin/indexer`): its head and its progress. */
+export const adminScopeHeadSchema = headSchema
+  .extend({
+    chainId: z.number().int(),
+    lag: z
+      .number()
+      .int()
+      .describe("Blocks between `observedHead` and the last block indexed (`nextBlock - 1`); 0 at most."),
+    startBlock: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The first block the scope indexes; null for a head row no configured scope owns any more."),
+    targetBlock: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "The newest block the scope indexes as of `observedHead`: that block, or its last final block for a scope that reads only finalized blocks (whose `lag` so never drops below its finality depth). Null before the chain was observed, and for a scope no longer configured.",
+      ),
+  })
+  .meta({ id: "AdminScopeHead" });
+
+/** `GET /admin/indexer` on the operator listener. */
+export const adminIndexerSchema = z.object({ scopes: z.array(adminScopeHeadSchema) });
+
+export type AdminScopeHead = z.infer<typeof adminScopeHeadSchema>;
+export type AdminIndexer = z.infer<typeof adminIndexerSchema>;

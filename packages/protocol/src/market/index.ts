@@ -74,8 +74,8 @@ export {
 } from "./creators.ts";
 export type { Discovery } from "./discovery.ts";
 export { discoverySchema } from "./discovery.ts";
-export type { Head } from "./head.ts";
-export { headSchema } from "./head.ts";
+export type { AdminIndexer, AdminScopeHead, Head } from "./head.ts";
+export { adminIndexerSchema, adminScopeHeadSchema, headSchema } from "./head.ts";
 export type { LiveEvent, LiveEventData, LiveEventName } from "./live.ts";
 export {
   LIVE_EVENT_NAMES,

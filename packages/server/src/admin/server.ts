@@ -1,4 +1,5 @@
 import {
+  adminIndexerSchema,
   adminKeyListQuerySchema,
   adminKeyListSchema,
   adminKeyParamsSchema,
@@ -125,7 +126,7 @@ export function createAdminServer({
 
   app.get("/admin/indexer", async () => {
     if (!indexer) return { scopes: [] };
-    return { scopes: await indexer.heads() };
+    return adminIndexerSchema.parse({ scopes: await indexer.heads() });
   });
 
   extend?.(app);

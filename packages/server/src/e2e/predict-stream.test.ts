@@ -81,6 +81,24 @@ describe("prediction feed stream, portfolio and points on the dev chain", () => 
     await chain.close();
   });
 
+  it("lists the feed's scope on the operator listener heading for the chain's last final block", async () => {
+    const listed = await t.admin("GET", "/admin/indexer");
+    expect(listed.statusCode).toBe(200);
+    const { scopes } = listed.json() as { scopes: Array<Record<string, unknown>> };
+    const head = scopes.find((candidate) => candidate["scope"] === scope)!;
+    const observed = Number(await publicClient().getBlockNumber());
+    const projection = t.app.services.indexer!.scopes.find((candidate) => candidate.id === scope)!;
+    // Caught up: every final block is indexed, and the lag is the finality depth, not a backlog.
+    expect(head).toMatchObject({
+      observedHead: observed,
+      targetBlock: observed - FINALITY_DEPTH,
+      nextBlock: observed - FINALITY_DEPTH + 1,
+      lag: FINALITY_DEPTH,
+      startBlock: Number(projection.startBlock),
+      chainId: 4663,
+    });
+  });
+
   it("wakes a stream with `market`, `trade` and `head` once the blocks are indexed", async () => {
     const stream = await open();
     expect(stream.status).toBe(200);

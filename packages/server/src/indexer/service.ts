@@ -1,5 +1,5 @@
 import type { ChainDeployment } from "@mkt/chain";
-import type { Head } from "@mkt/protocol";
+import type { AdminScopeHead, Head } from "@mkt/protocol";
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Database } from "../db/index.ts";
@@ -85,13 +85,21 @@ export function createIndexerService({
     }),
   );
 
-  const heads = async (): Promise<Array<Head & { chainId: number; lag: number }>> => {
+  const projectionOf = new Map(scopes.map((scope) => [scope.id, scope]));
+  const heads = async (): Promise<AdminScopeHead[]> => {
     const { rows } = await db.withConnection((connection) =>
       connection.query<HeadRow>("SELECT * FROM indexer_heads ORDER BY scope"),
     );
     return rows.map((row) => {
       const head = toHead(row);
-      return { ...head, chainId: row.chain_id, lag: Math.max(0, head.observedHead - (head.nextBlock - 1)) };
+      const scope = projectionOf.get(head.scope);
+      const lag = Math.max(0, head.observedHead - (head.nextBlock - 1));
+      if (!scope) return { ...head, chainId: row.chain_id, lag, startBlock: null, targetBlock: null };
+      const startBlock = Number(scope.startBlock);
+      const newest =
+        scope.reads === "finalized" ? head.observedHead - scope.finalityDepth : head.observedHead;
+      const targetBlock = head.observedHead === 0 ? null : Math.max(startBlock - 1, newest);
+      return { ...head, chainId: row.chain_id, lag, startBlock, targetBlock };
     });
   };
 

@@ -169,7 +169,7 @@ const names: string[] = (await mkt.classic.games.list()).games.map((game) => gam
 const tokenId: bigint | undefined = (await mkt.classic.packs.range({ contractAddress: "0x…" })).boosterBoxes[0]?.tokenId;
 // @ts-expect-error a runtime has no such field: the declarations were found, the type is not any
 runtimes[0]?.nope;
-const code: string | undefined = new MktApiError(404, {}, undefined, undefined).code;
+const code: string = new MktApiError({ status: 404, surface: "market", body: {} }).code;
 console.log(names, tokenId, code);
 `,
     );

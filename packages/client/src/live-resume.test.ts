@@ -20,8 +20,17 @@ describe("event-stream resume", () => {
     ]);
     const received: string[] = [];
     const subscription = subscribeEventStream(
-      { baseUrl: "http://mkt.test", apiKey: "k", fetch: server.fetch, sleep: async () => {}, random: () => 0 },
-      { url: new URL("http://mkt.test/stream"), parse: (raw) => ({ event: raw.event ?? "message", data: raw.data }) },
+      {
+        baseUrl: "http://mkt.test",
+        apiKey: "k",
+        fetch: server.fetch,
+        sleep: async () => {},
+        random: () => 0,
+      },
+      {
+        url: new URL("http://mkt.test/stream"),
+        parse: (raw) => ({ event: raw.event ?? "message", data: raw.data }),
+      },
       {
         onEvent: (event) => {
           received.push(event.data);

@@ -5,8 +5,8 @@
 // with MKT_DEMO=1, sends no request, lets it settle, then reads the process's CPU time (utime +
 // stime of /proc/<pid>/stat, all threads) over a window and its resident memory. The threads are
 // also reported by name, so the dev chains' native threads (EDR) show apart from the JavaScript
-// thread. With `--chains-only`, a process running only the dev chains (no database, server or
-// indexer) is measured as well: the chains' own share.
+// thread. Arguments pick the runs: `demo-off`, `demo-on` (both by default) and `chains-only`, a
+// process running only the dev chains (no database, server or indexer): the chains' own share.
 //
 // IDLE_SECONDS (default 60): the measured window; IDLE_WARMUP_SECONDS (default 30): the settling
 // time after the start banner (contract deployment, the indexer catching up, the demo's first steps).
@@ -129,16 +129,18 @@ async function measure(label: string, script: string, env: Record<string, string
   }
 }
 
-const runs: Array<[string, string, Record<string, string>]> = [
-  ["npm start, MKT_DEMO=0", main, { MKT_DEMO: "0" }],
-  ["npm start, MKT_DEMO=1", main, { MKT_DEMO: "1" }],
+const runs: Array<[string, string, string, Record<string, string>]> = [
+  ["demo-off", "npm start, MKT_DEMO=0", main, { MKT_DEMO: "0" }],
+  ["demo-on", "npm start, MKT_DEMO=1", main, { MKT_DEMO: "1" }],
+  ["chains-only", "dev chains alone", chainsOnly, {}],
 ];
-if (process.argv.includes("--chains-only")) runs.push(["dev chains alone (no demo)", chainsOnly, {}]);
-
+// Arguments pick the runs by id; without any, both `npm start` runs.
+const picked = process.argv.slice(2);
+const selected = runs.filter(([id]) => (picked.length === 0 ? id !== "chains-only" : picked.includes(id)));
 console.log(
   `idle for ${seconds} s after ${warmupSeconds} s of warm-up; ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; node ${process.version}`,
 );
-for (const [label, script, env] of runs) {
+for (const [, label, script, env] of selected) {
   const result = await measure(label, script, env);
   console.log(
     `\n${result.label}: ${result.cpuPercent.toFixed(2)}% of one core, RSS ${result.rssMiB.toFixed(0)} MiB`,

@@ -98,8 +98,11 @@ export function subscribeEventStream<E extends { event: string }>(
       onRetry: (ms) => {
         retryMs = ms;
       },
+      // An `id` field sets the resume point even in a block without data, as the SSE standard says.
+      onId: (id) => {
+        lastEventId = id;
+      },
       onEvent: (raw) => {
-        if (raw.id !== undefined) lastEventId = raw.id;
         if (raw.data === "") return;
         const event = target.parse(raw);
         if (event === undefined) return;

@@ -148,7 +148,7 @@ describe("npm start entry point", () => {
 
   it("refuses a bad configuration with a clear message and exit code 2", async () => {
     const bad = spawn(process.execPath, ["--import", "tsx", main], {
-      env: { ...process.env, PORT: "not-a-port", PUBLIC_READS: "sometimes" },
+      env: { ...process.env, PORT: "not-a-port", PUBLIC_READS: "sometimes", LOG_FORMAT: "yaml" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -159,5 +159,6 @@ describe("npm start entry point", () => {
     expect(code).toBe(2);
     expect(stderr).toContain("PORT");
     expect(stderr).toContain("PUBLIC_READS");
+    expect(stderr).toMatch(/LOG_FORMAT: .*"pretty"\|"json"/);
   });
 });

@@ -21,7 +21,7 @@ import { createLogger } from "./logging/index.ts";
 async function main() {
   let config: Config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(process.env, { stdoutIsTerminal: process.stdout.isTTY === true });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`mkt: ${error.message}\n`);
@@ -29,7 +29,7 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const db = await openDatabase(
     config.database.kind === "postgres"
       ? config.database

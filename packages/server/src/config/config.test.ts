@@ -20,6 +20,7 @@ describe("configuration", () => {
       allowedOrigins: ["http://localhost:8080", "http://127.0.0.1:8080"],
       demo: true,
       logLevel: "info",
+      logFormat: "json",
       publicUrl: "http://127.0.0.1:8080",
       secureCookies: false,
       trustProxy: false,
@@ -45,6 +46,14 @@ describe("configuration", () => {
       "127.0.0.1",
     ]);
     expect(loadConfig({ PUBLIC_READS: "open" }).publicReads).toBe("open");
+  });
+
+  it("writes pretty logs by default on a terminal and JSON elsewhere; LOG_FORMAT overrides", () => {
+    expect(loadConfig({}).logFormat).toBe("json");
+    expect(loadConfig({}, { stdoutIsTerminal: false }).logFormat).toBe("json");
+    expect(loadConfig({}, { stdoutIsTerminal: true }).logFormat).toBe("pretty");
+    expect(loadConfig({ LOG_FORMAT: "json" }, { stdoutIsTerminal: true }).logFormat).toBe("json");
+    expect(loadConfig({ LOG_FORMAT: "pretty" }, { stdoutIsTerminal: false }).logFormat).toBe("pretty");
   });
 
   it("configures X OAuth only when the client id and redirect URL are set", () => {
@@ -92,6 +101,8 @@ describe("configuration", () => {
     [{ ALLOWED_ORIGINS: "https://a.example/path" }, "ALLOWED_ORIGINS"],
     [{ MKT_DEMO: "yes" }, "MKT_DEMO"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ LOG_FORMAT: "text" }, "LOG_FORMAT"],
+    [{ LOG_FORMAT: "JSON" }, "LOG_FORMAT"],
     [{ PUBLIC_READS: "maybe" }, "PUBLIC_READS"],
     [{ TRUST_PROXY: "not a proxy" }, "TRUST_PROXY"],
     [{ TRUST_PROXY: "true" }, "TRUST_PROXY: true would trust every X-Forwarded-For hop"],

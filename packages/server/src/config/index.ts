@@ -6,7 +6,10 @@ import { parseTrustProxyList } from "./trust-proxy.ts";
  * The whole runtime configuration, parsed once at start. Nothing else in the
  * server reads `process.env`; everything receives the parsed `Config`.
  */
-export type Config = z.infer<typeof configSchema>;
+export type Config = Omit<z.infer<typeof configSchema>, "logFormat"> & {
+  /** `LOG_FORMAT`, or by default human-readable lines when stdout is a terminal and JSON otherwise. */
+  logFormat: "pretty" | "json";
+};
 
 const port = z.coerce.number().int().min(0).max(65535);
 const commaList = z.string().transform((value) =>
@@ -95,6 +98,7 @@ const rawSchema = z.object({
   RPC_URL_4663: z.url().optional(),
   MKT_DEMO: z.enum(["0", "1"]).default("1"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
   PUBLIC_URL: z.url().optional(),
   TRUST_PROXY: trustProxy,
   PUBLIC_READS: z.enum(["key", "open"]).default("key"),
@@ -115,6 +119,12 @@ const rawSchema = z.object({
   X_CLIENT_SECRET: z.string().min(1).optional(),
   X_REDIRECT_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
+
+/** What the configuration depends on besides the environment. */
+export interface ConfigContext {
+  /** Whether stdout is a terminal: logs default to human-readable lines there, to JSON elsewhere. */
+  stdoutIsTerminal?: boolean;
+}
 
 export const configSchema = rawSchema.transform((raw, ctx) => {
   // X account connection through OAuth is all or nothing: a half-configured client would fail at the callback.
@@ -156,6 +166,7 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
     devnetPorts: { 8453: raw.DEVNET_PORT_8453, 4663: raw.DEVNET_PORT_4663 } as Record<8453 | 4663, number>,
     demo: raw.MKT_DEMO === "1",
     logLevel: raw.LOG_LEVEL,
+    logFormat: raw.LOG_FORMAT,
     publicUrl,
     secureCookies: publicUrl.startsWith("https://"),
     trustProxy: raw.TRUST_PROXY,
@@ -244,8 +255,11 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
 
-/** Parses the environment; throws a `ConfigError` naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+/**
+ * Parses the environment; throws a `ConfigError` naming every bad variable.
+ * `context` carries what the defaults depend on besides the environment.
+ */
+export function loadConfig(env: Record<string, string | undefined>, context: ConfigContext = {}): Config {
   const defined = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
   );
@@ -256,5 +270,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     );
     throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
   }
-  return result.data;
+  return {
+    ...result.data,
+    logFormat: result.data.logFormat ?? (context.stdoutIsTerminal === true ? "pretty" : "json"),
+  };
 }

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import { isColorSupported, prettyFactory } from "pino-pretty";
 
 /**
  * Paths pino censors wherever a log call carries them: credential headers of
@@ -35,18 +36,44 @@ export const redactPaths = [
   ),
 ];
 
+/** How log lines are written: one JSON object per line, or human-readable lines. */
+export type LogFormat = "json" | "pretty";
+
 /**
- * The process logger. Lines are written to stdout in batches (a write per
- * 4 KiB instead of a write per line, which cost the hot path a system call
- * per request) and flushed at least every second, so a quiet process still
- * shows its lines at once.
+ * The process logger. Both formats go through the same pino instance, so the
+ * redaction above applies before anything is written, whatever the format.
+ *
+ * `json`: lines are written to stdout in batches (a write per 4 KiB instead of
+ * a write per line, which cost the hot path a system call per request) and
+ * flushed at least every second, so a quiet process still shows its lines at
+ * once.
+ *
+ * `pretty`: each line is turned into `[time] LEVEL: message key=value…` by
+ * pino-pretty's formatter, in-process and synchronously (no worker thread, so
+ * nothing is left unwritten at shutdown), with colours when stdout is a
+ * terminal that supports them. Meant for a person at a terminal, not for the
+ * hot path of a loaded server.
  */
-export function createLogger(options: { level: string; destination?: DestinationStream }): Logger {
+export function createLogger(options: {
+  level: string;
+  format?: LogFormat;
+  destination?: DestinationStream;
+}): Logger {
   const settings = {
     level: options.level,
     redact: { paths: redactPaths, censor: "[redacted]" },
     base: { pid: process.pid },
   };
+  if (options.format === "pretty") {
+    const out = options.destination ?? pino.destination({ fd: 1, sync: true });
+    const format = prettyFactory({
+      colorize: options.destination === undefined && isColorSupported && process.stdout.isTTY === true,
+      translateTime: "SYS:HH:MM:ss.l",
+      ignore: "pid,hostname",
+      singleLine: true,
+    });
+    return pino(settings, { write: (line: string) => out.write(format(line)) });
+  }
   if (options.destination) return pino(settings, options.destination);
   const logger = pino(settings, pino.destination({ fd: 1, sync: false, minLength: 4096 }));
   setInterval(() => logger.flush(), 1_000).unref();

@@ -1,5 +1,5 @@
 import { ACCOUNT_LIMITS } from "@mkt/protocol";
-import sharp from "sharp";
+import sharp, { type Metadata } from "sharp";
 import { badRequest } from "../errors.ts";
 
 /** The image types an upload may declare (the protocol's `contentType` enum). */
@@ -71,7 +71,7 @@ export async function readUpload(contentType: UploadContentType, data: string): 
       `data is not a ${FORMAT_OF[contentType].toUpperCase()} image (contentType ${contentType})`,
     );
   }
-  let metadata: sharp.Metadata;
+  let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { failOn: "error", limitInputPixels: false }).metadata();
   } catch {

@@ -51,7 +51,8 @@ export function profileFeature(deps: FeatureDeps, options: ProfileFeatureOptions
     admin: (app) => registerProfileAdmin(app, { invites, x }),
     jobs: [
       {
-        // The worker loop picks jobs up within a second; this pass also sweeps jobs a dead worker left.
+        // The worker wakes on every enqueue; this pass takes a job whose notification was lost and
+        // queues again the jobs a dead worker left.
         name: "pixel pfp queue",
         intervalMs: 60_000,
         run: async () => {

@@ -1,11 +1,11 @@
 import { PROFILE_LIMITS } from "@mkt/protocol";
 import pino from "pino";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { postgresOnly } from "../../_test/database.ts";
-import { createPixelQueue } from "./pixel-queue.ts";
+import { createPixelQueue, PIXEL_JOBS_CHANNEL } from "./pixel-queue.ts";
 import { lookup, solid, uploadAvatar, verifyX } from "./test-fixtures.ts";
 
 let test: TestApp;
@@ -266,26 +266,70 @@ describe("pfp-select", () => {
   });
 });
 
-describe("worker loop", () => {
-  it("picks queued jobs up in the background until stopped", async () => {
+/** A logger whose lines a test awaits by message: the test resumes when the line is written, without polling. */
+function watchedLogger() {
+  const waiting: Array<{ msg: string; resolve: (entry: Record<string, unknown>) => void }> = [];
+  const logger = pino(
+    { level: "info" },
+    {
+      write(line: string) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        const index = waiting.findIndex((waiter) => waiter.msg === entry["msg"]);
+        if (index >= 0) waiting.splice(index, 1)[0]!.resolve(entry);
+      },
+    },
+  );
+  const next = (msg: string) =>
+    new Promise<Record<string, unknown>>((resolve) => waiting.push({ msg, resolve }));
+  return { logger, next };
+}
+
+describe("worker", () => {
+  it("takes a job another replica queued when the notification arrives, with no timer to wait for", async () => {
+    const who = people[0]!;
+    const accountId = await accountIdOf(who);
+    const watch = watchedLogger();
+    const worker = createPixelQueue({
+      db: test.db,
+      clock: createManualClock(Date.now()),
+      logger: watch.logger,
+    });
+    // Timers are frozen while the worker runs: a poll would never fire, so only the notification can
+    // wake it. The app's own worker is not started, so the job is this worker's to take.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+    try {
+      worker.start();
+      const ready = watch.next("pixel pfp ready");
+      expect((await pixelate(who, 12)).statusCode).toBe(200);
+      expect(await ready).toMatchObject({ accountId, size: 12 });
+    } finally {
+      vi.useRealTimers();
+      await worker.stop();
+    }
+    const profile = await profileOf(1);
+    expect(profile.pixelPfpStatus).toBe("ready");
+    expect(profile.pixelPfps).toHaveLength(2);
+  });
+
+  it("stops listening when stopped: a later job stays queued for another worker", async () => {
     const who = people[0]!;
     const worker = replica();
     worker.start();
+    await worker.stop();
+    // The notification reaches a listener registered after the worker stopped, and the job is still queued.
+    let heard!: () => void;
+    const notified = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const unlisten = await test.db.listen(PIXEL_JOBS_CHANNEL, { onNotify: () => heard() });
     try {
-      await pixelate(who, 12);
-      const deadline = Date.now() + 10_000;
-      while ((await profileOf(1)).pixelPfpStatus !== "ready" && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const profile = await profileOf(1);
-      expect(profile.pixelPfpStatus).toBe("ready");
-      expect(profile.pixelPfps).toHaveLength(2);
+      expect((await pixelate(who, 12)).statusCode).toBe(200);
+      await notified;
+      expect((await profileOf(1)).pixelPfpStatus).toBe("queued");
     } finally {
-      await worker.stop();
+      await unlisten();
     }
-    await pixelate(who, 12);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect((await profileOf(1)).pixelPfpStatus).toBe("queued");
     await test.app.services.runJobs();
+    expect((await profileOf(1)).pixelPfpStatus).toBe("ready");
   });
 });

@@ -6,8 +6,13 @@ import { newId } from "../../identity/index.ts";
 import { IMAGE_LIMITS, pixelate } from "../../media/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 
-/** How often an idle worker looks for queued jobs. */
-const POLL_MS = 1_000;
+/**
+ * The channel an enqueue notifies, on every replica: a worker wakes on it
+ * instead of polling, so an idle process does no work. A lost notification
+ * (the listening connection dropped) only delays a job until the next pass
+ * of the periodic "pixel pfp queue" job.
+ */
+export const PIXEL_JOBS_CHANNEL = "mkt_pixel_jobs";
 
 export interface PixelJob {
   accountId: string;
@@ -79,7 +84,12 @@ export function createPixelQueue({ db, clock, logger }: { db: Database; clock: C
         if (!state?.avatar_image_id) throw conflict("upload an avatar first (avatar-upload)");
         throw conflict(`a pixel pfp is already ${state.pixel_status}; wait until it is ready or failed`);
       }
-      worker.wake();
+      // Every replica's worker, this one's included, wakes on the notification; if it cannot be
+      // sent, this replica's worker takes the job now and the periodic pass covers the others.
+      await db.notify(PIXEL_JOBS_CHANNEL, "").catch((error: unknown) => {
+        logger.warn({ msg: "pixel pfp queue notification failed", err: error });
+        worker.wake();
+      });
       return { pixelPfpStatus: "queued" as const, size };
     },
 
@@ -243,17 +253,26 @@ export function createPixelQueue({ db, clock, logger }: { db: Database; clock: C
     },
   };
 
-  /** The background loop of one replica: drains, then polls; woken at once by a local enqueue. */
+  /**
+   * The background worker of one replica: drains once when started, then
+   * again on every notification on `PIXEL_JOBS_CHANNEL` (and after the
+   * listening connection came back, since notifications may have been lost).
+   * It keeps no timer: idle, it costs nothing. A wake during a pass runs one
+   * more pass after it, so a job queued after the pass's last claim is not
+   * left for the periodic job.
+   */
   const worker = (() => {
     let running = false;
-    let timer: NodeJS.Timeout | undefined;
     let current: Promise<void> | undefined;
-    const schedule = (ms: number) => {
-      timer = setTimeout(tick, ms);
-      timer.unref();
-    };
-    const tick = () => {
-      timer = undefined;
+    let again = false;
+    let listening: Promise<(() => Promise<void>) | undefined> | undefined;
+    const pass = () => {
+      if (!running) return;
+      if (current) {
+        again = true;
+        return;
+      }
+      again = false;
       current = queue
         .drain()
         .then(
@@ -262,26 +281,29 @@ export function createPixelQueue({ db, clock, logger }: { db: Database; clock: C
         )
         .finally(() => {
           current = undefined;
-          if (running) schedule(POLL_MS);
+          if (again) pass();
         });
     };
     return {
       start() {
         if (running) return;
         running = true;
-        schedule(0);
+        listening = db.listen(PIXEL_JOBS_CHANNEL, { onNotify: pass, onReconnect: pass }).catch((error) => {
+          logger.warn({
+            msg: "pixel pfp worker cannot listen; the periodic pass takes the jobs",
+            err: error,
+          });
+          return undefined;
+        });
+        pass();
       },
-      wake() {
-        if (running && timer !== undefined) {
-          clearTimeout(timer);
-          schedule(0);
-        }
-      },
+      wake: pass,
       async stop() {
         running = false;
-        if (timer !== undefined) clearTimeout(timer);
-        timer = undefined;
-        await current;
+        const unlisten = await listening;
+        listening = undefined;
+        await unlisten?.();
+        while (current) await current;
       },
     };
   })();

@@ -91,9 +91,12 @@ export async function follow(context: Context, endpoint: Endpoint, options: Foll
       onRetry: (ms) => {
         retryMs = ms;
       },
+      // An `id` field sets the resume point even in a block without data, as the SSE standard says.
+      onId: (id) => {
+        if (!stopped) lastEventId = id;
+      },
       onEvent: (raw) => {
         if (stopped) return;
-        if (raw.id !== undefined) lastEventId = raw.id;
         let data: unknown = raw.data;
         try {
           data = JSON.parse(raw.data);

@@ -29,6 +29,7 @@ describe("event-stream resume", () => {
       },
       {
         url: new URL("http://mkt.test/stream"),
+        surface: "market",
         parse: (raw) => ({ event: raw.event ?? "message", data: raw.data }),
       },
       {

@@ -29,6 +29,16 @@ export interface Chains {
   close(): Promise<void>;
 }
 
+/** Empty blocks while the demo plays: its activity reads as a chain a block every second. */
+const DEMO_BLOCK_INTERVAL_MS = 1_000;
+/**
+ * Empty blocks with the demo off. Transactions are still mined at once (the dev chains automine),
+ * so only the clock between them slows; every empty block costs the indexer a poll and a write per
+ * scope, which made an idle process spend several percent of a core. Ten seconds keeps the
+ * prediction feed's newest block well inside its freshness bound (PREDICT_FRESHNESS_BOUNDS).
+ */
+const QUIET_BLOCK_INTERVAL_MS = 10_000;
+
 /**
  * The chains this process indexes. A chain with RPC_URL_<id> is a real
  * chain, described by MKT_CONFIG; a chain without one gets an in-process dev
@@ -62,7 +72,7 @@ export async function startChains({ config, logger }: { config: Config; logger: 
       const chain = await startDevChain({
         chainId,
         port: config.devnetPorts[chainId],
-        intervalMs: 1_000,
+        intervalMs: config.demo ? DEMO_BLOCK_INTERVAL_MS : QUIET_BLOCK_INTERVAL_MS,
         logger: log,
       });
       devChains.push(chain);

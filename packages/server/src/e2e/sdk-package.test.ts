@@ -123,11 +123,18 @@ describe("the packed SDK outside the workspace", () => {
       await readFile(join(project, "node_modules/@mkt/client/package.json"), "utf8"),
     ) as Record<string, unknown>;
     expect(manifest["exports"]).toEqual({ ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } });
-    expect(manifest["dependencies"]).toEqual({
-      "@mkt/protocol": "0.1.0",
-      "eventsource-parser": "3.1.1",
-      zod: "^4.1.0",
-    });
+    // Registry dependencies only (no workspace link), as the workspace manifest declares them.
+    const source = JSON.parse(
+      await readFile(join(REPO_ROOT, "packages/client/package.json"), "utf8"),
+    ) as Record<string, Record<string, string>>;
+    expect(manifest["dependencies"]).toEqual(source["dependencies"]);
+    expect(Object.keys(manifest["dependencies"] as object).sort()).toEqual([
+      "@mkt/protocol",
+      "eventsource-parser",
+      "zod",
+    ]);
+    expect((manifest["dependencies"] as Record<string, string>)["@mkt/protocol"]).toBe("0.1.0");
+    expect(manifest["peerDependencies"]).toEqual({ viem: source["peerDependencies"]?.["viem"] });
     // Each tarball holds its manifest, its README and its build: JavaScript and declarations only.
     for (const tarball of ["mkt-protocol-0.1.0.tgz", "mkt-client-0.1.0.tgz"]) {
       const { stdout } = await runCommand("tar", ["-tzf", join(dir, tarball)], { cwd: dir });

@@ -44,6 +44,9 @@ async function main() {
     logger,
     deployments: chains.deployments,
     devChainIds: chains.devChains.map((chain) => chain.chainId),
+    ...(chains.indexerPollIntervalMs !== undefined
+      ? { indexerPollIntervalMs: chains.indexerPollIntervalMs }
+      : {}),
   });
   const { publicUrl, adminUrl } = await app.listen();
   const demoReleases = await startReleaseDemo(config, chains.devChains, app, publicUrl, logger);

@@ -75,6 +75,11 @@ export interface SharedOptions {
    */
   indexerSkipLog?: IndexerServiceOptions["skipLog"];
   /**
+   * How often a caught-up indexer scope polls its chain (default 500 ms). `npm start` slows it
+   * on quiet dev chains (`Chains.indexerPollIntervalMs`).
+   */
+  indexerPollIntervalMs?: number;
+  /**
    * Checks wallet signatures. Default: EOAs locally, contract wallets through
    * the RPC of chain 8453 from `deployments` (without it, EOAs only).
    */
@@ -206,6 +211,9 @@ export async function createSharedServices(
           deployments,
           registry: metrics.registry,
           ...(options.indexerSkipLog ? { skipLog: options.indexerSkipLog } : {}),
+          ...(options.indexerPollIntervalMs !== undefined
+            ? { pollIntervalMs: options.indexerPollIntervalMs }
+            : {}),
         })
       : undefined;
 

@@ -26,6 +26,12 @@ export interface Chains {
   devChains: DevChain[];
   /** Where the deployments were written (dev chains) or read from (MKT_CONFIG). */
   configPath: string | undefined;
+  /**
+   * How often the indexer should poll a caught-up scope: slower (QUIET_POLL_INTERVAL_MS) when
+   * every chain is a dev chain without the demo, where nothing happens unless someone sends a
+   * transaction; undefined (the indexer's default) otherwise.
+   */
+  indexerPollIntervalMs: number | undefined;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,10 @@ const DEMO_BLOCK_INTERVAL_MS = 1_000;
  * prediction feed's newest block well inside its freshness bound (PREDICT_FRESHNESS_BOUNDS).
  */
 const QUIET_BLOCK_INTERVAL_MS = 10_000;
+/** The indexer's poll of a caught-up scope on quiet dev chains: a new transaction is indexed within two seconds. */
+const QUIET_POLL_INTERVAL_MS = 2_000;
+/** Randomness requests on quiet dev chains are fulfilled within this long (two calls per round). */
+const QUIET_ENTROPY_INTERVAL_MS = 5_000;
 
 /**
  * The chains this process indexes. A chain with RPC_URL_<id> is a real
@@ -103,6 +113,7 @@ export async function startChains({ config, logger }: { config: Config; logger: 
             startEntropyFulfiller({
               clients: createChainClients({ rpcUrl: deployment.rpcUrl, chainId: deployment.chainId }),
               entropyProvider: entropy.address,
+              intervalMs: QUIET_ENTROPY_INTERVAL_MS,
               logger: log,
             }),
           );
@@ -113,6 +124,10 @@ export async function startChains({ config, logger }: { config: Config; logger: 
       deployments,
       devChains,
       configPath,
+      indexerPollIntervalMs:
+        !config.demo && devChains.length > 0 && devChains.length === deployments.length
+          ? QUIET_POLL_INTERVAL_MS
+          : undefined,
       async close() {
         for (const task of background) await task.stop();
         for (const chain of devChains) await chain.close();

@@ -16,6 +16,13 @@ export interface IndexerProgress {
   logs: number;
 }
 
+/**
+ * How often a caught-up scope records an unchanged chain head as observed again. Well inside the
+ * prediction feed's `maxObservationAgeSeconds` (30 s, PREDICT_FRESHNESS_BOUNDS), past which its
+ * reads answer 503: a live indexer never looks unobserved.
+ */
+const OBSERVATION_REFRESH_MS = 5_000;
+
 export interface ScopeIndexerOptions {
   db: Database;
   logger: Logger;
@@ -120,6 +127,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
   /** Makes sure the head row exists and belongs to the chain the RPC serves now. */
   const ensureHead = async () => {
     reader.drop();
+    observed = undefined;
     await reorgs.adoptChain();
     await reloadContracts();
   };
@@ -129,6 +137,13 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     reader.drop();
     contracts.stale = true;
   };
+
+  /**
+   * The chain head this scope last recorded as observed while caught up, and when. An unchanged
+   * head is recorded again only every OBSERVATION_REFRESH_MS: each record is a write, and a
+   * scope that polls an idle chain twice a second would otherwise write twice a second forever.
+   */
+  let observed: { block: bigint; at: number } | undefined;
 
   /** One step: index what is new, or wait. Returns true when more is waiting. */
   const step = async (): Promise<boolean> => {
@@ -145,6 +160,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       reader.drop();
       await reorgs.rollBack(head);
       await reloadContracts();
+      observed = undefined;
       return true;
     }
     const finalized = finalizedBlock(latest, scope.finalityDepth);
@@ -152,7 +168,11 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     const target = scope.reads === "finalized" ? finalized : latest;
     if (next > target) {
       reader.drop();
-      await heads.observe(latest);
+      const at = clock.now();
+      if (observed?.block !== latest || at - observed.at >= OBSERVATION_REFRESH_MS) {
+        await heads.observe(latest);
+        observed = { block: latest, at };
+      }
       return false;
     }
     // The next ranges are read while this one is written.
@@ -173,6 +193,8 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       const { skipLog } = options;
       if (skipLog) range.logs = range.logs.filter((entry) => !skipLog(entry));
       const logs = await writer.write(head, range, latest, finalized);
+      // The write recorded the observation too.
+      observed = { block: latest, at: clock.now() };
       for (const contract of range.created) contracts.add(contract);
       options.onProgress?.({ scope: scope.id, blocks: Number(to - current.from + 1n), logs });
     } catch (error) {

@@ -34,6 +34,8 @@ export interface IndexerServiceOptions {
   progressIntervalMs?: number;
   /** Test and fault-injection seam: logs every scope indexer drops (`ScopeIndexerOptions.skipLog`). */
   skipLog?: ScopeIndexerOptions["skipLog"];
+  /** How often a caught-up scope asks its chain for a new block (`ScopeIndexerOptions.pollIntervalMs`). */
+  pollIntervalMs?: number;
 }
 
 /**
@@ -49,6 +51,7 @@ export function createIndexerService({
   registry,
   progressIntervalMs = 2_000,
   skipLog,
+  pollIntervalMs,
 }: IndexerServiceOptions) {
   const log = logger.child({ area: "indexer" });
   const blocksTotal = new Counter({
@@ -74,6 +77,7 @@ export function createIndexerService({
       scope,
       rpcUrl: rpcOf.get(scope.chainId)!,
       ...(skipLog ? { skipLog } : {}),
+      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
       onProgress: ({ scope: id, blocks, logs }) => {
         blocksTotal.inc({ scope: id }, blocks);
         logsTotal.inc({ scope: id }, logs);

@@ -1,15 +1,13 @@
 import { type AnySessionKind, type SignedEnvelope, signInMessage } from "@mkt/protocol";
 import type { Selectable } from "kysely";
-import type { Database, DB, Executor } from "../db/index.ts";
+import type { DB, Executor } from "../db/index.ts";
 import { hashSecret } from "../keys/secrets.ts";
-import type { Clock, SlidingWindowLimiter } from "../quotas/limiter.ts";
 import { createAccountDeletion } from "./deletion.ts";
-import { createEnvelopeChecks, type EnvelopeRequest, type FailedVerificationBudgets } from "./envelopes.ts";
+import { createEnvelopeChecks, type EnvelopeCheckOptions, type EnvelopeRequest } from "./envelopes.ts";
 import { redeemInvite } from "./invite-codes.ts";
 import { createSessionCache } from "./session-cache.ts";
 import type { Session, SessionRevocations } from "./session-types.ts";
 import { generateSessionToken, newId } from "./tokens.ts";
-import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 import { accountForSignIn, createWalletService } from "./wallets.ts";
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 3_600_000;
@@ -18,14 +16,8 @@ export const ACCESS_SESSION_LIFETIME_MS = 7 * 24 * 3_600_000;
 
 export type { AccountServiceDeps, RevocationMatch, Session, SessionRevocations } from "./session-types.ts";
 
-export interface SessionServiceOptions {
-  db: Database;
-  clock: Clock;
-  verifier: WalletSignatureVerifier;
-  allowedOrigins: readonly string[];
-  /** The replica's limiter; failed signature verifications are counted in it. */
-  limiter: SlidingWindowLimiter;
-  failedVerifications?: FailedVerificationBudgets;
+/** The envelope checks' options (the limiter counts failed signature verifications), and the cache's. */
+export interface SessionServiceOptions extends EnvelopeCheckOptions {
   /** How long a replica trusts a cached live session without asking the database. */
   cacheTtlMs?: number;
   maxCacheEntries?: number;

@@ -2,12 +2,12 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
+import { freeLoopbackPort } from "../packages/server/src/_test/ports.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_ADMIN_TOKEN = "bench-admin-token-000000000000000";
@@ -505,7 +505,7 @@ async function freshDatabaseIn(serverUrl: string): Promise<BenchDatabase> {
 async function temporaryCluster(): Promise<BenchPostgres> {
   const dir = mkdtempSync(join(tmpdir(), "mkt-bench-pg-"));
   const data = join(dir, "data");
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const asRoot = process.getuid?.() === 0;
   // initdb and postgres refuse to run as root: run them as the postgres user, like .ci/run.
   const run = (command: string) => {
@@ -545,16 +545,4 @@ async function temporaryCluster(): Promise<BenchPostgres> {
       }
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

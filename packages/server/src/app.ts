@@ -22,7 +22,6 @@ import {
 import type { Idempotency } from "./idempotency/index.ts";
 import {
   createClassicBearerAuth,
-  createClassicSessions,
   createProxyOriginCheck,
   createSessionAuth,
   SESSION_COOKIES,
@@ -157,7 +156,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const gates: NonNullable<MountedSurface["gates"]> = {};
   for (const surface of mounted) Object.assign(gates, surface.gates);
   const marketSessionAuth = createSessionAuth(sessions);
-  const classicBearer = createClassicBearerAuth(createClassicSessions(sessions));
+  const classicBearer = createClassicBearerAuth(sessions);
   const cors = createCorsPolicy(config.allowedOrigins, Object.values(routes).flat());
   const readCache = createReadCache({ clock: shared.clock });
   const pipeline = createPipeline({

@@ -1,7 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
-import { chromiumSkipReason, freeLoopbackPort, launchChromium } from "../_test/chromium.ts";
+import { chromiumSkipReason, launchChromium } from "../_test/chromium.ts";
+import { freeLoopbackPort } from "../_test/ports.ts";
 
 /**
  * The interactive reference in a real browser: Debian's Chromium, headless, opens a reference

@@ -34,7 +34,7 @@ export interface ClassicAccountContext {
  * token names, with its account, or undefined (unknown, expired, revoked, or
  * a session of another kind).
  */
-export function createClassicSessions(sessions: SessionService) {
+function createClassicSessions(sessions: SessionService) {
   const accountOf = async (session: Session): Promise<ClassicAccountContext> => {
     // A classic session always names its account (authenticate drops rows whose account was deleted).
     const id = session.accountId as string;
@@ -56,8 +56,6 @@ export function createClassicSessions(sessions: SessionService) {
   };
 }
 
-export type ClassicSessions = ReturnType<typeof createClassicSessions>;
-
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
@@ -69,7 +67,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * malformed header, a token of another kind (a market session), and an
  * unknown, expired or signed-out token alike.
  */
-export function createClassicBearerAuth(auth: Pick<ClassicSessions, "authenticate">) {
+export function createClassicBearerAuth(sessions: SessionService) {
+  const auth = createClassicSessions(sessions);
   return async function classicBearer(request: FastifyRequest, _reply: FastifyReply) {
     const header = request.headers.authorization;
     if (!header) {

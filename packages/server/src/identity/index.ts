@@ -5,10 +5,9 @@
  * deletion. Every surface signs people in through this module.
  */
 
-export type { ClassicAccountContext, ClassicSessions } from "./classic-bearer.ts";
+export type { ClassicAccountContext } from "./classic-bearer.ts";
 export {
   createClassicBearerAuth,
-  createClassicSessions,
   signedInAccount,
 } from "./classic-bearer.ts";
 export type { EnvelopeChecks } from "./envelopes.ts";

@@ -10,7 +10,6 @@ import { badRequest, forbidden } from "../../errors.ts";
 import {
   accountForSignIn,
   type ClassicAccountContext,
-  createClassicSessions,
   MAX_SIGNATURE_WINDOW_MS,
   type SessionService,
 } from "../../identity/index.ts";
@@ -43,8 +42,6 @@ export interface ClassicAuthDeps {
  */
 export function createClassicAuthService({ db, clock, sessions, chainId }: ClassicAuthDeps) {
   const { envelopes } = sessions;
-
-  const classicSessions = createClassicSessions(sessions);
 
   return {
     chainId,
@@ -96,9 +93,6 @@ export function createClassicAuthService({ db, clock, sessions, chainId }: Class
         account: { id: issued.accountId, wallets: await sessions.wallets.of(issued.accountId) },
       };
     },
-
-    /** The live classic session a token names, with its account, or undefined (unknown, expired, revoked). */
-    authenticate: classicSessions.authenticate,
 
     /** `POST /classic/auth/sign-out`: revokes the token at once, on every replica. */
     signOut: (account: Pick<ClassicAccountContext, "sessionId">) =>

@@ -83,13 +83,8 @@ export function mountClassic(
     price: classicPrice,
     clock,
   });
-  const classicAuth = createClassicAuthService({
-    db,
-    clock,
-    sessions,
-    chainId: roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID,
-  });
   const classicChainId = roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID;
+  const classicAuth = createClassicAuthService({ db, clock, sessions, chainId: classicChainId });
   const classicDrafts = createClassicDraftService({
     db,
     clock,
@@ -124,7 +119,7 @@ export function mountClassic(
     accountStats: createClassicAccountStats({ db, stats: classicStats }),
   });
   const classicRecovery = createClassicRecovery({
-    chainId: roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID,
+    chainId: classicChainId,
     indexer: roles.classic ? indexer?.indexerOf(roles.classic.scope) : undefined,
     moved: () => revisions.moved(CLASSIC_INDEXER_SOURCE),
   });

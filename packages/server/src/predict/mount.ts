@@ -1,3 +1,4 @@
+import { PREDICT_CHAIN_ID } from "@mkt/chain";
 import type { MountedSurface, SharedServices } from "../shared-services.ts";
 import { registerPredictAdmin } from "./admin-routes.ts";
 import {
@@ -66,7 +67,7 @@ export function mountPredict(shared: SharedServices, options: PredictOptions = {
     ? { chainId: roles.predict.deployment.chainId, scope: roles.predict.scope }
     : undefined;
   // Without a prediction chain the reads find no head row: 503, like the gate.
-  const predictFeedOrDisabled = predictFeed ?? { chainId: 4663, scope: "" };
+  const predictFeedOrDisabled = predictFeed ?? { chainId: PREDICT_CHAIN_ID, scope: "" };
   const predict = predictRoutes([
     ...predictRuntimeRoutes({
       db,

@@ -2,6 +2,7 @@
 // migrated, empty PostgreSQL database with its production volumes times SCALE, a check that a sample
 // of what the loader wrote is what the projection (or the service) would have written, and the read
 // routes to measure, each at its first page and at a deep page.
+import type { ChainDeployment } from "../../packages/chain/src/index.ts";
 import type { Database } from "../../packages/server/src/db/index.ts";
 
 export interface ScaleLoadContext {
@@ -43,6 +44,11 @@ export interface ScaleRoute {
 
 export interface ScaleSurface {
   id: "market" | "classic" | "predict";
+  /**
+   * The contracts whose scopes the API server serves without indexing (no chain behind them; see
+   * `benchDeployment` in bench/claims-seed.ts): fixed addresses, so a kept database is served again.
+   */
+  deployment: ChainDeployment;
   /** Fills the database with this surface's volumes at `ctx.scale`. */
   load(ctx: ScaleLoadContext): Promise<void>;
   /** Throws unless a sample of the loaded rows equals what the projection or service would write. */

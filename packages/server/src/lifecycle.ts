@@ -42,10 +42,12 @@ export async function startLifecycle({
   readCache,
   indexing,
 }: LifecycleDeps): Promise<Lifecycle> {
-  const { config, db, logger, keys, sessions, revisions, live, limiter, idempotency, indexer } = shared;
+  const { config, db, logger, keys, sessions, revisions, live, limiter, idempotency, indexer, metrics } =
+    shared;
   const jobs = surfaces.flatMap((surface) => surface.jobs ?? []);
   const indexerSources = surfaces.flatMap((surface) => surface.indexerSources);
 
+  metrics.start();
   await keys.start();
   await sessions.start();
   // Read-cache sources move on every replica: announced revisions, and every indexer commit.
@@ -110,6 +112,7 @@ export async function startLifecycle({
       await keys.stop();
       await sessions.stop();
       for (const stop of unlisten) await stop();
+      metrics.stop();
     },
   };
 }

@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Counter, Gauge, type Histogram, Registry } from "prom-client";
 import type { PoolStats } from "../db/index.ts";
 
@@ -192,6 +194,42 @@ export function createMetrics(sources: MetricsSources) {
       this.set(sources.inFlight());
     },
   });
+  // The process's own health, read when scraped: what a soak watches for growth.
+  new Gauge({
+    name: "process_resident_memory_bytes",
+    help: "Resident memory of this process (RSS).",
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
+  });
+  new Gauge({
+    name: "process_open_fds",
+    help: "Open file descriptors of this process (sockets included); absent without /proc.",
+    registers: [registry],
+    collect() {
+      const open = openFileDescriptors();
+      if (open !== undefined) this.set(open);
+    },
+  });
+  // Sampled every 10 ms while the app runs (`start`); each scrape reads the delays since the
+  // previous one and starts a new window, so the quantiles describe the last scrape interval.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  new Gauge({
+    name: "mkt_event_loop_delay_seconds",
+    help: "Event-loop delay since the previous scrape, by quantile (1 is the maximum); 0 before any sample.",
+    labelNames: ["quantile"] as const,
+    registers: [registry],
+    collect() {
+      const sampled = loopDelay.count > 0;
+      for (const quantile of [0.5, 0.99, 1])
+        this.set(
+          { quantile: String(quantile) },
+          sampled ? (quantile === 1 ? loopDelay.max : loopDelay.percentile(quantile * 100)) / 1e9 : 0,
+        );
+      loopDelay.reset();
+    },
+  });
   const keyCacheFlushes = new Counter({
     name: "mkt_api_key_cache_flushes_total",
     help: "Times the key cache was cleared because the LISTEN connection was re-established.",
@@ -205,7 +243,21 @@ export function createMetrics(sources: MetricsSources) {
     recordRequest: requestMetrics.record,
     /** `recordRequest` bound to one (surface, route, method), for the route's own response hook. */
     routeRecorder: requestMetrics.routeRecorder,
+    /** Starts sampling the event-loop delay (with the app's background work). */
+    start: () => void loopDelay.enable(),
+    /** Stops sampling it. */
+    stop: () => void loopDelay.disable(),
   };
+}
+
+/** This process's open file descriptors, from /proc (Linux); undefined elsewhere. */
+function openFileDescriptors(): number | undefined {
+  try {
+    // The listing itself holds one descriptor open while it reads.
+    return readdirSync("/proc/self/fd").length - 1;
+  } catch {
+    return undefined;
+  }
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -61,3 +61,31 @@ describe("request metrics", () => {
     );
   });
 });
+
+describe("process metrics", () => {
+  it("reports resident memory, open file descriptors and the event-loop delay since the previous scrape", async () => {
+    const metrics = createMetrics(sources);
+    metrics.start();
+    try {
+      // Let the sampler take its first samples, block the loop for a measurable while, then let
+      // the sampler's timer see it.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const until = performance.now() + 60;
+      while (performance.now() < until) {}
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const value = (text: string, series: string) =>
+        Number(text.split("\n").find((line) => line.startsWith(`${series} `))?.split(" ")[1]);
+      const first = await metrics.registry.metrics();
+      expect(value(first, 'mkt_event_loop_delay_seconds{quantile="1"}')).toBeGreaterThanOrEqual(0.05);
+      const rss = process.memoryUsage.rss();
+      expect(value(first, "process_resident_memory_bytes")).toBeGreaterThan(rss * 0.9);
+      expect(value(first, "process_resident_memory_bytes")).toBeLessThan(rss * 1.1);
+      expect(value(first, "process_open_fds")).toBeGreaterThan(2);
+      // The scrape started a new window: the block is no longer in it.
+      const second = await metrics.registry.metrics();
+      expect(value(second, 'mkt_event_loop_delay_seconds{quantile="1"}')).toBeLessThan(0.05);
+    } finally {
+      metrics.stop();
+    }
+  });
+});

@@ -5,13 +5,12 @@ import { createDmService } from "./dms.ts";
 import { followRoutes } from "./follow-routes.ts";
 import { createFollowService } from "./follows.ts";
 import { roomRoutes } from "./room-routes.ts";
+import { createReportExpiry, REPORT_EXPIRY_SAFETY_MS } from "./report-expiry.ts";
 import { createRoomService } from "./rooms.ts";
 import { createSafetyService } from "./safety.ts";
 
+export { REPORT_EXPIRY_SAFETY_MS, REPORTS_CHANNEL } from "./report-expiry.ts";
 export { REPORT_RETENTION_MS } from "./safety.ts";
-
-/** Reports are swept hourly: an expired report lives at most an hour past its 90 days. */
-const REPORT_SWEEP_INTERVAL_MS = 3_600_000;
 
 /**
  * The market's social area: chat rooms, direct messages, follows, safety
@@ -24,7 +23,14 @@ export function socialFeature({ db, clock, logger, cursors }: FeatureDeps): Mark
   const dms = createDmService({ db, clock, cursors });
   const rooms = createRoomService({ db, clock, cursors });
   const follows = createFollowService({ db, clock, cursors });
-  const safety = createSafetyService({ db, clock });
+  const expiry = createReportExpiry({
+    db,
+    clock,
+    logger,
+    sweep: () => safety.sweepReports(),
+    nextExpiry: () => safety.nextReportExpiry(),
+  });
+  const safety = createSafetyService({ db, clock, announceReport: (at) => expiry.announce(at) });
 
   return {
     actionResults: Object.fromEntries(
@@ -50,13 +56,17 @@ export function socialFeature({ db, clock, logger, cursors }: FeatureDeps): Mark
     routes: [...dmRoutes(dms), ...roomRoutes(rooms), ...followRoutes(follows)],
     jobs: [
       {
+        // The worker deletes each report at its expiry, woken by the notification of every filed
+        // report; this pass only bounds what a lost notification could delay.
         name: "report expiry",
-        intervalMs: REPORT_SWEEP_INTERVAL_MS,
+        intervalMs: REPORT_EXPIRY_SAFETY_MS,
         async run() {
           const deleted = await safety.sweepReports();
           if (deleted > 0) logger.info({ msg: "expired reports deleted", count: deleted });
         },
       },
     ],
+    start: () => expiry.start(),
+    stop: () => expiry.stop(),
   };
 }

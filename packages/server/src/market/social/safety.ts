@@ -11,7 +11,16 @@ export const REPORT_RETENTION_MS = 90 * 24 * 3_600_000;
 type Report = Extract<AccountAction, { kind: "report" }>;
 
 /** Safety settings, blocks and abuse reports. */
-export function createSafetyService({ db, clock }: { db: Database; clock: Clock }) {
+export function createSafetyService({
+  db,
+  clock,
+  announceReport,
+}: {
+  db: Database;
+  clock: Clock;
+  /** Told of every filed report's expiry (Unix ms), after it is stored: wakes the expiry workers. */
+  announceReport?: (expiresAt: number) => Promise<void>;
+}) {
   const k = db.kysely;
 
   return {
@@ -65,7 +74,7 @@ export function createSafetyService({ db, clock }: { db: Database; clock: Clock 
       return { address: target.address, blocked: false };
     },
 
-    /** The `report` action: kept for the moderators for 90 days, then swept. */
+    /** The `report` action: kept for the moderators for 90 days, then deleted at its expiry. */
     async report(caller: Actor, report: Report): Promise<SocialActionResult<"report">> {
       const now = clock.now();
       const id = newId("rep");
@@ -83,6 +92,7 @@ export function createSafetyService({ db, clock }: { db: Database; clock: Clock 
           expires_at: new Date(expiresAt),
         })
         .execute();
+      await announceReport?.(expiresAt);
       return { id, expiresAt };
     },
 
@@ -93,6 +103,17 @@ export function createSafetyService({ db, clock }: { db: Database; clock: Clock 
         .where("expires_at", "<=", new Date(clock.now()))
         .executeTakeFirst();
       return Number(deleted.numDeletedRows);
+    },
+
+    /** The earliest expiry of a stored report (Unix ms), if any (the expiry worker's next wake). */
+    async nextReportExpiry(): Promise<number | undefined> {
+      const row = await k
+        .selectFrom("reports")
+        .select("expires_at")
+        .orderBy("expires_at")
+        .limit(1)
+        .executeTakeFirst();
+      return row ? new Date(row.expires_at).getTime() : undefined;
     },
   };
 }

@@ -1,9 +1,9 @@
 import { DEV_ACCOUNT_ROLES, deriveDevAccounts } from "@mkt/chain";
 import type { Logger } from "pino";
 import { type App, createApp } from "./app.ts";
-import { type Chains, MARKET_CHAIN_ID, redactUrl, startChains } from "./chains/index.ts";
+import { type Chains, chainRoles, MARKET_CHAIN_ID, redactUrl, startChains } from "./chains/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config/index.ts";
-import { migrate, openDatabase } from "./db/index.ts";
+import { type Database, migrate, openDatabase } from "./db/index.ts";
 import {
   type DemoClassic,
   type DemoClassicActivityRun,
@@ -12,6 +12,7 @@ import {
   startDemoClassicMetadata,
   startDemoReleases,
 } from "./demo/index.ts";
+import { INDEXER_CHANNEL } from "./indexer/head-store.ts";
 import { createLogger } from "./logging/index.ts";
 
 /**
@@ -50,14 +51,17 @@ async function main() {
   });
   const { publicUrl, adminUrl } = await app.listen();
   const demoReleases = await startReleaseDemo(config, chains.devChains, app, publicUrl, logger);
-  // Creator metadata and featured flags for the simulator's classic games (chain 8453 on a dev chain).
+  // Creator metadata and featured flags for the simulator's classic games (chain 8453 on a dev
+  // chain), published as the indexer commits them.
+  const classicScope = chainRoles(chains.deployments).classic?.scope;
   const demoClassic: DemoClassic | undefined =
-    config.demo && chains.devChains.some((chain) => chain.chainId === MARKET_CHAIN_ID)
+    config.demo && classicScope && chains.devChains.some((chain) => chain.chainId === MARKET_CHAIN_ID)
       ? startDemoClassicMetadata({
           metadata: app.services.classic.metadata,
           publicUrl: config.publicUrl,
           chainId: MARKET_CHAIN_ID,
           logger,
+          commits: (onCommit) => scopeCommits(db, classicScope, onCommit),
         })
       : undefined;
   const demoClassicActivity = await startClassicActivityDemo(config, chains, app, publicUrl, logger);
@@ -115,6 +119,17 @@ async function main() {
   };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/** Calls `onCommit` after every commit of an indexer scope, on whichever replica indexes it. */
+function scopeCommits(db: Database, scope: string, onCommit: () => void) {
+  return db.listen(INDEXER_CHANNEL, {
+    onNotify: (payload) => {
+      if (payload === scope) onCommit();
+    },
+    // Commits may have been missed while the connection was down.
+    onReconnect: onCommit,
+  });
 }
 
 /**

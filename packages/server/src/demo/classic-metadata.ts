@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { ClassicMetadataStore, StoredCard } from "../classic/games/index.ts";
+import type { ClassicMetadataStore, StoredCard, UnpublishedPosition } from "../classic/games/index.ts";
 import { artUrl } from "../media/index.ts";
 
 /** What one demo step did for one game: logged at debug, and compared by tests. */
@@ -18,6 +18,11 @@ export interface DemoClassicMetadataOptions {
   /** Featured games the demo keeps (the operator's flag), at least. */
   featured?: number;
 }
+
+type UnpublishedGame = Awaited<ReturnType<ClassicMetadataStore["unpublished"]>>[number];
+
+/** Games read per query of the unpublished ones. */
+const STEP_GAMES = 200;
 
 /** Card names per theme; a game takes the theme of its id. Six cards: two Common, one of each other rarity. */
 const THEMES = [
@@ -62,26 +67,26 @@ export const letters = (value: bigint) => {
  * rarities, card-id ranges and our generated art. The others keep the
  * default metadata. The first published games are featured until `featured`
  * games are. Idempotent across restarts: a game with a revision is never
- * published again.
+ * published again. It walks the games in creation order and remembers where
+ * it stopped, so the games it leaves on default metadata are read once per
+ * process, not on every step.
  */
 export function createDemoClassicMetadata(options: DemoClassicMetadataOptions) {
   const { metadata, publicUrl } = options;
   const chainId = options.chainId ?? 8453;
   const featuredTarget = options.featured ?? 2;
-  /** Games this process decided to leave on default metadata. */
-  const skipped = new Set<string>();
+  /** The last game this process handled (published or left on default metadata). */
+  let after: UnpublishedPosition | undefined;
 
   return {
     async tick(): Promise<DemoClassicReport[]> {
       const reports: DemoClassicReport[] = [];
-      const pending = (await metadata.unpublished(chainId, 200)).filter((game) => !skipped.has(game.address));
       let featured = await metadata.featuredCount(chainId);
-      for (const game of pending) {
+      const handle = async (game: UnpublishedGame) => {
         const id = BigInt(game.gameId);
         if (id % 3n === 0n) {
-          skipped.add(game.address);
           reports.push({ action: "skip", address: game.address, gameId: game.gameId });
-          continue;
+          return;
         }
         const names = THEMES[Number(id % BigInt(THEMES.length))] ?? THEMES[0];
         const { version } = await metadata.publish(chainId, game.address, {
@@ -109,8 +114,15 @@ export function createDemoClassicMetadata(options: DemoClassicMetadataOptions) {
           featured += 1;
           reports.push({ action: "feature", address: game.address, gameId: game.gameId });
         }
+      };
+      for (;;) {
+        const pending = await metadata.unpublished(chainId, STEP_GAMES, after);
+        for (const game of pending) {
+          await handle(game);
+          after = game.position;
+        }
+        if (pending.length < STEP_GAMES) return reports;
       }
-      return reports;
     },
   };
 }
@@ -119,16 +131,40 @@ export interface DemoClassic {
   stop(): Promise<void>;
 }
 
-/** Runs the demo's classic metadata step every `intervalMs` (default 5 s) until stopped; steps never overlap. */
+/** How often the step runs without a commit to wake it (a lost notification, a quiet chain). */
+const SAFETY_INTERVAL_MS = 60_000;
+
+/**
+ * Runs the demo's classic metadata step at start, then after every commit of
+ * the classic indexer scope (`commits`: the database's notification, on every
+ * replica), since only a commit adds games; a long safety timer covers a lost
+ * notification. Steps never overlap: a commit during a step runs one more
+ * after it.
+ */
 export function startDemoClassicMetadata(
-  options: DemoClassicMetadataOptions & { logger: Logger; intervalMs?: number },
+  options: DemoClassicMetadataOptions & {
+    logger: Logger;
+    /** Calls `onCommit` after every commit of the classic scope; answers how to stop. */
+    commits: (onCommit: () => void) => Promise<() => Promise<void>>;
+    /** The longest pause between steps (default 60 s). */
+    safetyMs?: number;
+  },
 ): DemoClassic {
   const log = options.logger.child({ area: "demo-classic" });
   const demo = createDemoClassicMetadata(options);
+  const safetyMs = options.safetyMs ?? SAFETY_INTERVAL_MS;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<void> | undefined;
+  let again = false;
   const step = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    again = false;
+    clearTimeout(timer);
     running = demo
       .tick()
       .then(
@@ -142,16 +178,27 @@ export function startDemoClassicMetadata(
           }),
       )
       .finally(() => {
-        if (!stopped) timer = setTimeout(step, options.intervalMs ?? 5_000);
+        running = undefined;
+        if (stopped) return;
+        if (again) step();
+        else timer = setTimeout(step, safetyMs);
       });
   };
+  const listening = options.commits(step).catch((error: unknown) => {
+    log.warn({
+      msg: "demo classic metadata cannot listen for commits; it steps at the safety interval",
+      err: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
+  });
   step();
   log.info({ msg: "demo classic metadata started" });
   return {
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      await (await listening)?.();
+      while (running) await running;
     },
   };
 }

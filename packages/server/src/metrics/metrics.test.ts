@@ -74,7 +74,12 @@ describe("process metrics", () => {
       while (performance.now() < until) {}
       await new Promise((resolve) => setTimeout(resolve, 30));
       const value = (text: string, series: string) =>
-        Number(text.split("\n").find((line) => line.startsWith(`${series} `))?.split(" ")[1]);
+        Number(
+          text
+            .split("\n")
+            .find((line) => line.startsWith(`${series} `))
+            ?.split(" ")[1],
+        );
       const first = await metrics.registry.metrics();
       expect(value(first, 'mkt_event_loop_delay_seconds{quantile="1"}')).toBeGreaterThanOrEqual(0.05);
       const rss = process.memoryUsage.rss();

@@ -18,4 +18,5 @@ export {
   type PublishedRevision,
   type StoredCard,
   type StoredGameMetadata,
+  type UnpublishedPosition,
 } from "./metadata-store.ts";

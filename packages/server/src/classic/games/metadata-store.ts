@@ -78,16 +78,35 @@ export function checkCards(cards: readonly StoredCard[]): StoredCard[] {
   return sorted;
 }
 
+/** Where a game sits in the `unpublished` order: its creation block, then its address. */
+export interface UnpublishedPosition {
+  block: string;
+  address: string;
+}
+
 export interface ClassicMetadataStore {
   /** Publishes a revision (version = latest + 1); the open revision before it ends where it starts. */
   publish(chainId: number, address: string, revision: MetadataRevisionInput): Promise<PublishedRevision>;
   /** Sets operator flags (absent fields keep their value); 404 GAME_NOT_FOUND for a drop not indexed. */
   setFlags(chainId: number, address: string, flags: AdminClassicGameFlags): Promise<ClassicGameFlags>;
-  /** Games without any metadata revision, oldest first (the demo publishes for them). */
+  /**
+   * Games without any metadata revision, oldest first (the demo publishes for them); with
+   * `after`, only those created after that game (its `position`), so a caller walks on past the
+   * games it chose to leave without metadata.
+   */
   unpublished(
     chainId: number,
     limit: number,
-  ): Promise<Array<{ address: string; gameId: string; nftName: string; creator: string }>>;
+    after?: UnpublishedPosition,
+  ): Promise<
+    Array<{
+      address: string;
+      gameId: string;
+      nftName: string;
+      creator: string;
+      position: UnpublishedPosition;
+    }>
+  >;
   /** How many games of the chain the operator features. */
   featuredCount(chainId: number): Promise<number>;
 }
@@ -212,16 +231,19 @@ export function createClassicMetadataStore({
       };
     },
 
-    async unpublished(chainId, limit) {
+    async unpublished(chainId, limit, after) {
       const { rows } = await sql<{
         drop_address: string;
         game_id: string;
         nft_name: string;
         creator: string;
+        created_block: string;
       }>`
-        SELECT g.drop_address, g.game_id::text AS game_id, g.nft_name, g.creator
+        SELECT g.drop_address, g.game_id::text AS game_id, g.nft_name, g.creator,
+               g.created_block::text AS created_block
           FROM classic_games g
          WHERE g.chain_id = ${chainId}
+           ${after ? sql`AND (g.created_block, g.drop_address) > (${after.block}::bigint, ${after.address})` : sql``}
            AND NOT EXISTS (SELECT 1 FROM classic_metadata m
                             WHERE m.chain_id = g.chain_id AND m.contract_address = g.drop_address)
            -- A game its creator confirmed (classic/drafts) gets the creator's metadata, never the demo's.
@@ -234,6 +256,7 @@ export function createClassicMetadataStore({
         gameId: row.game_id,
         nftName: row.nft_name,
         creator: row.creator,
+        position: { block: row.created_block, address: row.drop_address },
       }));
     },
 

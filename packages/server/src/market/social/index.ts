@@ -4,8 +4,8 @@ import { dmRoutes } from "./dm-routes.ts";
 import { createDmService } from "./dms.ts";
 import { followRoutes } from "./follow-routes.ts";
 import { createFollowService } from "./follows.ts";
-import { roomRoutes } from "./room-routes.ts";
 import { createReportExpiry, REPORT_EXPIRY_SAFETY_MS } from "./report-expiry.ts";
+import { roomRoutes } from "./room-routes.ts";
 import { createRoomService } from "./rooms.ts";
 import { createSafetyService } from "./safety.ts";
 

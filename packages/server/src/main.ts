@@ -5,6 +5,9 @@ import { type Chains, MARKET_CHAIN_ID, redactUrl, startChains } from "./chains/i
 import { type Config, ConfigError, loadConfig } from "./config/index.ts";
 import { migrate, openDatabase } from "./db/index.ts";
 import {
+  DEMO_CLASSIC_ACTIVITY_STEP_MS,
+  DEMO_CLASSIC_METADATA_STEP_MS,
+  DEMO_RELEASE_STEP_MS,
   type DemoClassic,
   type DemoClassicActivityRun,
   type DemoReleases,
@@ -57,6 +60,7 @@ async function main() {
           metadata: app.services.classic.metadata,
           publicUrl: config.publicUrl,
           chainId: MARKET_CHAIN_ID,
+          intervalMs: DEMO_CLASSIC_METADATA_STEP_MS / config.demoRate,
           logger,
         })
       : undefined;
@@ -80,7 +84,7 @@ async function main() {
         `  chain ${deployment.chainId}      ${chains.devChains.some((chain) => chain.chainId === deployment.chainId) ? `dev chain ${deployment.rpcUrl}` : `RPC ${redactUrl(deployment.rpcUrl)}`}`,
     ),
     ...(chains.configPath ? [`  chain config    ${chains.configPath}`] : []),
-    `  demo activity   ${chains.devChains.length > 0 && config.demo ? `on${demoReleases ? ", with demo releases" : ""}${demoClassicActivity ? ", with the classic creator and chat demo" : ""} (MKT_DEMO=0 turns it off)` : "off"}`,
+    `  demo activity   ${chains.devChains.length > 0 && config.demo ? `on${demoReleases ? ", with demo releases" : ""}${demoClassicActivity ? ", with the classic creator and chat demo" : ""}${config.demoRate === 1 ? "" : ` at ${config.demoRate} times its usual rate`} (MKT_DEMO=0 turns it off)` : "off"}`,
     config.admin.token
       ? "  admin token     (from ADMIN_TOKEN)"
       : `  admin token     ${app.adminToken}   (generated; set ADMIN_TOKEN to keep one across restarts)`,
@@ -136,6 +140,7 @@ async function startReleaseDemo(
       baseUrl: publicUrl,
       keys: app.services.keys,
       wallets: deriveDevAccounts().slice(first, first + 4),
+      intervalMs: DEMO_RELEASE_STEP_MS / config.demoRate,
       logger,
     });
   } catch (error) {
@@ -172,6 +177,7 @@ async function startClassicActivityDemo(
       keys: app.services.keys,
       deployment,
       publicUrl: config.publicUrl,
+      intervalMs: DEMO_CLASSIC_ACTIVITY_STEP_MS / config.demoRate,
       logger,
     });
   } catch (error) {

@@ -119,7 +119,13 @@ export interface DemoClassic {
   stop(): Promise<void>;
 }
 
-/** Runs the demo's classic metadata step every `intervalMs` (default 5 s) until stopped; steps never overlap. */
+/** The classic metadata demo's pause between steps at the demo's usual rate (`MKT_DEMO_RATE=1`). */
+export const DEMO_CLASSIC_METADATA_STEP_MS = 5_000;
+
+/**
+ * Runs the demo's classic metadata step every `intervalMs` (default
+ * `DEMO_CLASSIC_METADATA_STEP_MS`) until stopped; steps never overlap.
+ */
 export function startDemoClassicMetadata(
   options: DemoClassicMetadataOptions & { logger: Logger; intervalMs?: number },
 ): DemoClassic {
@@ -142,7 +148,7 @@ export function startDemoClassicMetadata(
           }),
       )
       .finally(() => {
-        if (!stopped) timer = setTimeout(step, options.intervalMs ?? 5_000);
+        if (!stopped) timer = setTimeout(step, options.intervalMs ?? DEMO_CLASSIC_METADATA_STEP_MS);
       });
   };
   step();

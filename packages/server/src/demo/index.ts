@@ -4,12 +4,14 @@ export {
   type DemoClassicActivityOptions,
 } from "./classic-activity.ts";
 export {
+  DEMO_CLASSIC_ACTIVITY_STEP_MS,
   type DemoClassicActivityRun,
   type DemoClassicActivityRunOptions,
   startDemoClassicActivity,
 } from "./classic-activity-run.ts";
 export {
   createDemoClassicMetadata,
+  DEMO_CLASSIC_METADATA_STEP_MS,
   type DemoClassic,
   type DemoClassicMetadataOptions,
   type DemoClassicReport,
@@ -22,6 +24,7 @@ export {
 } from "./classic-scenario.ts";
 export {
   createDemoReleaseActivity,
+  DEMO_RELEASE_STEP_MS,
   type DemoReleaseActivity,
   type DemoReleaseActivityOptions,
   type DemoReleaseReport,

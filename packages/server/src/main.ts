@@ -15,6 +15,7 @@ import {
   startDemoClassicMetadata,
   startDemoReleases,
 } from "./demo/index.ts";
+import type { KeyService } from "./keys/service.ts";
 import { createLogger } from "./logging/index.ts";
 
 /**
@@ -122,6 +123,25 @@ async function main() {
 }
 
 /**
+ * The API keys the demo parts make for themselves. At `MKT_DEMO_RATE` above 1
+ * they send that many times the requests, so each key gets that multiple of
+ * the budgets (the key multiplier, rounded up), as an operator would grant a
+ * heavier client; otherwise the demo would only measure its own 429s.
+ */
+function demoKeys(app: App, rate: number): Pick<KeyService, "create" | "revokeSelf"> {
+  const { keys } = app.services;
+  return {
+    async create(input) {
+      const created = await keys.create(input);
+      if (rate <= 1) return created;
+      const { multiplier } = await keys.update(created.id, { multiplier: Math.ceil(rate) });
+      return { ...created, multiplier };
+    },
+    revokeSelf: (presented) => keys.revokeSelf(presented),
+  };
+}
+
+/**
  * The demo release catalog runs with the demo activity when the market chain
  * is a dev chain: dev wallets sign release actions sent through the SDK to
  * this process's own listener, as any client would send them.
@@ -138,7 +158,7 @@ async function startReleaseDemo(
   try {
     return await startDemoReleases({
       baseUrl: publicUrl,
-      keys: app.services.keys,
+      keys: demoKeys(app, config.demoRate),
       wallets: deriveDevAccounts().slice(first, first + 4),
       intervalMs: DEMO_RELEASE_STEP_MS / config.demoRate,
       logger,
@@ -174,7 +194,7 @@ async function startClassicActivityDemo(
   try {
     return await startDemoClassicActivity({
       baseUrl: publicUrl,
-      keys: app.services.keys,
+      keys: demoKeys(app, config.demoRate),
       deployment,
       publicUrl: config.publicUrl,
       intervalMs: DEMO_CLASSIC_ACTIVITY_STEP_MS / config.demoRate,

@@ -102,7 +102,8 @@ export function createDemoClassicActivity(options: DemoClassicActivityOptions) {
       } catch (error) {
         // The per-account chat limit holds for the demo as for anyone; at a high MKT_DEMO_RATE the
         // wallets reach it, and the step goes on without the line.
-        if (!(error instanceof MktApiError && error.code === CLASSIC_ERROR_CODES.chatRateLimited)) throw error;
+        if (!(error instanceof MktApiError && error.code === CLASSIC_ERROR_CODES.chatRateLimited))
+          throw error;
         reports.push({ action: "chat", wallet, game: target, limited: true });
       }
 

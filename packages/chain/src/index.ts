@@ -105,7 +105,7 @@ export type {
   ChainSimulationOptions,
   SimulatorOptions,
 } from "./simulator/index.ts";
-export { createChainSimulation, startSimulator } from "./simulator/index.ts";
+export { createChainSimulation, SIMULATOR_STEP_MS, startSimulator } from "./simulator/index.ts";
 export type {
   DeploySmartWalletFactoryOptions,
   DeploySmartWalletOptions,

@@ -5,6 +5,8 @@ import { type Chains, chainRoles, MARKET_CHAIN_ID, redactUrl, startChains } from
 import { type Config, ConfigError, loadConfig } from "./config/index.ts";
 import { type Database, migrate, openDatabase } from "./db/index.ts";
 import {
+  DEMO_CLASSIC_ACTIVITY_STEP_MS,
+  DEMO_RELEASE_STEP_MS,
   type DemoClassic,
   type DemoClassicActivityRun,
   type DemoReleases,
@@ -13,6 +15,7 @@ import {
   startDemoReleases,
 } from "./demo/index.ts";
 import { INDEXER_CHANNEL } from "./indexer/head-store.ts";
+import type { KeyService } from "./keys/service.ts";
 import { createLogger } from "./logging/index.ts";
 
 /**
@@ -84,7 +87,7 @@ async function main() {
         `  chain ${deployment.chainId}      ${chains.devChains.some((chain) => chain.chainId === deployment.chainId) ? `dev chain ${deployment.rpcUrl}` : `RPC ${redactUrl(deployment.rpcUrl)}`}`,
     ),
     ...(chains.configPath ? [`  chain config    ${chains.configPath}`] : []),
-    `  demo activity   ${chains.devChains.length > 0 && config.demo ? `on${demoReleases ? ", with demo releases" : ""}${demoClassicActivity ? ", with the classic creator and chat demo" : ""} (MKT_DEMO=0 turns it off)` : "off"}`,
+    `  demo activity   ${chains.devChains.length > 0 && config.demo ? `on${demoReleases ? ", with demo releases" : ""}${demoClassicActivity ? ", with the classic creator and chat demo" : ""}${config.demoRate === 1 ? "" : ` at ${config.demoRate} times its usual rate`} (MKT_DEMO=0 turns it off)` : "off"}`,
     config.admin.token
       ? "  admin token     (from ADMIN_TOKEN)"
       : `  admin token     ${app.adminToken}   (generated; set ADMIN_TOKEN to keep one across restarts)`,
@@ -133,6 +136,25 @@ function scopeCommits(db: Database, scope: string, onCommit: () => void) {
 }
 
 /**
+ * The API keys the demo parts make for themselves. At `MKT_DEMO_RATE` above 1
+ * they send that many times the requests, so each key gets that multiple of
+ * the budgets (the key multiplier, rounded up), as an operator would grant a
+ * heavier client; otherwise the demo would only measure its own 429s.
+ */
+function demoKeys(app: App, rate: number): Pick<KeyService, "create" | "revokeSelf"> {
+  const { keys } = app.services;
+  return {
+    async create(input) {
+      const created = await keys.create(input);
+      if (rate <= 1) return created;
+      const { multiplier } = await keys.update(created.id, { multiplier: Math.ceil(rate) });
+      return { ...created, multiplier };
+    },
+    revokeSelf: (presented) => keys.revokeSelf(presented),
+  };
+}
+
+/**
  * The demo release catalog runs with the demo activity when the market chain
  * is a dev chain: dev wallets sign release actions sent through the SDK to
  * this process's own listener, as any client would send them.
@@ -149,8 +171,9 @@ async function startReleaseDemo(
   try {
     return await startDemoReleases({
       baseUrl: publicUrl,
-      keys: app.services.keys,
+      keys: demoKeys(app, config.demoRate),
       wallets: deriveDevAccounts().slice(first, first + 4),
+      intervalMs: DEMO_RELEASE_STEP_MS / config.demoRate,
       logger,
     });
   } catch (error) {
@@ -184,9 +207,10 @@ async function startClassicActivityDemo(
   try {
     return await startDemoClassicActivity({
       baseUrl: publicUrl,
-      keys: app.services.keys,
+      keys: demoKeys(app, config.demoRate),
       deployment,
       publicUrl: config.publicUrl,
+      intervalMs: DEMO_CLASSIC_ACTIVITY_STEP_MS / config.demoRate,
       logger,
     });
   } catch (error) {

@@ -109,10 +109,13 @@ export function createChainSimulation(options: ChainSimulationOptions): ChainSim
   };
 }
 
+/** The simulator's pause between steps on each chain unless `intervalMs` says otherwise. */
+export const SIMULATOR_STEP_MS = 1_500;
+
 export interface SimulatorOptions {
   chains: readonly ChainDeployment[];
   seed: number | bigint;
-  /** Pause between steps on each chain. */
+  /** Pause between steps on each chain (default `SIMULATOR_STEP_MS`). */
   intervalMs?: number;
   mnemonic?: string;
   logger?: ChainLogger;
@@ -131,7 +134,7 @@ export interface SimulatorOptions {
  */
 export function startSimulator(options: SimulatorOptions): Repeating {
   const logger = options.logger ?? createSilentLogger();
-  const intervalMs = options.intervalMs ?? 1500;
+  const intervalMs = options.intervalMs ?? SIMULATOR_STEP_MS;
   const loops = options.chains.map((deployment) => {
     const { chainId } = deployment;
     const simulation = createChainSimulation({

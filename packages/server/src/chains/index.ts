@@ -6,6 +6,7 @@ import {
   deployReferenceContracts,
   type Repeating,
   readChainConfig,
+  SIMULATOR_STEP_MS,
   startDevChain,
   startEntropyFulfiller,
   startSimulator,
@@ -104,7 +105,14 @@ export async function startChains({ config, logger }: { config: Config; logger: 
         devChains.some((chain) => chain.chainId === deployment.chainId),
       );
       if (config.demo) {
-        background.push(startSimulator({ chains: dev, seed: 1, logger: log }));
+        background.push(
+          startSimulator({
+            chains: dev,
+            seed: 1,
+            intervalMs: SIMULATOR_STEP_MS / config.demoRate,
+            logger: log,
+          }),
+        );
       } else {
         for (const deployment of dev) {
           const entropy = deployment.contracts["EntropyProvider"];

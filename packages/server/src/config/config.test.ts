@@ -19,6 +19,7 @@ describe("configuration", () => {
       admin: { host: "127.0.0.1", port: 8081, token: undefined },
       allowedOrigins: ["http://localhost:8080", "http://127.0.0.1:8080"],
       demo: true,
+      demoRate: 1,
       logLevel: "info",
       logFormat: "json",
       publicUrl: "http://127.0.0.1:8080",
@@ -26,6 +27,22 @@ describe("configuration", () => {
       trustProxy: false,
       publicReads: "key",
     });
+  });
+
+  it("reads MKT_DEMO_RATE as a positive multiple of the demo's usual rate", () => {
+    expect(loadConfig({ MKT_DEMO_RATE: "10" }).demoRate).toBe(10);
+    expect(loadConfig({ MKT_DEMO_RATE: "0.5" }).demoRate).toBe(0.5);
+    expect(loadConfig({ MKT_DEMO_RATE: "100" }).demoRate).toBe(100);
+  });
+
+  it.each([
+    ["0", "MKT_DEMO_RATE: must be above 0"],
+    ["-2", "MKT_DEMO_RATE: must be a positive number such as 10 or 0.5"],
+    ["ten", "MKT_DEMO_RATE: must be a positive number such as 10 or 0.5"],
+    ["1e2", "MKT_DEMO_RATE: must be a positive number such as 10 or 0.5"],
+    ["101", "MKT_DEMO_RATE: must be at most 100"],
+  ])("rejects MKT_DEMO_RATE=%s with a message naming it", (value, message) => {
+    expect(() => loadConfig({ MKT_DEMO_RATE: value })).toThrow(message);
   });
 
   it("reads DATABASE_URL, PUBLIC_URL, TRUST_PROXY and PUBLIC_READS", () => {

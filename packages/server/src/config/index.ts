@@ -70,6 +70,18 @@ const usdPerEth = z
   .regex(/^\d{1,12}(\.\d{1,18})?$/, "must be a decimal price such as 3012.55")
   .refine((value) => /[1-9]/.test(value), "must be above 0");
 
+/**
+ * How many times its usual rate the demo activity runs: a positive decimal
+ * (`10`, `0.5`) up to 100. Above that the simulator's step (1.5 s at rate 1)
+ * would be shorter than a dev chain transaction takes, so steps would only
+ * queue.
+ */
+const demoRate = z
+  .string()
+  .regex(/^\d{1,12}(\.\d{1,12})?$/, "must be a positive number such as 10 or 0.5")
+  .transform(Number)
+  .pipe(z.number().gt(0, "must be above 0").max(100, "must be at most 100"));
+
 const databaseUrl = z
   .string()
   .optional()
@@ -97,6 +109,7 @@ const rawSchema = z.object({
   RPC_URL_8453: z.url().optional(),
   RPC_URL_4663: z.url().optional(),
   MKT_DEMO: z.enum(["0", "1"]).default("1"),
+  MKT_DEMO_RATE: demoRate.default(1),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
   PUBLIC_URL: z.url().optional(),
@@ -165,6 +178,11 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
     rpcUrls: { 8453: raw.RPC_URL_8453, 4663: raw.RPC_URL_4663 } as Record<8453 | 4663, string | undefined>,
     devnetPorts: { 8453: raw.DEVNET_PORT_8453, 4663: raw.DEVNET_PORT_4663 } as Record<8453 | 4663, number>,
     demo: raw.MKT_DEMO === "1",
+    /**
+     * The demo activity's rate as a multiple of its usual one (`MKT_DEMO_RATE`): every demo part
+     * steps this many times as often. Load tests and soaks drive the system with it.
+     */
+    demoRate: raw.MKT_DEMO_RATE,
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
     publicUrl,

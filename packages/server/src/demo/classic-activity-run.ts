@@ -7,6 +7,9 @@ import {
 } from "./classic-activity.ts";
 import type { DemoClassicActivityReport } from "./classic-scenario.ts";
 
+/** The classic demo's pause between steps at the demo's usual rate (`MKT_DEMO_RATE=1`). */
+export const DEMO_CLASSIC_ACTIVITY_STEP_MS = 10_000;
+
 export interface DemoClassicActivityRunOptions extends Omit<DemoClassicActivityOptions, "apiKey" | "sleep"> {
   /** Makes the demo's API key at start and revokes it on stop. */
   keys: {
@@ -14,7 +17,7 @@ export interface DemoClassicActivityRunOptions extends Omit<DemoClassicActivityO
     revokeSelf(presented: string): Promise<unknown>;
   };
   logger: Logger;
-  /** Pause between steps (default 10 s). */
+  /** Pause between steps (default `DEMO_CLASSIC_ACTIVITY_STEP_MS`). */
   intervalMs?: number;
 }
 
@@ -38,7 +41,7 @@ class Stopped extends Error {}
 export async function startDemoClassicActivity(
   options: DemoClassicActivityRunOptions,
 ): Promise<DemoClassicActivityRun> {
-  const { keys, intervalMs = 10_000 } = options;
+  const { keys, intervalMs = DEMO_CLASSIC_ACTIVITY_STEP_MS } = options;
   const log = options.logger.child({ area: "demo-classic-activity" });
   const { key } = await keys.create({
     description: "demo classic activity (npm start)",

@@ -1,5 +1,6 @@
 import { deriveDevAccounts } from "@mkt/chain";
 import { createMktClient, type MktClient } from "@mkt/client";
+import { CLASSIC_CHAT } from "@mkt/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogCapture, setupApp, type TestApp } from "../_test/app.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
@@ -143,6 +144,25 @@ describe("demo classic activity against the app and the dev chain", () => {
     const chatted = second.find((report) => report.action === "chat")!;
     const [latest] = (await reader.classic.chat.list(String(chatted.game))).messages;
     expect(latest).toMatchObject({ id: chatted["messageId"], text: "just pulled a rare, feeling lucky" });
+
+    // Every demo wallet at the per-account chat limit (a high MKT_DEMO_RATE reaches it): the step
+    // goes on without its line and still reacts.
+    await t.db.withConnection((connection) =>
+      connection.query(
+        `INSERT INTO classic_chat_messages (chain_id, contract_address, account_id, author_address, text, created_at)
+         SELECT 8453, $1, w.account_id, w.address, 'filler', now()
+         FROM account_wallets w, generate_series(1, $2::int)
+         WHERE w.address = ANY($3::text[])`,
+        [address, CLASSIC_CHAT.postsPerWindow, demoAddresses],
+      ),
+    );
+    const limited = await demo.activity.tick();
+    expect(limited.map((report) => [report.action, report["limited"]])).toEqual([
+      ["chat", true],
+      ["react", undefined],
+      ["refresh", undefined],
+      ["stats", undefined],
+    ]);
     await demo.stop();
     await demo.stop();
     // The demo's key is revoked on stop.

@@ -4,6 +4,7 @@ export {
   type DemoClassicActivityOptions,
 } from "./classic-activity.ts";
 export {
+  DEMO_CLASSIC_ACTIVITY_STEP_MS,
   type DemoClassicActivityRun,
   type DemoClassicActivityRunOptions,
   startDemoClassicActivity,
@@ -22,6 +23,7 @@ export {
 } from "./classic-scenario.ts";
 export {
   createDemoReleaseActivity,
+  DEMO_RELEASE_STEP_MS,
   type DemoReleaseActivity,
   type DemoReleaseActivityOptions,
   type DemoReleaseReport,

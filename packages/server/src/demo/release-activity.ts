@@ -199,6 +199,9 @@ export function createDemoReleaseActivity(options: DemoReleaseActivityOptions) {
 
 export type DemoReleaseActivity = ReturnType<typeof createDemoReleaseActivity>;
 
+/** The release demo's pause between steps at the demo's usual rate (`MKT_DEMO_RATE=1`). */
+export const DEMO_RELEASE_STEP_MS = 20_000;
+
 export interface DemoReleasesOptions extends Omit<DemoReleaseActivityOptions, "releases"> {
   /** The app's own listening URL. */
   baseUrl: string;
@@ -208,7 +211,7 @@ export interface DemoReleasesOptions extends Omit<DemoReleaseActivityOptions, "r
     revokeSelf(presented: string): Promise<unknown>;
   };
   logger: Logger;
-  /** Pause between steps. */
+  /** Pause between steps (default `DEMO_RELEASE_STEP_MS`). */
   intervalMs?: number;
 }
 
@@ -226,7 +229,7 @@ export interface DemoReleases {
  * goes on; logs carry ids and names, never the key or a signature.
  */
 export async function startDemoReleases(options: DemoReleasesOptions): Promise<DemoReleases> {
-  const { keys, baseUrl, intervalMs = 20_000 } = options;
+  const { keys, baseUrl, intervalMs = DEMO_RELEASE_STEP_MS } = options;
   const log = options.logger.child({ area: "demo-releases" });
   const { key } = await keys.create({
     description: "demo release activity (npm start)",

@@ -1,11 +1,12 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 // `npm run bench -- <filter> …` runs only the suites whose id contains one of the filters:
 // `route` (every route suite), `api-key`, `runtime`, `releases`, `claims`, `classic`, `predict`, `trust-proxy`, `indexer`, `accounts`,
-// `postgres`, `signatures`, `sse`, or a whole id such as `route:runtime:trust-proxy`.
+// `postgres`, `signatures`, `sse`, `soak` (only when named), or a whole id such as `route:runtime:trust-proxy`.
 import { accountCases, benchAccounts } from "./account.bench.ts";
 import { benchIndexerBackfill } from "./indexer.bench.ts";
 import { benchRoute, routeCases } from "./routes.bench.ts";
 import { benchSignatures } from "./signatures.bench.ts";
+import { benchSoak } from "./soak.bench.ts";
 import { benchSse } from "./sse.bench.ts";
 
 // BENCH_SECONDS: the measured seconds of each load; BENCH_ROUNDS: the rounds of the route and accounts suites.
@@ -23,7 +24,8 @@ interface SuiteResult {
   met: boolean;
 }
 
-const suites: { id: string; run(): Promise<SuiteResult> }[] = [
+// `explicit`: left out of a run without filters (`npm run bench`); runs when a filter names it.
+const suites: { id: string; explicit?: boolean; run(): Promise<SuiteResult> }[] = [
   ...routeCases.map((routeCase) => ({ id: routeCase.id, run: () => benchRoute(routeCase, routeBench) })),
   { id: "indexer", run: () => benchIndexerBackfill() },
   { id: "signatures", run: () => benchSignatures({ seconds: Number(seconds ?? 2) }) },
@@ -36,10 +38,26 @@ const suites: { id: string; run(): Promise<SuiteResult> }[] = [
     id: "sse",
     run: () => benchSse({ clients: Number(process.env["BENCH_SSE_CLIENTS"] ?? 10_000) }),
   },
+  // The soak (30 minutes by default): BENCH_SOAK_MINUTES, BENCH_SOAK_SAMPLE_SECONDS, BENCH_SOAK_STREAMS,
+  // BENCH_SOAK_RPS, BENCH_SOAK_DEMO_RATE.
+  {
+    id: "soak",
+    explicit: true,
+    run: () =>
+      benchSoak({
+        minutes: Number(process.env["BENCH_SOAK_MINUTES"] ?? 30),
+        sampleSeconds: Number(process.env["BENCH_SOAK_SAMPLE_SECONDS"] ?? 30),
+        streams: Number(process.env["BENCH_SOAK_STREAMS"] ?? 300),
+        readsPerSecond: Number(process.env["BENCH_SOAK_RPS"] ?? 100),
+        demoRate: Number(process.env["BENCH_SOAK_DEMO_RATE"] ?? 10),
+      }),
+  },
 ];
 
 const filters = process.argv.slice(2);
-const selected = suites.filter(({ id }) => filters.length === 0 || filters.some((f) => id.includes(f)));
+const selected = suites.filter(({ id, explicit }) =>
+  filters.length === 0 ? !explicit : filters.some((f) => id.includes(f)),
+);
 if (selected.length === 0) {
   process.stderr.write(
     `no benchmark matches ${filters.join(", ")}; known: ${suites.map((s) => s.id).join(", ")}\n`,

@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { getHeapStatistics } from "node:v8";
 import { Counter, Gauge, type Histogram, Registry } from "prom-client";
 import type { PoolStats } from "../db/index.ts";
 
@@ -201,6 +202,14 @@ export function createMetrics(sources: MetricsSources) {
     registers: [registry],
     collect() {
       this.set(process.memoryUsage.rss());
+    },
+  });
+  new Gauge({
+    name: "nodejs_heap_used_bytes",
+    help: "V8 heap in use (the JavaScript share of the resident memory).",
+    registers: [registry],
+    collect() {
+      this.set(getHeapStatistics().used_heap_size);
     },
   });
   new Gauge({

@@ -63,7 +63,7 @@ describe("request metrics", () => {
 });
 
 describe("process metrics", () => {
-  it("reports resident memory, open file descriptors and the event-loop delay since the previous scrape", async () => {
+  it("reports resident memory, the V8 heap, open file descriptors and the event-loop delay since the previous scrape", async () => {
     const metrics = createMetrics(sources);
     metrics.start();
     try {
@@ -86,6 +86,8 @@ describe("process metrics", () => {
       expect(value(first, "process_resident_memory_bytes")).toBeGreaterThan(rss * 0.9);
       expect(value(first, "process_resident_memory_bytes")).toBeLessThan(rss * 1.1);
       expect(value(first, "process_open_fds")).toBeGreaterThan(2);
+      expect(value(first, "nodejs_heap_used_bytes")).toBeGreaterThan(0);
+      expect(value(first, "nodejs_heap_used_bytes")).toBeLessThan(rss);
       // The scrape started a new window: the block is no longer in it.
       const second = await metrics.registry.metrics();
       expect(value(second, 'mkt_event_loop_delay_seconds{quantile="1"}')).toBeLessThan(0.05);

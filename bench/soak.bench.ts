@@ -1,0 +1,301 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { type ClientRequest, request as httpRequest } from "node:http";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import pg from "pg";
+import { freeLoopbackPort } from "../packages/server/src/_test/ports.ts";
+import { startPostgres, startProcess } from "./harness.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const SOAK_ADMIN_TOKEN = "soak-admin-token-0000000000000000";
+const EVENT_LINE = /^event:/gm;
+
+export interface SoakOptions {
+  /** How long the load runs (BENCH_SOAK_MINUTES, default 30). */
+  minutes: number;
+  /** Seconds between samples (BENCH_SOAK_SAMPLE_SECONDS, default 30). */
+  sampleSeconds: number;
+  /** Server-sent event clients held open for the whole run (BENCH_SOAK_STREAMS, default 300). */
+  streams: number;
+  /** Steady read requests per second over several routes (BENCH_SOAK_RPS, default 100). */
+  readsPerSecond: number;
+  /** The demo's rate (MKT_DEMO_RATE of the server, default 10). */
+  demoRate: number;
+}
+
+interface Sample {
+  atSeconds: number;
+  rssMiB: number;
+  heapMiB: number;
+  openFds: number;
+  loopP99Ms: number;
+  dbConnections: number;
+  /** The machine's one-minute load average when sampled. */
+  load: number;
+}
+
+/** What is sampled, how it is printed, and the slope under which a third counts as flat. */
+const SERIES = [
+  { key: "rssMiB", label: "resident memory", unit: "MiB", flatPerMinute: 2 },
+  { key: "heapMiB", label: "V8 heap in use", unit: "MiB", flatPerMinute: 1 },
+  { key: "openFds", label: "open file descriptors", unit: "", flatPerMinute: 1 },
+  { key: "loopP99Ms", label: "event-loop delay p99", unit: "ms", flatPerMinute: 1 },
+  { key: "dbConnections", label: "database connections", unit: "", flatPerMinute: 0.2 },
+] as const satisfies readonly { key: keyof Sample; label: string; unit: string; flatPerMinute: number }[];
+
+/** Resident memory of a process, from /proc (the server runs no measuring code for it). */
+function residentMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+
+/** The least-squares slope of `values` over `minutes` (per minute); 0 for fewer than two points. */
+function slope(minutes: readonly number[], values: readonly number[]): number {
+  const n = values.length;
+  if (n < 2) return 0;
+  const mx = minutes.reduce((a, b) => a + b, 0) / n;
+  const my = values.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (minutes[i]! - mx) * (values[i]! - my);
+    den += (minutes[i]! - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+/**
+ * Growth that levels off: the last third of the run grows at most half as fast as the first
+ * third, or no faster than the series' noise floor (`flatPerMinute`).
+ */
+export function levelsOff(samples: readonly Sample[], key: keyof Sample, flatPerMinute: number) {
+  const third = Math.max(2, Math.floor(samples.length / 3));
+  const part = (from: number, to: number) => {
+    const chosen = samples.slice(from, to);
+    return slope(
+      chosen.map((sample) => sample.atSeconds / 60),
+      chosen.map((sample) => sample[key]),
+    );
+  };
+  const first = part(0, third);
+  const last = part(samples.length - third, samples.length);
+  return { first, last, ok: last <= flatPerMinute || last <= first / 2 };
+}
+
+/**
+ * The soak: the whole system as `npm start` runs it (dev chains, the demo at ten times its rate,
+ * the indexer), on PostgreSQL, under steady read load (autocannon at a modest fixed rate over
+ * several routes) and a few hundred server-sent event streams held open, for `minutes`. Every
+ * `sampleSeconds` it records the server's resident memory and open file descriptors (from
+ * /proc), its event-loop delay p99 (its `/metrics`, over the interval since the previous sample)
+ * and the database's connections (pg_stat_activity). It prints every sample, the first and last,
+ * and per series whether its growth levels off.
+ */
+export async function benchSoak(options: SoakOptions) {
+  const name = `soak: ${options.minutes} min, demo at ${options.demoRate}×, ${options.readsPerSecond} reads/s, ${options.streams} streams`;
+  const lines: string[] = [];
+  const postgres = await startPostgres();
+  if ("skipped" in postgres) return { name, lines: [`skipped: ${postgres.skipped}`], met: true };
+  const database = await postgres.freshDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), "mkt-soak-"));
+  const [port, adminPort, devnet8453, devnet4663] = [
+    await freeLoopbackPort(),
+    await freeLoopbackPort(),
+    await freeLoopbackPort(),
+    await freeLoopbackPort(),
+  ];
+  const observer = new pg.Client({ connectionString: database.url });
+  const clients: ClientRequest[] = [];
+  let server: Awaited<ReturnType<typeof startProcess>> | undefined;
+  try {
+    lines.push(`database: ${postgres.description}`);
+    server = await startProcess(
+      ["--import", "tsx", `${root}packages/server/src/main.ts`],
+      {
+        DATABASE_URL: database.url,
+        MKT_DATA_DIR: dataDir,
+        PORT: String(port),
+        ADMIN_PORT: String(adminPort),
+        DEVNET_PORT_8453: String(devnet8453),
+        DEVNET_PORT_4663: String(devnet4663),
+        ADMIN_TOKEN: SOAK_ADMIN_TOKEN,
+        MKT_DEMO: "1",
+        MKT_DEMO_RATE: String(options.demoRate),
+        LOG_LEVEL: "warn",
+        LOG_FORMAT: "json",
+        // Every stream comes from this one loopback client with one key.
+        MKT_MAX_STREAMS_PER_KEY: String(options.streams + 10),
+        MKT_MAX_STREAMS_PER_CLIENT: String(options.streams + 10),
+      },
+      /listening on\s+(\S+)[\s\S]*operator\s+(\S+)/,
+    );
+    const pid = server.child.pid!;
+    const baseUrl = server.match[1]!;
+    const adminUrl = server.match[2]!;
+    await observer.connect();
+    const dbName = new URL(database.url).pathname.slice(1);
+
+    const created = await fetch(`${baseUrl}/keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ description: "soak", email: "bench@example.com" }),
+    });
+    if (!created.ok) throw new Error(`could not create a key: ${created.status}`);
+    const key = (await created.json()) as { id: string; key: string };
+    const raised = await fetch(`${adminUrl}/admin/keys/${key.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${SOAK_ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ multiplier: 1_000_000 }),
+    });
+    if (!raised.ok) throw new Error(`could not raise the multiplier: ${raised.status}`);
+    const headers = { "api-key": key.key };
+
+    // The indexer has caught up once the prediction feed answers (it is fresh).
+    for (let waited = 0; ; waited += 500) {
+      const status = (await fetch(`${baseUrl}/predict/v9/markets`, { headers })).status;
+      if (status === 200) break;
+      if (waited > 120_000) throw new Error(`the prediction feed did not become fresh: ${status}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+
+    // The streams: two thirds on the market's live updates, one third on the prediction feed's.
+    let events = 0;
+    let dropped = 0;
+    const open = (path: string) =>
+      new Promise<void>((resolve, reject) => {
+        const request = httpRequest(`${baseUrl}${path}`, {
+          agent: false,
+          headers: { ...headers, accept: "text/event-stream" },
+        });
+        request.on("response", (response) => {
+          if (response.statusCode !== 200) {
+            reject(new Error(`${path}: ${response.statusCode}`));
+            response.resume();
+            return;
+          }
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => {
+            // Counts the events' name lines; their content is not read.
+            events += chunk.match(EVENT_LINE)?.length ?? 0;
+          });
+          response.on("close", () => {
+            if (!request.destroyed) dropped++;
+          });
+          resolve();
+        });
+        request.on("error", (error) => {
+          if (!request.destroyed) reject(error);
+        });
+        request.end();
+        clients.push(request);
+      });
+    for (let i = 0; i < options.streams; i++) await open(i % 3 === 2 ? "/predict/v9/stream" : "/market/live");
+
+    const sample = async (startedAt: number): Promise<Sample> => {
+      const metrics = await (
+        await fetch(`${adminUrl}/metrics`, { headers: { authorization: `Bearer ${SOAK_ADMIN_TOKEN}` } })
+      ).text();
+      const p99 = /^mkt_event_loop_delay_seconds\{quantile="0\.99"\} (\S+)$/m.exec(metrics);
+      const heap = /^nodejs_heap_used_bytes (\S+)$/m.exec(metrics);
+      const { rows } = await observer.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+        [dbName],
+      );
+      return {
+        atSeconds: Math.round((performance.now() - startedAt) / 1000),
+        rssMiB: residentMiB(pid),
+        heapMiB: heap ? Number(heap[1]) / 1024 / 1024 : Number.NaN,
+        openFds: openFds(pid),
+        loopP99Ms: p99 ? Number(p99[1]) * 1000 : Number.NaN,
+        dbConnections: rows[0]!.n,
+        load: loadavg()[0]!,
+      };
+    };
+    const format = (s: Sample) =>
+      `${String(s.atSeconds).padStart(6)} s   RSS ${s.rssMiB.toFixed(0).padStart(5)} MiB   heap ${s.heapMiB.toFixed(0).padStart(4)} MiB   fds ${String(s.openFds).padStart(5)}   loop p99 ${s.loopP99Ms.toFixed(1).padStart(6)} ms   db connections ${String(s.dbConnections).padStart(3)}   load ${s.load.toFixed(2)}`;
+
+    // Steady reads at a fixed rate over several routes, for the whole run.
+    const routes = [
+      "/market/runtime",
+      "/market/releases",
+      "/market/discovery",
+      "/classic/games",
+      "/classic/featured",
+      "/predict/v9/markets",
+      "/predict/v9/runtime",
+      "/market/api-key?bucket=read",
+    ];
+    const startedAt = performance.now();
+    // A first window for the loop-delay histogram to start from.
+    await sample(startedAt);
+    const samples: Sample[] = [await sample(startedAt)];
+    process.stderr.write(`soak ${format(samples[0]!)}\n`);
+    const reads = new Promise<autocannon.Result>((resolve, reject) => {
+      autocannon(
+        {
+          url: baseUrl,
+          connections: 8,
+          overallRate: options.readsPerSecond,
+          duration: options.minutes * 60,
+          requests: routes.map((path) => ({ method: "GET", path, headers })),
+        },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      );
+    });
+    let failedSamples = 0;
+    const timer = setInterval(() => {
+      sample(startedAt).then(
+        (taken) => {
+          samples.push(taken);
+          process.stderr.write(`soak ${format(taken)}\n`);
+        },
+        (error: unknown) => {
+          failedSamples += 1;
+          process.stderr.write(`soak: a sample failed: ${error instanceof Error ? error.message : error}\n`);
+        },
+      );
+    }, options.sampleSeconds * 1000);
+    const result = await reads;
+    clearInterval(timer);
+    // The end, unless the last sample was just taken.
+    const closing = await sample(startedAt);
+    if (closing.atSeconds - samples.at(-1)!.atSeconds >= options.sampleSeconds / 2) samples.push(closing);
+
+    lines.push(
+      `reads: ${result.requests.total} in ${result.duration.toFixed(0)} s (${(result.requests.total / result.duration).toFixed(0)}/s), p99 ${result.latency.p99} ms, errors ${result.errors + result.timeouts}, non-2xx ${result.non2xx}`,
+      `streams: ${options.streams - dropped} of ${options.streams} open at the end (${dropped} closed by the server), ${events} events received`,
+      "samples:",
+      ...samples.map((s) => `  ${format(s)}`),
+      `start: ${format(samples[0]!)}`,
+      `end:   ${format(samples.at(-1)!)}`,
+    );
+    if (failedSamples > 0) lines.push(`${failedSamples} samples failed (see above)`);
+    let met = result.errors + result.timeouts === 0 && result.non2xx === 0 && dropped === 0;
+    for (const series of SERIES) {
+      const verdict = levelsOff(samples, series.key, series.flatPerMinute);
+      met &&= verdict.ok;
+      lines.push(
+        `${series.label.padEnd(22)} first third ${verdict.first >= 0 ? "+" : ""}${verdict.first.toFixed(2)} ${series.unit}/min, last third ${verdict.last >= 0 ? "+" : ""}${verdict.last.toFixed(2)} ${series.unit}/min: ${verdict.ok ? "no growth that does not level off" : "GROWS WITHOUT LEVELLING OFF"}`,
+      );
+    }
+    const start = samples[0]!;
+    const end = samples.at(-1)!;
+    return {
+      name,
+      lines,
+      summary: `RSS ${start.rssMiB.toFixed(0)}→${end.rssMiB.toFixed(0)} MiB, fds ${start.openFds}→${end.openFds}, loop p99 ${start.loopP99Ms.toFixed(1)}→${end.loopP99Ms.toFixed(1)} ms, db ${start.dbConnections}→${end.dbConnections}: ${met ? "levels off" : "GROWS"}`,
+      met,
+    };
+  } finally {
+    for (const request of clients) request.destroy();
+    await server?.stop();
+    await observer.end().catch(() => {});
+    await database.drop();
+    await postgres.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -36,14 +36,24 @@ interface Sample {
   load: number;
 }
 
-/** What is sampled, how it is printed, and the slope under which a third counts as flat. */
+/**
+ * What is sampled, how each third of the run is summed up (`level`: the median, or for the heap,
+ * which saws between collections, its lowest point: what survived them), and the change per
+ * minute under which a third counts as flat.
+ */
 const SERIES = [
-  { key: "rssMiB", label: "resident memory", unit: "MiB", flatPerMinute: 2 },
-  { key: "heapMiB", label: "V8 heap in use", unit: "MiB", flatPerMinute: 1 },
-  { key: "openFds", label: "open file descriptors", unit: "", flatPerMinute: 1 },
-  { key: "loopP99Ms", label: "event-loop delay p99", unit: "ms", flatPerMinute: 1 },
-  { key: "dbConnections", label: "database connections", unit: "", flatPerMinute: 0.2 },
-] as const satisfies readonly { key: keyof Sample; label: string; unit: string; flatPerMinute: number }[];
+  { key: "rssMiB", label: "resident memory", unit: "MiB", level: "median", flatPerMinute: 2 },
+  { key: "heapMiB", label: "V8 heap after GC", unit: "MiB", level: "min", flatPerMinute: 1 },
+  { key: "openFds", label: "open file descriptors", unit: "", level: "median", flatPerMinute: 1 },
+  { key: "loopP99Ms", label: "event-loop delay p99", unit: "ms", level: "median", flatPerMinute: 1 },
+  { key: "dbConnections", label: "database connections", unit: "", level: "median", flatPerMinute: 0.5 },
+] as const satisfies readonly {
+  key: keyof Sample;
+  label: string;
+  unit: string;
+  level: "median" | "min";
+  flatPerMinute: number;
+}[];
 
 /** Resident memory of a process, from /proc (the server runs no measuring code for it). */
 function residentMiB(pid: number): number {
@@ -53,37 +63,37 @@ function residentMiB(pid: number): number {
 
 const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 
-/** The least-squares slope of `values` over `minutes` (per minute); 0 for fewer than two points. */
-function slope(minutes: readonly number[], values: readonly number[]): number {
-  const n = values.length;
-  if (n < 2) return 0;
-  const mx = minutes.reduce((a, b) => a + b, 0) / n;
-  const my = values.reduce((a, b) => a + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < n; i++) {
-    num += (minutes[i]! - mx) * (values[i]! - my);
-    den += (minutes[i]! - mx) ** 2;
-  }
-  return den === 0 ? 0 : num / den;
-}
+const levelOf = (values: readonly number[], level: "median" | "min") => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return level === "min" ? sorted[0]! : sorted[Math.floor((sorted.length - 1) / 2)]!;
+};
 
 /**
- * Growth that levels off: the last third of the run grows at most half as fast as the first
- * third, or no faster than the series' noise floor (`flatPerMinute`).
+ * Growth that levels off: the run is cut in thirds, each summed up by its level; the rise from
+ * the middle third to the last is at most half the rise from the first to the middle, or no more
+ * than the series' flat change over a third's minutes.
  */
-export function levelsOff(samples: readonly Sample[], key: keyof Sample, flatPerMinute: number) {
-  const third = Math.max(2, Math.floor(samples.length / 3));
-  const part = (from: number, to: number) => {
-    const chosen = samples.slice(from, to);
-    return slope(
-      chosen.map((sample) => sample.atSeconds / 60),
-      chosen.map((sample) => sample[key]),
+export function levelsOff(
+  samples: readonly Sample[],
+  key: keyof Sample,
+  level: "median" | "min",
+  flatPerMinute: number,
+) {
+  const third = Math.max(1, Math.floor(samples.length / 3));
+  const levelIn = (from: number, to: number) =>
+    levelOf(
+      samples.slice(from, to).map((sample) => sample[key]),
+      level,
     );
-  };
-  const first = part(0, third);
-  const last = part(samples.length - third, samples.length);
-  return { first, last, ok: last <= flatPerMinute || last <= first / 2 };
+  const levels = [
+    levelIn(0, third),
+    levelIn(third, samples.length - third),
+    levelIn(samples.length - third, samples.length),
+  ] as const;
+  const thirdMinutes = (samples.at(-1)!.atSeconds - samples[0]!.atSeconds) / 60 / 3;
+  const early = levels[1] - levels[0];
+  const late = levels[2] - levels[1];
+  return { levels, ok: late <= flatPerMinute * thirdMinutes || late <= early / 2 };
 }
 
 /**
@@ -276,10 +286,10 @@ export async function benchSoak(options: SoakOptions) {
     if (failedSamples > 0) lines.push(`${failedSamples} samples failed (see above)`);
     let met = result.errors + result.timeouts === 0 && result.non2xx === 0 && dropped === 0;
     for (const series of SERIES) {
-      const verdict = levelsOff(samples, series.key, series.flatPerMinute);
+      const verdict = levelsOff(samples, series.key, series.level, series.flatPerMinute);
       met &&= verdict.ok;
       lines.push(
-        `${series.label.padEnd(22)} first third ${verdict.first >= 0 ? "+" : ""}${verdict.first.toFixed(2)} ${series.unit}/min, last third ${verdict.last >= 0 ? "+" : ""}${verdict.last.toFixed(2)} ${series.unit}/min: ${verdict.ok ? "no growth that does not level off" : "GROWS WITHOUT LEVELLING OFF"}`,
+        `${series.label.padEnd(22)} ${series.level} by thirds ${verdict.levels.map((value) => value.toFixed(1)).join(" → ")} ${series.unit}: ${verdict.ok ? "no growth that does not level off" : "GROWS WITHOUT LEVELLING OFF"}`,
       );
     }
     const start = samples[0]!;

@@ -22,6 +22,7 @@ export {
   PREDICT_PORTFOLIO_LIMIT,
   PREDICT_STREAM,
   parsePredictStreamEvent,
+  predictPointsOf,
   predictAddressParamsSchema,
   predictHeadEventSchema,
   predictLeaderboardQuerySchema,

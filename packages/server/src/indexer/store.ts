@@ -15,6 +15,7 @@ export const STATE_TABLES = {
   market_drops: { name: "market_drops", key: ["chain_id", "runtime_id", "drop_id"] },
   predict_markets: { name: "predict_markets", key: ["chain_id", "address"] },
   predict_positions: { name: "predict_positions", key: ["chain_id", "market", "owner"] },
+  predict_traders: { name: "predict_traders", key: ["chain_id", "trader"] },
 } as const satisfies Record<string, StateTableSpec>;
 
 export type StateTableName = keyof typeof STATE_TABLES;

@@ -34,11 +34,30 @@ FROM (
 -- The leaderboard: most points first, ties by address, straight from the index.
 CREATE INDEX predict_traders_points ON predict_traders (chain_id, points DESC, trader);
 
--- A market's trades in chain order (GET /legacy/markets/{id}/trades): the
--- whole order key is in the index, so a page is read from it without a sort
--- and a deep offset is skipped in the index alone.
+-- A market's trades by ordinal (GET /legacy/markets/{id}/trades): each
+-- trade row carries its 1-based place among its market's trade rows (buys,
+-- sells, redemptions) in the order the projection applied them, which is
+-- chain order, and the market keeps the newest ordinal. A page at any depth is
+-- then a range of ordinals read from the index, never an offset walked over
+-- the market's earlier trades. Rollbacks delete trades above the fork and
+-- restore the market's ordinal from the undo log, so ordinals stay 1..n.
+ALTER TABLE predict_trades ADD COLUMN market_seq integer;
+UPDATE predict_trades t SET market_seq = o.seq
+FROM (
+  SELECT chain_id, block_number, log_index,
+    row_number() OVER (PARTITION BY chain_id, market ORDER BY block_number, log_index)::int AS seq
+  FROM predict_trades
+) o
+WHERE o.chain_id = t.chain_id AND o.block_number = t.block_number AND o.log_index = t.log_index;
+ALTER TABLE predict_trades ALTER COLUMN market_seq SET NOT NULL;
+
+ALTER TABLE predict_markets ADD COLUMN trade_seq integer NOT NULL DEFAULT 0;
+UPDATE predict_markets m SET trade_seq = c.n
+FROM (SELECT chain_id, market, count(*)::int AS n FROM predict_trades GROUP BY chain_id, market) c
+WHERE c.chain_id = m.chain_id AND c.market = m.address;
+
 DROP INDEX predict_trades_market;
-CREATE INDEX predict_trades_market ON predict_trades (chain_id, market, block_number, log_index);
+CREATE UNIQUE INDEX predict_trades_market ON predict_trades (chain_id, market, market_seq);
 
 -- Points no longer sum a trader's trades; nothing reads trades by trader, and
 -- every index costs each appended trade.

@@ -72,6 +72,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
             resolved_block: null,
             resolved_at: null,
             trade_count: 0,
+            trade_seq: 0,
             created_block: log.blockNumber.toString(),
             created_at: log.blockTime,
             ...at,
@@ -90,6 +91,8 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
         shares: bigint,
       ) => {
         const trader = lower(traderOf(log));
+        // The trade's place among its market's trade rows; the caller puts the market with it.
+        const seq = Number(market["trade_seq"]) + 1;
         store.append("predict_trades", {
           scope: id,
           chain_id: chainId,
@@ -104,6 +107,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
           weth: weth.toString(),
           fee: fee.toString(),
           shares: shares.toString(),
+          market_seq: seq,
         });
         // The trader's sums and points, kept with the trade so no read sums a trader's trades.
         const key = traderKey(trader);
@@ -131,6 +135,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
           },
           log.blockNumber,
         );
+        return seq;
       };
       const position = () => {
         const key = positionKey(log.address, traderOf(log));
@@ -171,7 +176,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
             pools[other] = pools[other] - gross;
             backing -= gross;
           }
-          trade(log.event === "Buy" ? "buy" : "sell", side, weth, fee, shares);
+          const seq = trade(log.event === "Buy" ? "buy" : "sell", side, weth, fee, shares);
           const held = position();
           const column = side === 0 ? "yes_shares" : "no_shares";
           const delta = log.event === "Buy" ? shares : -shares;
@@ -194,6 +199,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
               volume: (big(market["volume"]) + weth).toString(),
               fees_accrued: (big(market["fees_accrued"]) + fee).toString(),
               trade_count: Number(market["trade_count"]) + 1,
+              trade_seq: seq,
               ...at,
             },
             log.blockNumber,
@@ -224,7 +230,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
           return;
         case "Redeemed": {
           const payout = big(log.args["payout"]);
-          trade(
+          const seq = trade(
             "redeem",
             market["outcome"] === null ? null : Number(market["outcome"]),
             payout,
@@ -245,7 +251,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
           );
           store.put(
             "predict_markets",
-            { ...market, backing: (big(market["backing"]) - payout).toString(), ...at },
+            { ...market, backing: (big(market["backing"]) - payout).toString(), trade_seq: seq, ...at },
             log.blockNumber,
           );
           return;

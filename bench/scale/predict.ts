@@ -23,9 +23,10 @@ function keepHeadFresh(db: Database, everyMs = 5_000): () => void {
   const touch = () =>
     db
       .withConnection((connection) =>
-        connection.query("UPDATE indexer_heads SET observed_at = now(), block_time = now() WHERE scope = $1", [
-          PREDICT_VOLUME_SCOPE,
-        ]),
+        connection.query(
+          "UPDATE indexer_heads SET observed_at = now(), block_time = now() WHERE scope = $1",
+          [PREDICT_VOLUME_SCOPE],
+        ),
       )
       .catch(() => {});
   void touch();
@@ -115,12 +116,12 @@ export const predictScale: ScaleSurface = {
     const marketPages = Math.ceil(volume.markets / 100);
     const tradePages = Math.max(1, Math.ceil(at.busiest.trades / 100));
     const amount = "10000000000000000";
-    const route = (
-      name: string,
-      page: ScaleRoute["page"],
-      volumeText: string,
-      path: string,
-    ): ScaleRoute => ({ route: `GET ${FEED}${name}`, page, volume: volumeText, path: `${FEED}${path}` });
+    const route = (name: string, page: ScaleRoute["page"], volumeText: string, path: string): ScaleRoute => ({
+      route: `GET ${FEED}${name}`,
+      page,
+      volume: volumeText,
+      path: `${FEED}${path}`,
+    });
     return [
       route("/runtime", "first", markets, "/runtime"),
       route("/health", "first", markets, "/health"),

@@ -70,7 +70,7 @@ postgresOnly.describe(
         database,
         deployments: [PREDICT_VOLUME_DEPLOYMENT],
         // The loaded head's block time is the load's; the test may outlast the documented bound.
-        predictFreshness: { maxObservationAgeSeconds: 86_400, maxBlockAgeSeconds: 86_400, maxLagBlocks: 60 },
+        predictFreshness: { maxObservationAgeMs: 86_400_000, maxBlockAgeMs: 86_400_000 },
       });
       key = (await t.createKey({ multiplier: 100 })).key;
       const { rows } = await t.db.withConnection((connection) =>

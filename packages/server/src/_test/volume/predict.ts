@@ -7,14 +7,7 @@
 // (@mkt/chain predict-math), sells never exceed the seller's shares, redemptions pay the winning
 // shares, liquidity is collected only after resolution. Each market's events come from a generator
 // seeded by its id, so any market can be regenerated alone.
-import {
-  type ChainDeployment,
-  probabilityBps,
-  quoteBuy,
-  quoteSell,
-  SIDE,
-  type Side,
-} from "@mkt/chain";
+import { type ChainDeployment, probabilityBps, quoteBuy, quoteSell, SIDE, type Side } from "@mkt/chain";
 import { predictPointsOf } from "@mkt/protocol";
 import { chainRoles, type FactoryRole } from "../../chains/index.ts";
 import { type Database, migrate, openDatabase, type SqlConnection } from "../../db/index.ts";
@@ -628,4 +621,3 @@ async function expectVolumes(db: Database, plan: VolumePlan): Promise<void> {
     throw new Error(`predict sample: loaded ${JSON.stringify(loaded)}, planned ${JSON.stringify(planned)}`);
   }
 }
-

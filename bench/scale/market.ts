@@ -5,8 +5,8 @@ import { deriveDevAccounts } from "@mkt/chain";
 import { signInMessage } from "@mkt/protocol";
 import pg from "pg";
 import {
-  checkMarketClaimsSample,
   accountAddress,
+  checkMarketClaimsSample,
   checkMarketSocialSample,
   loadMarketClaims,
   loadMarketSocial,
@@ -83,9 +83,7 @@ export const marketScale: ScaleSurface = {
   async checkSample(ctx) {
     const counts = marketCounts(ctx.scale);
     await checkMarketClaimsSample(ctx.db, { counts, measured: MEASURED });
-    await withScratchDatabase(ctx.url, (scratch) =>
-      checkMarketSocialSample(ctx.db, scratch, { counts, measured: MEASURED }),
-    );
+    await withScratchDatabase(ctx.url, (scratch) => checkMarketSocialSample(ctx.db, scratch, { counts }));
   },
   async routes(ctx) {
     const counts = marketCounts(ctx.scale);

@@ -6,8 +6,9 @@
 // this module also states in TypeScript (`claimEvent`, …): `checkMarketSample` applies the real
 // projection to the events those formulas give (and writes through the real services) and compares
 // what they write with what the bulk load wrote.
-import type { ChainDeployment } from "@mkt/chain";
+
 import { randomUUID } from "node:crypto";
+import type { ChainDeployment } from "@mkt/chain";
 import {
   parseReleaseAction,
   type ReleaseActionInput,
@@ -18,18 +19,17 @@ import {
 } from "@mkt/protocol";
 import { chainRoles, type MarketRole } from "../../chains/index.ts";
 import type { Database, SqlConnection } from "../../db/index.ts";
-import { createLogApplier } from "../../indexer/apply.ts";
-import { marketProjection } from "../../indexer/market-projection.ts";
-import type { DecodedLog } from "../../indexer/range-reader.ts";
-import { BatchStore, readColumns } from "../../indexer/store.ts";
 import { demoReleaseDraft } from "../../demo/index.ts";
 import { accountForSignIn } from "../../identity/index.ts";
+import { marketProjection } from "../../indexer/market-projection.ts";
+import type { DecodedLog } from "../../indexer/range-reader.ts";
 import { artworkChanges, artworkSourceOf } from "../../market/releases/artwork.ts";
 import { createReleaseService } from "../../market/releases/service.ts";
 import { createDmService } from "../../market/social/dms.ts";
 import { createFollowService } from "../../market/social/follows.ts";
 import { createCursorSigner } from "../../paging/index.ts";
 import { testEnvelopeChecks, testWallet } from "../accounts.ts";
+import { projectLogs } from "../market.ts";
 
 /** The market's volumes at scale 1. */
 export const MARKET_VOLUMES = {
@@ -279,8 +279,48 @@ export async function loadMarketClaims(
         ],
       );
     }
+    log("market: the board's summaries (holdings, collectors, drops' claim figures)");
+    for (const statement of BOARD_SUMMARY_SQL) await connection.exec(statement);
   });
 }
+
+/**
+ * The board's summaries of the loaded claims, as the projection keeps them
+ * claim by claim (the same aggregates migration 0031 backfills).
+ */
+const BOARD_SUMMARY_SQL = [
+  `INSERT INTO market_board_holdings (scope, chain_id, runtime_id, owner, drop_id, claims, packs, volume)
+   SELECT min(scope), chain_id, runtime_id, owner, drop_id, count(*), sum(quantity), sum(paid)
+   FROM market_claims GROUP BY chain_id, runtime_id, owner, drop_id`,
+  `UPDATE market_drops d
+   SET claims = s.claims, volume = s.volume, holders = s.holders, last_claim_at = s.last_claim_at
+   FROM (SELECT chain_id, runtime_id, drop_id, count(*) AS claims, sum(paid) AS volume,
+                count(DISTINCT owner) AS holders, max(block_time) AS last_claim_at
+         FROM market_claims GROUP BY chain_id, runtime_id, drop_id) s
+   WHERE d.chain_id = s.chain_id AND d.runtime_id = s.runtime_id AND d.drop_id = s.drop_id`,
+  // One runtime: a wallet's first claim from a creator is the same within the runtime and the chain.
+  `UPDATE market_drops d
+   SET creator_holders = s.n, chain_holders = s.n
+   FROM (SELECT chain_id, runtime_id, drop_id, count(*) AS n
+         FROM (SELECT DISTINCT ON (c.chain_id, d.creator, c.owner) c.chain_id, c.runtime_id, c.drop_id
+               FROM market_claims c
+               JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
+               ORDER BY c.chain_id, d.creator, c.owner, c.block_number, c.log_index) firsts
+         GROUP BY chain_id, runtime_id, drop_id) s
+   WHERE d.chain_id = s.chain_id AND d.runtime_id = s.runtime_id AND d.drop_id = s.drop_id`,
+  `INSERT INTO market_board_collectors (scope, chain_id, runtime_id, owner, claims, packs, volume, drops, creators, last_claim_at)
+   SELECT min(c.scope), c.chain_id, r.runtime_id, c.owner, count(*), sum(c.quantity), sum(c.paid),
+          count(DISTINCT c.drop_id), f.creators, max(c.block_time)
+   FROM market_claims c
+   JOIN (SELECT owner, jsonb_agg(creator ORDER BY block_number, log_index) AS creators
+         FROM (SELECT DISTINCT ON (c.owner, d.creator) c.owner, d.creator, c.block_number, c.log_index
+               FROM market_claims c
+               JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
+               ORDER BY c.owner, d.creator, c.block_number, c.log_index) firsts
+         GROUP BY owner) f ON f.owner = c.owner
+   CROSS JOIN LATERAL (VALUES (c.runtime_id), ('')) AS r (runtime_id)
+   GROUP BY c.chain_id, r.runtime_id, c.owner, f.creators`,
+];
 
 type Json = Record<string, unknown>;
 
@@ -297,126 +337,196 @@ async function claimsAnchor(connection: SqlConnection): Promise<number> {
   return new Date(rows[0].t).getTime();
 }
 
+/** Logs of the volume as the range reader decodes them, to hand to the real projection. */
+function volumeLogs(counts: MarketCounts, anchorMs: number, measured: string) {
+  const registry = { address: VOLUME_REGISTRY, kind: "registry" };
+  const claims = {
+    address: VOLUME_CLAIM_DROPS,
+    kind: "claims",
+    parent: VOLUME_REGISTRY,
+    label: VOLUME_RUNTIME,
+  };
+  return {
+    registered: (): DecodedLog => ({
+      contract: registry,
+      log: {
+        ...REGISTERED,
+        address: VOLUME_REGISTRY,
+        event: "RuntimeRegistered",
+        blockHash: blockHash(REGISTERED.blockNumber),
+        blockTime: new Date(anchorMs - CLAIM_BLOCK * 1000),
+        args: { id: VOLUME_RUNTIME, version: 1n, claimDrops: VOLUME_CLAIM_DROPS },
+      },
+    }),
+    dropCreated: (d: number): DecodedLog => ({
+      contract: claims,
+      log: {
+        ...dropEvent(d, anchorMs, measured),
+        address: VOLUME_CLAIM_DROPS,
+        event: "DropCreated",
+        blockHash: blockHash(DROP_BLOCK + d),
+      },
+    }),
+    claimed: (n: number): DecodedLog => ({
+      contract: claims,
+      // Claims are recorded without their block's hash.
+      log: {
+        ...claimEvent(n, counts, anchorMs, measured),
+        address: VOLUME_CLAIM_DROPS,
+        event: "Claimed",
+        blockHash: "",
+      },
+    }),
+  };
+}
+
+/** Applies logs through the real market projection on `connection`, in the caller's transaction. */
+const project = (connection: SqlConnection, logs: readonly DecodedLog[]) =>
+  projectLogs(connection, marketProjection(volumeRole()), logs);
+
+/** Rows as JSON, read on one connection. */
+async function readRows(
+  connection: SqlConnection,
+  queries: Record<string, readonly [string, readonly unknown[]]>,
+) {
+  const out: Record<string, Json[]> = {};
+  for (const [name, [sql, params]] of Object.entries(queries))
+    out[name] = await rowsOf(connection, sql, params);
+  return out;
+}
+
+function expectProjected(what: string, projected: Record<string, Json[]>, loaded: Record<string, Json[]>) {
+  for (const part of Object.keys(loaded)) {
+    const expected = JSON.stringify(projected[part]);
+    const actual = JSON.stringify(loaded[part]);
+    if (expected !== actual)
+      throw new Error(
+        `the loaded ${part} (${what}) differ from what the market projection writes:\nprojection ${expected.slice(0, 2000)}\nloaded     ${actual.slice(0, 2000)}`,
+      );
+    if (loaded[part]!.length === 0) throw new Error(`no loaded ${part} to compare (${what})`);
+  }
+}
+
 /**
- * Applies the real market projection to the registration, one drop's
- * `DropCreated` and every `Claimed` of that drop (the events the formulas
- * define), in a transaction where the loaded rows of that runtime and drop
- * were deleted first, and throws unless what it writes equals what the bulk
- * load wrote. Rolled back: the load is left as it was.
+ * Checks the bulk load against the real market projection, in transactions
+ * rolled back after (the load is left as it was):
+ *
+ * - one creator: the registration, the creator's `DropCreated` and every
+ *   `Claimed` of its drops (the events the formulas define) are applied
+ *   where the loaded rows they make were deleted (and the creator taken out
+ *   of its collectors' creator lists); the runtime, drops (with their claim
+ *   figures), recorded events, claims and holdings must equal the load's;
+ * - a few wallets: every `Claimed` of theirs is applied where their claims,
+ *   holdings and collector rows were deleted; those must equal the load's.
  */
 export async function checkMarketClaimsSample(
   db: Database,
-  { counts, measured, drop = counts.drops }: { counts: MarketCounts; measured: string; drop?: number },
+  { counts, measured }: { counts: MarketCounts; measured: string },
 ) {
-  const role = volumeRole();
-  const projection = marketProjection(role);
-  const apply = createLogApplier(projection);
+  const scope = volumeRole().scope;
   await db.withConnection(async (connection) => {
     const anchorMs = await claimsAnchor(connection);
-    const columns = await readColumns(connection);
-    const key = [CHAIN_ID, VOLUME_RUNTIME, String(drop)];
-    const select = {
+    const logs = volumeLogs(counts, anchorMs, measured);
+    const inTransaction = async (fn: () => Promise<void>) => {
+      await connection.query("BEGIN", []);
+      try {
+        await fn();
+      } finally {
+        await connection.query("ROLLBACK", []);
+      }
+    };
+
+    // One creator: the creator of the last drop, and every drop of theirs.
+    const creator = dropCreator(counts.drops);
+    const drops = Array.from({ length: counts.drops }, (_, i) => i + 1).filter(
+      (d) => dropCreator(d) === creator,
+    );
+    const dropIds = drops.map(String);
+    const creatorRows = {
       runtime: [
         "SELECT to_jsonb(t) AS row FROM market_runtimes t WHERE chain_id = $1 AND runtime_id = $2",
         [CHAIN_ID, VOLUME_RUNTIME],
       ],
-      drop: [
-        "SELECT to_jsonb(t) AS row FROM market_drops t WHERE chain_id = $1 AND runtime_id = $2 AND drop_id = $3",
-        key,
+      drops: [
+        "SELECT to_jsonb(t) AS row FROM market_drops t WHERE chain_id = $1 AND runtime_id = $2 AND drop_id = ANY($3::numeric[]) ORDER BY drop_id",
+        [CHAIN_ID, VOLUME_RUNTIME, dropIds],
       ],
       events: [
-        "SELECT to_jsonb(t) AS row FROM chain_events t WHERE scope = $1 AND block_number IN ($2, $3) ORDER BY block_number",
-        [projection.id, REGISTERED.blockNumber.toString(), DROP_BLOCK + drop],
+        "SELECT to_jsonb(t) AS row FROM chain_events t WHERE scope = $1 AND (block_number = $2 OR block_number - $3 = ANY($4::bigint[])) ORDER BY block_number",
+        [scope, REGISTERED.blockNumber.toString(), DROP_BLOCK, dropIds],
       ],
       claims: [
-        "SELECT to_jsonb(t) AS row FROM market_claims t WHERE chain_id = $1 AND runtime_id = $2 AND drop_id = $3 ORDER BY block_number, log_index",
-        key,
+        "SELECT to_jsonb(t) AS row FROM market_claims t WHERE chain_id = $1 AND runtime_id = $2 AND drop_id = ANY($3::numeric[]) ORDER BY block_number, log_index",
+        [CHAIN_ID, VOLUME_RUNTIME, dropIds],
+      ],
+      holdings: [
+        "SELECT to_jsonb(t) AS row FROM market_board_holdings t WHERE chain_id = $1 AND runtime_id = $2 AND drop_id = ANY($3::numeric[]) ORDER BY owner, drop_id",
+        [CHAIN_ID, VOLUME_RUNTIME, dropIds],
       ],
     } as const;
-    const read = async () => ({
-      runtime: await rowsOf(connection, ...select.runtime),
-      drop: await rowsOf(connection, ...select.drop),
-      events: await rowsOf(connection, ...select.events),
-      claims: await rowsOf(connection, ...select.claims),
-    });
-    const loaded = await read();
-    if (loaded.drop.length !== 1) throw new Error(`drop ${drop} was not loaded`);
-    await connection.query("BEGIN", []);
-    try {
+    const loaded = await readRows(connection, creatorRows);
+    await inTransaction(async () => {
+      const address = accountAddress(creator, measured);
       await connection.query(
-        "DELETE FROM market_claims WHERE chain_id = $1 AND runtime_id = $2 AND drop_id = $3",
-        key,
+        `UPDATE market_board_collectors SET creators = creators - $1::text
+         WHERE owner IN (SELECT owner FROM market_claims WHERE chain_id = $2 AND runtime_id = $3 AND drop_id = ANY($4::numeric[]))`,
+        [address, CHAIN_ID, VOLUME_RUNTIME, dropIds],
       );
-      await connection.query(
-        "DELETE FROM market_drops WHERE chain_id = $1 AND runtime_id = $2 AND drop_id = $3",
-        key,
-      );
-      await connection.query(
-        "DELETE FROM market_runtimes WHERE chain_id = $1 AND runtime_id = $2",
-        key.slice(0, 2),
-      );
-      await connection.query("DELETE FROM chain_events WHERE scope = $1 AND block_number IN ($2, $3)", [
-        projection.id,
-        REGISTERED.blockNumber.toString(),
-        DROP_BLOCK + drop,
+      for (const table of ["market_claims", "market_board_holdings", "market_drops"])
+        await connection.query(
+          `DELETE FROM ${table} WHERE chain_id = $1 AND runtime_id = $2 AND drop_id = ANY($3::numeric[])`,
+          [CHAIN_ID, VOLUME_RUNTIME, dropIds],
+        );
+      await connection.query("DELETE FROM market_runtimes WHERE chain_id = $1 AND runtime_id = $2", [
+        CHAIN_ID,
+        VOLUME_RUNTIME,
       ]);
-      const registry = { address: VOLUME_REGISTRY, kind: "registry" };
-      const claims = {
-        address: VOLUME_CLAIM_DROPS,
-        kind: "claims",
-        parent: VOLUME_REGISTRY,
-        label: VOLUME_RUNTIME,
-      };
-      const logs: DecodedLog[] = [
-        {
-          contract: registry,
-          log: {
-            ...REGISTERED,
-            address: VOLUME_REGISTRY,
-            event: "RuntimeRegistered",
-            blockHash: blockHash(REGISTERED.blockNumber),
-            blockTime: new Date(anchorMs - CLAIM_BLOCK * 1000),
-            args: { id: VOLUME_RUNTIME, version: 1n, claimDrops: VOLUME_CLAIM_DROPS },
-          },
-        },
-        {
-          contract: claims,
-          log: {
-            ...dropEvent(drop, anchorMs, measured),
-            address: VOLUME_CLAIM_DROPS,
-            event: "DropCreated",
-            blockHash: blockHash(DROP_BLOCK + drop),
-          },
-        },
-      ];
-      for (let n = drop; n <= counts.claims; n += counts.drops) {
-        logs.push({
-          contract: claims,
-          log: {
-            ...claimEvent(n, counts, anchorMs, measured),
-            address: VOLUME_CLAIM_DROPS,
-            event: "Claimed",
-            blockHash: "",
-          },
-        });
-      }
-      // Every block final: the projection writes no undo rows.
-      const store = new BatchStore(connection, projection.id, null, columns);
-      await apply(store, logs);
-      await store.flush();
-      const projected = await read();
-      for (const part of ["runtime", "drop", "events", "claims"] as const) {
-        const expected = JSON.stringify(projected[part]);
-        const actual = JSON.stringify(loaded[part]);
-        if (expected !== actual) {
-          throw new Error(
-            `the loaded ${part} of drop ${drop} differ from what the market projection writes:\nprojection ${expected.slice(0, 2000)}\nloaded     ${actual.slice(0, 2000)}`,
-          );
-        }
-      }
-    } finally {
-      await connection.query("ROLLBACK", []);
-    }
+      await connection.query(
+        "DELETE FROM chain_events WHERE scope = $1 AND (block_number = $2 OR block_number - $3 = ANY($4::bigint[]))",
+        [scope, REGISTERED.blockNumber.toString(), DROP_BLOCK, dropIds],
+      );
+      const applied = [logs.registered(), ...drops.map(logs.dropCreated)];
+      // Chain order: claim n precedes claim n + 1.
+      for (let n = 1; n <= counts.claims; n++)
+        if (drops.includes(((n - 1) % counts.drops) + 1)) applied.push(logs.claimed(n));
+      await project(connection, applied);
+      expectProjected(`the drops of creator ${address}`, await readRows(connection, creatorRows), loaded);
+    });
+
+    // A few wallets: the measured collector and two others, every claim of theirs.
+    const owners = [0, 1, Math.floor(counts.accounts / 2) + 1];
+    const addresses = owners.map((i) => accountAddress(i, measured));
+    const ownerRows = {
+      claims: [
+        "SELECT to_jsonb(t) AS row FROM market_claims t WHERE chain_id = $1 AND runtime_id = $2 AND owner = ANY($3::text[]) ORDER BY block_number, log_index",
+        [CHAIN_ID, VOLUME_RUNTIME, addresses],
+      ],
+      holdings: [
+        "SELECT to_jsonb(t) AS row FROM market_board_holdings t WHERE chain_id = $1 AND owner = ANY($2::text[]) ORDER BY runtime_id, owner, drop_id",
+        [CHAIN_ID, addresses],
+      ],
+      collectors: [
+        "SELECT to_jsonb(t) AS row FROM market_board_collectors t WHERE chain_id = $1 AND owner = ANY($2::text[]) ORDER BY runtime_id, owner",
+        [CHAIN_ID, addresses],
+      ],
+    } as const;
+    const loadedOwners = await readRows(connection, ownerRows);
+    await inTransaction(async () => {
+      for (const table of ["market_claims", "market_board_holdings", "market_board_collectors"])
+        await connection.query(`DELETE FROM ${table} WHERE chain_id = $1 AND owner = ANY($2::text[])`, [
+          CHAIN_ID,
+          addresses,
+        ]);
+      const applied: DecodedLog[] = [];
+      for (let n = 1; n <= counts.claims; n++)
+        if (owners.includes(claimOwnerIndex(n, counts))) applied.push(logs.claimed(n));
+      await project(connection, applied);
+      expectProjected(
+        `the claims of ${addresses.join(", ")}`,
+        await readRows(connection, ownerRows),
+        loadedOwners,
+      );
+    });
   });
 }
 
@@ -625,7 +735,7 @@ function expectSame(what: string, service: unknown, loaded: unknown) {
 export async function checkMarketSocialSample(
   db: Database,
   scratch: Database,
-  { counts, measured, now = Date.now() }: { counts: MarketCounts; measured: string; now?: number },
+  { counts, now = Date.now() }: { counts: MarketCounts; now?: number },
 ) {
   const clock = { now: () => now };
   const cursors = createCursorSigner(Buffer.alloc(32, 7));

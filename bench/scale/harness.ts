@@ -23,9 +23,9 @@
 //   (an in-process app on the same database, `server.inject`, recording every statement and its
 //   values the pg driver sends during that request), replayed per "request" by a pg.Pool of 32 at 32
 //   concurrent for the same duration: requests/s. The request captured is the second one (the first
-//   fills the key and session caches and the read cache): when it ran no SQL, the route was served
-//   from a cache; the line says so and the cold first request's SQL is replayed instead (the rate a
-//   miss costs, without a ratio target).
+//   fills the key and session caches and the read cache): when it ran no SQL, the route is served
+//   from a cache; the line says so and has no ratio target, and its direct-SQL rate is that of the
+//   first request's SQL (what a miss costs: after every change of the cached data's source).
 // - One line per route: route, page, volume, p50, p99, req/s, direct-SQL req/s, ratio, p99 at 0.01,
 //   and the targets it misses. Targets at SCALE=1: p99 <= 50 ms; p99 <= 2 x its p99 at 0.01; API
 //   requests/s >= 0.5 x direct-SQL requests/s.
@@ -55,6 +55,11 @@ export const REFERENCE_SCALE = 0.01;
 const TARGET_P99_MS = 50;
 const TARGET_P99_GROWTH = 2;
 const TARGET_SQL_SHARE = 0.5;
+/**
+ * The first-party origins the API server (and the capture app) allow to sign in: the documented
+ * defaults, which a listener on a picked port would not otherwise name. Sessions sign in from these.
+ */
+export const SCALE_ALLOWED_ORIGINS = "http://localhost:8080,http://127.0.0.1:8080";
 /** The operator token of the in-process capture app (it never listens). */
 const CAPTURE_ADMIN_TOKEN = "bench-scale-capture-token-0000000";
 
@@ -257,6 +262,7 @@ async function startCaptureApp(url: string, surface: ScaleSurface) {
     ADMIN_TOKEN: CAPTURE_ADMIN_TOKEN,
     LOG_LEVEL: "warn",
     MKT_MAX_IN_FLIGHT: "100000",
+    ALLOWED_ORIGINS: SCALE_ALLOWED_ORIGINS,
   });
   const db = await openDatabase({ kind: "postgres", url });
   const app = await createApp({
@@ -302,7 +308,7 @@ async function measureScale(
   const server = await startApiServer({
     logLevel: "warn",
     databaseUrl: url,
-    env: { BENCH_SCALE_SURFACE: surface.id },
+    env: { BENCH_SCALE_SURFACE: surface.id, ALLOWED_ORIGINS: SCALE_ALLOWED_ORIGINS },
   });
   const capture = apiOnly ? undefined : await startCaptureApp(url, surface);
   try {
@@ -339,40 +345,61 @@ async function measureScale(
         connections: CONNECTIONS,
         pipelining: 1,
       };
-      const checked = (result: LoadResult, what: string) => {
-        if (result.non2xx > 0 || result.errors > 0)
-          throw new Error(
-            `${route.route} (${route.page} page, ${route.path}) ${what}: ${result.non2xx} answers were not 2xx, ${result.errors} errors or timeouts, of ${result.requests}`,
+      const checked = async (result: LoadResult, what: string) => {
+        if (result.non2xx > 0 || result.errors > 0) {
+          // One more request, to show what the failing answers said.
+          const sample = await fetch(target.url, { headers }).then(
+            async (response) => `${response.status} ${(await response.text()).slice(0, 500)}`,
+            (error: unknown) => String(error),
           );
+          throw new Error(
+            `${route.route} (${route.page} page, ${route.path}) ${what}: ${result.non2xx} answers were not 2xx, ${result.errors} errors or timeouts, of ${result.requests}; one more request answered ${sample}`,
+          );
+        }
         return result;
       };
-      checked(await load({ ...target, durationSeconds: WARMUP_SECONDS }), "during the warm-up");
-      const api = checked(await load({ ...target, durationSeconds: seconds, pid: server.pid }), "under load");
+      await checked(await load({ ...target, durationSeconds: WARMUP_SECONDS }), "during the warm-up");
+      const api = await checked(
+        await load({ ...target, durationSeconds: seconds, pid: server.pid }),
+        "under load",
+      );
       if (!capture) {
         figures.push({ route, api });
         continue;
       }
-      const cold = await captureStatements(() => capture.request(route.path, headers));
-      const warm = await captureStatements(() => capture.request(route.path, headers));
-      for (const { result } of [cold, warm]) {
+      // The first request fills the key, session and read caches; the second is what a request costs.
+      const first = await captureStatements(() => capture.request(route.path, headers));
+      const second = await captureStatements(() => capture.request(route.path, headers));
+      for (const { result } of [first, second]) {
         if (result.status !== 200)
           throw new Error(
             `${route.route} (${route.path}) answered ${result.status} in process: ${result.body}`,
           );
       }
-      const cached = warm.statements.length === 0;
-      const statements = cached ? cold.statements : warm.statements;
-      if (statements.length === 0)
-        throw new Error(`${route.route} (${route.path}) ran no SQL even when cold: nothing to compare with`);
-      const sqlPerSecond = await replayStatements(url, statements, { connections: CONNECTIONS, seconds });
-      figures.push({
-        route,
-        api,
-        sqlPerSecond,
-        cached,
-        statements: statements.length,
-        sqlNote: cached ? "served from a cache (no SQL); direct SQL = a cache miss's" : undefined,
+      if (second.statements.length === 0) {
+        // Served from a cache: no ratio target; the direct-SQL rate shown is a miss's (the first request's SQL).
+        figures.push({
+          route,
+          api,
+          cached: true,
+          statements: first.statements.length,
+          ...(first.statements.length > 0
+            ? {
+                sqlPerSecond: await replayStatements(url, first.statements, {
+                  connections: CONNECTIONS,
+                  seconds,
+                }),
+              }
+            : {}),
+          sqlNote: "served from a cache, no SQL per request; sql/s is a miss's",
+        });
+        continue;
+      }
+      const sqlPerSecond = await replayStatements(url, second.statements, {
+        connections: CONNECTIONS,
+        seconds,
       });
+      figures.push({ route, api, sqlPerSecond, statements: second.statements.length });
     }
     return figures;
   } finally {

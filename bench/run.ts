@@ -1,10 +1,16 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 // `npm run bench -- <filter> …` runs only the suites whose id contains one of the filters:
 // `route` (every route suite), `api-key`, `runtime`, `releases`, `claims`, `classic`, `predict`, `trust-proxy`, `indexer`, `accounts`,
-// `postgres`, `signatures`, `sse`, `soak` (only when named), or a whole id such as `route:runtime:trust-proxy`.
+// `postgres`, `signatures`, `sse`, `soak` (only when named), `scale` (the scale suites `scale:market`,
+// `scale:classic`, `scale:predict`, at SCALE, default 1: bench/scale/harness.ts), or a whole id such as
+// `route:runtime:trust-proxy`. A suite marked explicit (the soak, the scale suites) is left out of a run
+// without filters and runs only for a filter naming it from its start (`scale`, `scale:market`, `soak`):
+// `classic` or `predict` alone do not load millions of rows.
 import { accountCases, benchAccounts } from "./account.bench.ts";
 import { benchIndexerBackfill } from "./indexer.bench.ts";
 import { benchRoute, routeCases } from "./routes.bench.ts";
+import { scaleSuites } from "./scale/harness.ts";
+import { SCALE_SURFACES } from "./scale/surfaces.ts";
 import { benchSignatures } from "./signatures.bench.ts";
 import { benchSoak } from "./soak.bench.ts";
 import { benchSse } from "./sse.bench.ts";
@@ -52,11 +58,16 @@ const suites: { id: string; explicit?: boolean; run(): Promise<SuiteResult> }[] 
         demoRate: Number(process.env["BENCH_SOAK_DEMO_RATE"] ?? 10),
       }),
   },
+  // The scale benchmark: one suite per surface of bench/scale/surfaces.ts.
+  ...scaleSuites(SCALE_SURFACES, seconds !== undefined ? Number(seconds) : undefined).map((suite) => ({
+    ...suite,
+    explicit: true,
+  })),
 ];
 
 const filters = process.argv.slice(2);
 const selected = suites.filter(({ id, explicit }) =>
-  filters.length === 0 ? !explicit : filters.some((f) => id.includes(f)),
+  filters.length === 0 ? !explicit : filters.some((f) => (explicit ? id.startsWith(f) : id.includes(f))),
 );
 if (selected.length === 0) {
   process.stderr.write(

@@ -220,6 +220,7 @@ export { parsePredictStreamEvent, PREDICT_API_VERSION, PREDICT_ART_SIZE } from "
 export { PREDICT_FRESHNESS_BOUNDS, PREDICT_LEADERBOARD_LIMIT } from "./predict/index.ts";
 export { PREDICT_MARKET_STATES, PREDICT_MARKETS_LIMIT, PREDICT_MEDIA_URL_MAX } from "./predict/index.ts";
 export { PREDICT_POINTS_UNIT, PREDICT_PORTFOLIO_LIMIT, PREDICT_SIDES } from "./predict/index.ts";
+export { predictPointsOf } from "./predict/index.ts";
 export { PREDICT_STALE_REASONS, PREDICT_STREAM, predictAddressParamsSchema } from "./predict/index.ts";
 export { predictBlockSchema, predictFreshnessSchema, predictHeadEventSchema } from "./predict/index.ts";
 export { predictHealthSchema, predictLeaderboardQuerySchema } from "./predict/index.ts";

@@ -189,6 +189,25 @@ export type PredictPortfolio = z.output<typeof predictPortfolioSchema>;
 
 /** Wei of WETH per point: 10^15 (0.001 WETH). */
 export const PREDICT_POINTS_UNIT = 1_000_000_000_000_000n;
+
+/**
+ * The points rule, the one definition every writer and reader applies:
+ * `floor((buyWeth + sellWeth) / 10^15) + floor(redeemedWeth / 10^15)`.
+ * `buyWeth` is the WETH paid into buys (fee included, the `Buy` event's
+ * `wethIn`), `sellWeth` the WETH received from sells (`wethOut`),
+ * `redeemedWeth` the payouts of `Redeemed`.
+ */
+export function predictPointsOf({
+  buyWeth,
+  sellWeth,
+  redeemedWeth,
+}: {
+  buyWeth: bigint;
+  sellWeth: bigint;
+  redeemedWeth: bigint;
+}): bigint {
+  return (buyWeth + sellWeth) / PREDICT_POINTS_UNIT + redeemedWeth / PREDICT_POINTS_UNIT;
+}
 export const PREDICT_LEADERBOARD_LIMIT = { default: 20, max: 100 } as const;
 
 export const predictPointsSchema = z

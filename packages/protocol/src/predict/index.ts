@@ -33,6 +33,7 @@ export {
   predictLegacyTradeSchema,
   predictLegacyTradesSchema,
   predictMarketEventSchema,
+  predictPointsOf,
   predictPointsSchema,
   predictPortfolioQuerySchema,
   predictPortfolioSchema,

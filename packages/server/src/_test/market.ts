@@ -1,7 +1,11 @@
 import type { ChainDeployment } from "@mkt/chain";
 import { sql } from "kysely";
 import { chainRoles } from "../chains/index.ts";
-import type { Database } from "../db/index.ts";
+import type { Database, SqlConnection } from "../db/index.ts";
+import { createLogApplier } from "../indexer/apply.ts";
+import type { Projection } from "../indexer/projection.ts";
+import type { DecodedLog } from "../indexer/range-reader.ts";
+import { BatchStore, readColumns } from "../indexer/store.ts";
 
 /**
  * A market deployment on chain 8453 with no chain behind it: its
@@ -49,4 +53,62 @@ export function claimDropsOf(deployment: ChainDeployment, runtimeId: string): st
   const address = deployment.runtimes.find((runtime) => runtime.id === runtimeId)?.contracts["ClaimDrops"];
   if (!address) throw new Error(`no runtime ${runtimeId} in the deployment`);
   return address.toLowerCase();
+}
+
+/**
+ * Applies decoded logs through a projection's real write path on
+ * `connection` (in the caller's transaction, if any), in batches as the
+ * indexer writes ranges, every block final (no undo rows): for tests whose
+ * logs no dev chain makes (block times, volumes).
+ */
+export async function projectLogs(
+  connection: SqlConnection,
+  projection: Projection,
+  logs: readonly DecodedLog[],
+  batch = 10_000,
+) {
+  const apply = createLogApplier(projection);
+  const columns = await readColumns(connection);
+  for (let from = 0; from < logs.length; from += batch) {
+    const store = new BatchStore(connection, projection.id, null, columns);
+    await apply(store, logs.slice(from, from + batch));
+    await store.flush();
+  }
+}
+
+/** A runtime's `Claimed` log, as the range reader decodes it. */
+export function claimedLog(
+  deployment: ChainDeployment,
+  runtimeId: string,
+  claim: {
+    blockNumber: number;
+    logIndex?: number;
+    blockTime: Date;
+    owner: string;
+    dropId: bigint;
+    quantity: bigint;
+    paid: bigint;
+    totalClaimed: bigint;
+  },
+): DecodedLog {
+  const address = claimDropsOf(deployment, runtimeId);
+  return {
+    contract: { address, kind: "claims", label: runtimeId },
+    log: {
+      address,
+      event: "Claimed",
+      blockNumber: BigInt(claim.blockNumber),
+      blockHash: `0x${claim.blockNumber.toString(16).padStart(64, "0")}`,
+      blockTime: claim.blockTime,
+      logIndex: claim.logIndex ?? 0,
+      transactionHash: `0x${claim.blockNumber.toString(16).padStart(64, "c")}`,
+      args: {
+        dropId: claim.dropId,
+        owner: claim.owner,
+        quantity: claim.quantity,
+        paid: claim.paid,
+        totalClaimed: claim.totalClaimed,
+      },
+    },
+  };
 }

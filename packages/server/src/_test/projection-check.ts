@@ -1,5 +1,5 @@
 import { boosterDropAbi, boosterTokenAbi, claimDropsAbi, marketAbi, runtimeRegistryAbi } from "@mkt/chain";
-import { defaultGameSlug } from "@mkt/protocol";
+import { defaultGameSlug, predictPointsOf } from "@mkt/protocol";
 import { type Address, decodeEventLog, type Hex } from "viem";
 import { expect } from "vitest";
 import type { Database } from "../db/index.ts";
@@ -90,6 +90,10 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
       chainLogs.map((log) => `${log.blockNumber}:${log.logIndex}`).sort(),
     );
 
+    // What the prediction projection keeps beside each trade: the trade's ordinal in its market
+    // (chain order, 1-based) and each trader's sums and points, recomputed here from the chain's logs.
+    const tradeOrdinals = new Map<string, number>();
+    const traderSums = new Map<string, { buy: bigint; sell: bigint; redeemed: bigint; trades: number }>();
     for (const log of chainLogs) {
       const kind = kindOf.get(log.address.toLowerCase())!;
       const decoded = decodeEventLog({ abi: scope.abis[kind]!, data: log.data, topics: log.topics });
@@ -143,11 +147,26 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
                   fee: "0",
                   shares: args["shares"],
                 };
+        const ordinal = (tradeOrdinals.get(market) ?? 0) + 1;
+        tradeOrdinals.set(market, ordinal);
+        const sums = traderSums.get(String(expected.trader)) ?? {
+          buy: 0n,
+          sell: 0n,
+          redeemed: 0n,
+          trades: 0,
+        };
+        const weth = BigInt(String(expected.weth));
+        if (expected.kind === "buy") sums.buy += weth;
+        else if (expected.kind === "sell") sums.sell += weth;
+        else sums.redeemed += weth;
+        sums.trades += 1;
+        traderSums.set(String(expected.trader), sums);
         expect({ table, ...row }, where).toMatchObject({
           table: "predict_trades",
           chain_id: scope.chainId,
           market,
           ...expected,
+          market_seq: ordinal,
         });
       } else {
         expect({ table, ...row }, where).toMatchObject({
@@ -158,6 +177,39 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
           event: decoded.eventName,
         });
         expect(row["args"], where).toEqual(args);
+      }
+    }
+    if (scope.generation === "predict") {
+      const traders = await query<Row>(
+        `SELECT trader, buy_weth::text AS buy_weth, sell_weth::text AS sell_weth,
+           redeemed_weth::text AS redeemed_weth, trades, points::text AS points
+         FROM predict_traders WHERE scope = $1 ORDER BY trader`,
+        [scope.id],
+      );
+      expect(traders, `${scope.id} traders' sums`).toEqual(
+        [...traderSums.entries()]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([trader, sums]) => ({
+            trader,
+            buy_weth: sums.buy.toString(),
+            sell_weth: sums.sell.toString(),
+            redeemed_weth: sums.redeemed.toString(),
+            trades: sums.trades,
+            points: predictPointsOf({
+              buyWeth: sums.buy,
+              sellWeth: sums.sell,
+              redeemedWeth: sums.redeemed,
+            }).toString(),
+          })),
+      );
+      const ordinals = await query<{ address: string; trade_seq: number }>(
+        "SELECT address, trade_seq FROM predict_markets WHERE scope = $1",
+        [scope.id],
+      );
+      for (const market of ordinals) {
+        expect(market.trade_seq, `newest trade ordinal of ${market.address}`).toBe(
+          tradeOrdinals.get(market.address) ?? 0,
+        );
       }
     }
   }

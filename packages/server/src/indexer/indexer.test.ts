@@ -34,6 +34,7 @@ const PROJECTION_TABLES = [
   "predict_markets",
   "predict_trades",
   "predict_positions",
+  "predict_traders",
   "chain_events",
 ] as const;
 

@@ -2,6 +2,10 @@ import { claimDropsAbi, runtimeRegistryAbi } from "@mkt/chain";
 import type { MarketRole } from "../chains/index.ts";
 import { type Discovered, type IndexedLog, lower, type Preload, type Projection, str } from "./projection.ts";
 
+/** The sum of a stored uint (a decimal string; absent = 0) and another, as a decimal string. */
+const plus = (stored: unknown, add: string) =>
+  (BigInt((stored as string | undefined) ?? "0") + BigInt(add)).toString();
+
 /**
  * Current generation: one scope per RuntimeRegistry. `RuntimeRegistered`
  * puts the runtime in the catalog (`market_runtimes`) and creates its
@@ -12,6 +16,12 @@ import { type Discovered, type IndexedLog, lower, type Preload, type Projection,
  * The first registration of an id defines the runtime; a later one reusing
  * the id is only recorded in `chain_events`, and its contract's logs are
  * not projected (the catalog names one ClaimDrops per id).
+ *
+ * Each claim also moves the board's all-time summaries (migration 0031), so
+ * the board never aggregates every claim: the drop's claim figures, the
+ * wallet's holding of the drop (`market_board_holdings`) and the wallet's
+ * collector rows (`market_board_collectors`), one for its runtime and one for
+ * every runtime of the chain (`runtime_id = ''`).
  */
 export function marketProjection({ deployment, registry, scope: id }: MarketRole): Projection {
   const chainId = deployment.chainId;
@@ -21,6 +31,19 @@ export function marketProjection({ deployment, registry, scope: id }: MarketRole
     runtime_id: runtimeId,
     drop_id: str(dropId),
   });
+  const holdingKey = (runtimeId: string, owner: string, dropId: unknown) => ({
+    chain_id: chainId,
+    runtime_id: runtimeId,
+    owner,
+    drop_id: str(dropId),
+  });
+  /** A wallet's collector row in one runtime, or over every runtime of the chain (`''`). */
+  const collectorKey = (runtimeId: string, owner: string) => ({
+    chain_id: chainId,
+    runtime_id: runtimeId,
+    owner,
+  });
+  const ALL_RUNTIMES = "";
   /** The runtime whose catalog row names this ClaimDrops, if any. */
   const runtimeOf = (contract: Discovered) => contract.label ?? undefined;
 
@@ -50,10 +73,19 @@ export function marketProjection({ deployment, registry, scope: id }: MarketRole
       }
       const runtimeId = runtimeOf(contract);
       if (runtimeId === undefined) return [];
-      return [
+      const preloads: Preload[] = [
         { table: "market_runtimes", key: runtimeKey(runtimeId) },
         { table: "market_drops", key: dropKey(runtimeId, log.args["dropId"]) },
       ];
+      if (log.event === "Claimed") {
+        const owner = lower(log.args["owner"]);
+        preloads.push(
+          { table: "market_board_holdings", key: holdingKey(runtimeId, owner, log.args["dropId"]) },
+          { table: "market_board_collectors", key: collectorKey(runtimeId, owner) },
+          { table: "market_board_collectors", key: collectorKey(ALL_RUNTIMES, owner) },
+        );
+      }
+      return preloads;
     },
     apply(store, log, contract) {
       if (contract.kind === "registry") {
@@ -94,6 +126,12 @@ export function marketProjection({ deployment, registry, scope: id }: MarketRole
             created_block: log.blockNumber.toString(),
             created_tx: log.transactionHash,
             updated_block: log.blockNumber.toString(),
+            claims: "0",
+            volume: "0",
+            holders: 0,
+            creator_holders: 0,
+            chain_holders: 0,
+            last_claim_at: null,
           },
           log.blockNumber,
         );
@@ -101,27 +139,79 @@ export function marketProjection({ deployment, registry, scope: id }: MarketRole
       }
       if (log.event !== "Claimed") return;
       // Recorded in market_claims (not chain_events), and the drop's running total.
+      const owner = lower(log.args["owner"]);
+      const quantity = str(log.args["quantity"]);
+      const paid = str(log.args["paid"]);
+      const block = log.blockNumber;
       store.append("market_claims", {
         scope: id,
         chain_id: chainId,
         runtime_id: runtimeId,
-        block_number: log.blockNumber.toString(),
+        block_number: block.toString(),
         log_index: log.logIndex,
         transaction_hash: log.transactionHash,
         block_time: log.blockTime,
         contract: contract.address,
-        owner: lower(log.args["owner"]),
+        owner,
         drop_id: str(log.args["dropId"]),
-        quantity: str(log.args["quantity"]),
-        paid: str(log.args["paid"]),
+        quantity,
+        paid,
         total_claimed: str(log.args["totalClaimed"]),
       });
+      // The board's summaries: the wallet's holding of the drop, its collector rows, the drop's figures.
+      const holding = holdingKey(runtimeId, owner, log.args["dropId"]);
+      const held = store.get("market_board_holdings", holding);
+      store.put(
+        "market_board_holdings",
+        {
+          scope: id,
+          ...holding,
+          claims: plus(held?.["claims"], "1"),
+          packs: plus(held?.["packs"], quantity),
+          volume: plus(held?.["volume"], paid),
+        },
+        block,
+      );
       const drop = store.get("market_drops", key);
+      const creator = drop ? String(drop["creator"]) : undefined;
+      /** Whether this is the wallet's first claim from the drop's creator, in the runtime and in the chain. */
+      const firstFromCreator: Record<string, boolean> = {};
+      for (const level of [runtimeId, ALL_RUNTIMES]) {
+        const collector = collectorKey(level, owner);
+        const row = store.get("market_board_collectors", collector);
+        const creators = (row?.["creators"] as string[] | undefined) ?? [];
+        const first = creator !== undefined && !creators.includes(creator);
+        firstFromCreator[level] = first;
+        store.put(
+          "market_board_collectors",
+          {
+            scope: id,
+            ...collector,
+            claims: plus(row?.["claims"], "1"),
+            packs: plus(row?.["packs"], quantity),
+            volume: plus(row?.["volume"], paid),
+            drops: Number(row?.["drops"] ?? 0) + (held ? 0 : 1),
+            creators: first ? [...creators, creator] : creators,
+            last_claim_at: log.blockTime,
+          },
+          block,
+        );
+      }
       if (drop) {
         store.put(
           "market_drops",
-          { ...drop, claimed: str(log.args["totalClaimed"]), updated_block: log.blockNumber.toString() },
-          log.blockNumber,
+          {
+            ...drop,
+            claimed: str(log.args["totalClaimed"]),
+            updated_block: block.toString(),
+            claims: plus(drop["claims"], "1"),
+            volume: plus(drop["volume"], paid),
+            holders: Number(drop["holders"]) + (held ? 0 : 1),
+            creator_holders: Number(drop["creator_holders"]) + (firstFromCreator[runtimeId] ? 1 : 0),
+            chain_holders: Number(drop["chain_holders"]) + (firstFromCreator[ALL_RUNTIMES] ? 1 : 0),
+            last_claim_at: log.blockTime,
+          },
+          block,
         );
       }
     },

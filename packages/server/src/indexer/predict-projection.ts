@@ -1,4 +1,5 @@
 import { marketAbi, marketFactoryAbi } from "@mkt/chain";
+import { predictPointsOf } from "@mkt/protocol";
 import type { FactoryRole } from "../chains/index.ts";
 import { big, type IndexedLog, lower, type Preload, type Projection, str } from "./projection.ts";
 
@@ -11,6 +12,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
     market,
     owner: lower(owner),
   });
+  const traderKey = (trader: unknown) => ({ chain_id: chainId, trader: lower(trader) });
   const traderOf = (log: IndexedLog) => log.args["buyer"] ?? log.args["seller"] ?? log.args["owner"];
   return {
     id,
@@ -34,8 +36,10 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
       if (contract.kind !== "market") return [];
       const preloads: Preload[] = [{ table: "predict_markets", key: marketKey(log.address) }];
       const trader = traderOf(log);
-      if (trader !== undefined)
+      if (trader !== undefined) {
         preloads.push({ table: "predict_positions", key: positionKey(log.address, trader) });
+        preloads.push({ table: "predict_traders", key: traderKey(trader) });
+      }
       return preloads;
     },
     apply(store, log, contract) {
@@ -68,6 +72,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
             resolved_block: null,
             resolved_at: null,
             trade_count: 0,
+            trade_seq: 0,
             created_block: log.blockNumber.toString(),
             created_at: log.blockTime,
             ...at,
@@ -85,6 +90,9 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
         fee: bigint,
         shares: bigint,
       ) => {
+        const trader = lower(traderOf(log));
+        // The trade's place among its market's trade rows; the caller puts the market with it.
+        const seq = Number(market["trade_seq"]) + 1;
         store.append("predict_trades", {
           scope: id,
           chain_id: chainId,
@@ -93,13 +101,41 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
           transaction_hash: log.transactionHash,
           block_time: log.blockTime,
           market: log.address,
-          trader: lower(traderOf(log)),
+          trader,
           kind,
           side,
           weth: weth.toString(),
           fee: fee.toString(),
           shares: shares.toString(),
+          market_seq: seq,
         });
+        // The trader's sums and points, kept with the trade so no read sums a trader's trades.
+        const key = traderKey(trader);
+        const sums = store.get("predict_traders", key) ?? {
+          scope: id,
+          ...key,
+          buy_weth: "0",
+          sell_weth: "0",
+          redeemed_weth: "0",
+          trades: 0,
+          points: "0",
+        };
+        const buyWeth = big(sums["buy_weth"]) + (kind === "buy" ? weth : 0n);
+        const sellWeth = big(sums["sell_weth"]) + (kind === "sell" ? weth : 0n);
+        const redeemedWeth = big(sums["redeemed_weth"]) + (kind === "redeem" ? weth : 0n);
+        store.put(
+          "predict_traders",
+          {
+            ...sums,
+            buy_weth: buyWeth.toString(),
+            sell_weth: sellWeth.toString(),
+            redeemed_weth: redeemedWeth.toString(),
+            trades: Number(sums["trades"]) + 1,
+            points: predictPointsOf({ buyWeth, sellWeth, redeemedWeth }).toString(),
+          },
+          log.blockNumber,
+        );
+        return seq;
       };
       const position = () => {
         const key = positionKey(log.address, traderOf(log));
@@ -140,7 +176,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
             pools[other] = pools[other] - gross;
             backing -= gross;
           }
-          trade(log.event === "Buy" ? "buy" : "sell", side, weth, fee, shares);
+          const seq = trade(log.event === "Buy" ? "buy" : "sell", side, weth, fee, shares);
           const held = position();
           const column = side === 0 ? "yes_shares" : "no_shares";
           const delta = log.event === "Buy" ? shares : -shares;
@@ -163,6 +199,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
               volume: (big(market["volume"]) + weth).toString(),
               fees_accrued: (big(market["fees_accrued"]) + fee).toString(),
               trade_count: Number(market["trade_count"]) + 1,
+              trade_seq: seq,
               ...at,
             },
             log.blockNumber,
@@ -193,7 +230,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
           return;
         case "Redeemed": {
           const payout = big(log.args["payout"]);
-          trade(
+          const seq = trade(
             "redeem",
             market["outcome"] === null ? null : Number(market["outcome"]),
             payout,
@@ -214,7 +251,7 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
           );
           store.put(
             "predict_markets",
-            { ...market, backing: (big(market["backing"]) - payout).toString(), ...at },
+            { ...market, backing: (big(market["backing"]) - payout).toString(), trade_seq: seq, ...at },
             log.blockNumber,
           );
           return;

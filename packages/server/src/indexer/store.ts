@@ -13,8 +13,14 @@ export const STATE_TABLES = {
   classic_packs: { name: "classic_packs", key: ["chain_id", "contract_address", "token_id"] },
   market_runtimes: { name: "market_runtimes", key: ["chain_id", "runtime_id"] },
   market_drops: { name: "market_drops", key: ["chain_id", "runtime_id", "drop_id"] },
+  market_board_holdings: {
+    name: "market_board_holdings",
+    key: ["chain_id", "runtime_id", "owner", "drop_id"],
+  },
+  market_board_collectors: { name: "market_board_collectors", key: ["chain_id", "runtime_id", "owner"] },
   predict_markets: { name: "predict_markets", key: ["chain_id", "address"] },
   predict_positions: { name: "predict_positions", key: ["chain_id", "market", "owner"] },
+  predict_traders: { name: "predict_traders", key: ["chain_id", "trader"] },
 } as const satisfies Record<string, StateTableSpec>;
 
 export type StateTableName = keyof typeof STATE_TABLES;

@@ -71,6 +71,7 @@ export function mountPredict(shared: SharedServices, options: PredictOptions = {
   const predict = predictRoutes([
     ...predictRuntimeRoutes({
       db,
+      clock,
       deployment: roles.predict?.deployment,
       settings: predictSettings,
       freshness: predictFreshness,

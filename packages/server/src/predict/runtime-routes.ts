@@ -9,21 +9,50 @@ import { scopeIds } from "../chains/index.ts";
 import type { Database } from "../db/index.ts";
 import { UnavailableError } from "../errors.ts";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
+import type { Clock } from "../quotas/limiter.ts";
 import type { PredictFreshnessService } from "./freshness.ts";
 import { FEED_GATE_RESPONSE, keyRefused } from "./responses.ts";
 import type { PredictSettings } from "./settings.ts";
 
+/** A successful database ping this recent answers `/health` again: a monitor polling hard costs one round trip a second. */
+export const HEALTH_PING_REUSE_MS = 1_000;
+
+/**
+ * The database's liveness for `/health`: one ping at a time, shared by every
+ * request that arrives meanwhile, and a success reused for
+ * HEALTH_PING_REUSE_MS. A failure is never reused: the next request pings again.
+ */
+function sharedPing(db: Database, clock: Clock): () => Promise<void> {
+  let answeredAt = Number.NEGATIVE_INFINITY;
+  let pending: Promise<void> | undefined;
+  return async () => {
+    if (clock.now() - answeredAt < HEALTH_PING_REUSE_MS) return;
+    pending ??= db
+      .ping()
+      .then(() => {
+        answeredAt = clock.now();
+      })
+      .finally(() => {
+        pending = undefined;
+      });
+    await pending;
+  };
+}
+
 export function predictRuntimeRoutes({
   db,
+  clock,
   deployment,
   settings,
   freshness,
 }: {
   db: Database;
+  clock: Clock;
   deployment: ChainDeployment | undefined;
   settings: PredictSettings;
   freshness: PredictFreshnessService;
 }): RouteSpec[] {
+  const ping = sharedPing(db, clock);
   const factory = deployment?.contracts["MarketFactory"];
   const fixed = {
     chainId: deployment?.chainId ?? 4663,
@@ -61,7 +90,7 @@ export function predictRuntimeRoutes({
       path: "/health",
       operationId: "predictHealth",
       summary: "Health of the prediction feed",
-      description: `For monitors. Like every route under /predict/v9 it needs the API-KEY header and counts against the key's budget, and like every read it passes the feed's gate: 200 with the projection's freshness while the feed serves this key; 503 (\`Cache-Control: no-store\`) when the feed is off, not public (for a key that is not first-party), stale (${bounds}) or its database does not answer.`,
+      description: `For monitors. Like every route under /predict/v9 it needs the API-KEY header and counts against the key's budget, and like every read it passes the feed's gate: 200 with the projection's freshness while the feed serves this key; 503 (\`Cache-Control: no-store\`) when the feed is off, not public (for a key that is not first-party), stale (${bounds}) or its database does not answer (a successful answer of the database is reused for at most ${HEALTH_PING_REUSE_MS / 1000} s; a failed one never).`,
       tags: ["Runtime"],
       responses: {
         200: { description: "The feed serves.", schema: predictHealthSchema },
@@ -70,7 +99,7 @@ export function predictRuntimeRoutes({
       },
       handler: async () => {
         try {
-          await db.ping();
+          await ping();
         } catch (error) {
           throw new UnavailableError("the prediction feed's database does not answer", { cause: error });
         }

@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { setupDevChain, type TestChain } from "../../_test/dev-chain.ts";
-import { claimDropsOf, marketDeployment, seedRuntimes } from "../../_test/market.ts";
+import { claimDropsOf, claimedLog, marketDeployment, projectLogs, seedRuntimes } from "../../_test/market.ts";
+import { chainRoles } from "../../chains/index.ts";
 import { createScopeIndexer, type ScopeIndexer } from "../../indexer/engine.ts";
+import { marketProjection } from "../../indexer/market-projection.ts";
 import { scopesOf } from "../../indexer/projections.ts";
 import { createLogger } from "../../logging/index.ts";
 import { systemClock } from "../../quotas/limiter.ts";
@@ -158,6 +160,33 @@ describe("board from claims made on the dev chain", () => {
     expect(body.to - body.from).toBe(86_400_000);
   });
 
+  it("answers the all-time boards from the projection's summaries with what the claims add up to", async () => {
+    // Every claim of this chain is minutes old: the 24h boards aggregate the claims themselves, the
+    // all-time boards read the summaries the projection kept claim by claim; both must agree.
+    const comparable = (body: Record<string, unknown>) => ({
+      ...body,
+      window: undefined,
+      from: undefined,
+      to: undefined,
+    });
+    for (const board of [
+      "creators?sort=claims",
+      "creators?sort=volume",
+      "creators?sort=holders",
+      "collectors?sort=claims",
+      "collectors?sort=volume",
+      "collectors?sort=drops",
+    ]) {
+      for (const version of ["", `&version=${oldRuntime}`, `&version=${currentRuntime}`]) {
+        const all = await get(`/market/board/${board}&window=all${version}`);
+        const day = await get(`/market/board/${board}&window=24h${version}`);
+        expect(all.statusCode, all.body).toBe(200);
+        expect(all.json().entries.length, `${board}${version}`).toBeGreaterThan(0);
+        expect(comparable(all.json()), `${board}${version}`).toEqual(comparable(day.json()));
+      }
+    }
+  });
+
   it("refuses bad input with 400 and an unknown runtime with 404, in {error}", async () => {
     for (const query of [
       "window=1y",
@@ -216,12 +245,25 @@ describe("board windows", () => {
       [5, NOW - 30 * DAY],
       [6, NOW - 30 * DAY - 1],
     ];
-    for (const [index, [owner, time]] of claims.entries()) {
-      await sql`INSERT INTO market_claims (scope, chain_id, runtime_id, block_number, log_index, transaction_hash, block_time, contract, owner, drop_id, quantity, paid, total_claimed)
-        VALUES (${scope}, 8453, 'r2', ${10 + index}, 0, ${`0x${index}`}, ${new Date(time)}, ${contract}, ${wallet(owner)}, 1, ${owner}, 0, ${index + 1})`.execute(
-        k,
-      );
-    }
+    // Through the projection's write path, which also keeps the all-time summaries the board reads.
+    await test.db.withConnection((connection) =>
+      projectLogs(
+        connection,
+        marketProjection(chainRoles([deployment]).market!),
+        claims.map(([owner, time], index) =>
+          claimedLog(deployment, "r2", {
+            blockNumber: 10 + index,
+            blockTime: new Date(time),
+            owner: wallet(owner),
+            dropId: 1n,
+            quantity: BigInt(owner),
+            paid: 0n,
+            // The drop's running total: 1 + 2 + … + owner.
+            totalClaimed: BigInt((owner * (owner + 1)) / 2),
+          }),
+        ),
+      ),
+    );
   });
   afterAll(() => test.close());
 

@@ -123,12 +123,50 @@ export function createBoardService({
     drops: sql`count(DISTINCT ${dropKey})`,
   };
 
+  /**
+   * The all-time boards read the summaries the market projection keeps
+   * (migration 0031) instead of aggregating every claim: per drop for the
+   * creators, per wallet for the collectors, each for one runtime or for
+   * every runtime of the chain. The market's runtimes are all on one chain;
+   * runtimes of several chains would fall back to the claims.
+   */
+  const allTime = (counted: BoardRuntime[], from: Date | null) =>
+    from === null && new Set(counted.map((runtime) => runtime.chainId)).size === 1;
+  const CREATOR_SUMMARY_ORDER: Record<CreatorBoardSort, RawBuilder<unknown>> = {
+    claims: sql`sum(d.claimed)`,
+    volume: sql`sum(d.volume)`,
+    holders: sql`sum(h.first_holders)`,
+  };
+  const COLLECTOR_SUMMARY_ORDER: Record<CollectorBoardSort, RawBuilder<unknown>> = {
+    claims: sql`s.packs`,
+    volume: sql`s.volume`,
+    drops: sql`s.drops`,
+  };
+
   return {
     /** Creators ranked by the claims of their drops in the window. */
     async creators(request: BoardRequest<CreatorBoardSort>): Promise<BoardCreatorList> {
-      const { page, rows } = await board(
-        request,
-        (counted, from) => sql<Row>`
+      const { page, rows } = await board(request, (counted, from) =>
+        allTime(counted, from)
+          ? // A wallet's first claim from a creator is counted on one of the creator's drops: per runtime
+            // (`creator_holders`), or over the chain's runtimes when the board spans them all (`chain_holders`).
+            sql<Row>`
+          SELECT d.creator AS address,
+                 sum(d.claims)::int AS claims,
+                 sum(d.claimed)::text AS packs,
+                 sum(d.volume)::text AS volume,
+                 sum(h.first_holders)::int AS third,
+                 count(*)::int AS fourth,
+                 max(d.last_claim_at) AS last_claim_at
+          FROM market_drops d,
+            LATERAL (SELECT ${request.version === undefined ? sql`d.chain_holders` : sql`d.creator_holders`} AS first_holders) h
+          WHERE (${sql.join(
+            counted.map((runtime) => sql`(d.chain_id = ${runtime.chainId} AND d.runtime_id = ${runtime.id})`),
+            sql` OR `,
+          )}) AND d.claims > 0
+          GROUP BY d.creator
+          ORDER BY ${CREATOR_SUMMARY_ORDER[request.sort]} DESC, sum(d.claimed) DESC, sum(d.volume) DESC, d.creator ASC`
+          : sql<Row>`
           SELECT d.creator AS address,
                  count(*)::int AS claims,
                  sum(c.quantity)::text AS packs,
@@ -155,9 +193,21 @@ export function createBoardService({
 
     /** Collectors (claiming wallets) ranked by their claims in the window. */
     async collectors(request: BoardRequest<CollectorBoardSort>): Promise<BoardCollectorList> {
-      const { page, rows } = await board(
-        request,
-        (counted, from) => sql<Row>`
+      const { page, rows } = await board(request, (counted, from) =>
+        allTime(counted, from)
+          ? sql<Row>`
+          SELECT s.owner AS address,
+                 s.claims::int AS claims,
+                 s.packs::text AS packs,
+                 s.volume::text AS volume,
+                 s.drops AS third,
+                 jsonb_array_length(s.creators) AS fourth,
+                 s.last_claim_at
+          FROM market_board_collectors s
+          WHERE s.chain_id = ${counted[0]!.chainId}
+            AND s.runtime_id = ${request.version === undefined ? "" : counted[0]!.id}
+          ORDER BY ${COLLECTOR_SUMMARY_ORDER[request.sort]} DESC, s.packs DESC, s.volume DESC, s.owner ASC`
+          : sql<Row>`
           SELECT c.owner AS address,
                  count(*)::int AS claims,
                  sum(c.quantity)::text AS packs,

@@ -59,11 +59,12 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
         await connection.query(
           `INSERT INTO predict_markets (scope, chain_id, address, market_id, creator, question, seed, fee_bps, yes_pool,
            no_pool, backing, volume, status, outcome, paused, fees_accrued, liquidity_collected, trade_count,
-           created_block, created_at, updated_block, updated_at)
+           trade_seq, created_block, created_at, updated_block, updated_at)
          SELECT $1, 4663, m->>'address', (m->>'id')::numeric, '0x00000000000000000000000000000000000000aa',
            'Question ' || (m->>'id'), 1000000000000000000, 100, (m->>'yes')::numeric, (m->>'no')::numeric,
            (m->>'backing')::numeric, (m->>'volume')::numeric, m->>'status', (m->>'outcome')::smallint,
-           (m->>'paused')::boolean, 0, false, 3, 10 + (m->>'id')::int, now(), 60, now()
+           (m->>'paused')::boolean, 0, false, 3, CASE (m->>'id')::int WHEN 4 THEN 3 WHEN 5 THEN 1 ELSE 0 END,
+           10 + (m->>'id')::int, now(), 60, now()
          FROM json_array_elements($2::json) m`,
           [
             SCOPE,
@@ -86,16 +87,17 @@ describe("GET /predict/v9/legacy/markets and /legacy/markets/{id}", () => {
           ],
         );
         // Market 4: a buy, a sell in the same block, then a redemption; market 5: one buy (never in 4's list).
+        // Each trade carries its ordinal in its market, and the market its newest, as the projection keeps them.
         await connection.query(
           `INSERT INTO predict_trades (scope, chain_id, block_number, log_index, transaction_hash, block_time, market,
-           trader, kind, side, weth, fee, shares)
+           trader, kind, side, weth, fee, shares, market_seq)
          VALUES ($1, 4663, 50, 3, $2, '2026-11-25T11:00:00.900Z', $6, $8, 'buy', 0, 1000000000000000000,
-                   10000000000000000, 1980000000000000000),
+                   10000000000000000, 1980000000000000000, 1),
                 ($1, 4663, 50, 7, $3, '2026-11-25T11:00:00.900Z', $6, $8, 'sell', 1, 500000000000000000, 0,
-                   600000000000000000),
+                   600000000000000000, 2),
                 ($1, 4663, 90, 1, $4, '2026-11-25T11:40:00Z', $6, $8, 'redeem', 0, 1980000000000000000, 0,
-                   1980000000000000000),
-                ($1, 4663, 40, 0, $5, '2026-11-25T10:00:00Z', $7, $8, 'buy', 1, 5, 0, 9)`,
+                   1980000000000000000, 3),
+                ($1, 4663, 40, 0, $5, '2026-11-25T10:00:00Z', $7, $8, 'buy', 1, 5, 0, 9, 1)`,
           [SCOPE, txOf(1), txOf(2), txOf(3), txOf(4), addressOf(4), addressOf(5), TRADER],
         );
       });

@@ -74,23 +74,33 @@ export function createLegacyMarkets(deps: PredictMarketsDeps) {
 
   return {
     /**
-     * Offset paging, oldest id first, as the earlier generation paged:
-     * `per_page + 1` rows are read so `has_more` is exact.
+     * Pages of market ids, oldest first: page p holds the ids from
+     * `first + (p - 1) × per_page` up to but excluding `first + p × per_page`,
+     * `first` being the oldest market's id; `has_more` when the newest id is
+     * past the page. The factory numbers its markets
+     * consecutively and the projection holds every one from its start block,
+     * so this is exactly offset paging (full pages, `has_more` exact), read
+     * as a range of the id index at any depth instead of walking an offset.
      */
     async page({ page, per_page }: LegacyMarketsPageRequest): Promise<LegacyMarketsPage> {
       const row = await read(
-        `SELECT coalesce(json_agg(${MARKET_TUPLE} ORDER BY m.market_id), '[]'::json)
-         FROM (SELECT * FROM predict_markets WHERE chain_id = $1 AND scope = $2
-               ORDER BY market_id LIMIT $3 OFFSET $4) m`,
-        [per_page + 1, (page - 1) * per_page],
+        `SELECT json_build_array(
+           (SELECT coalesce(json_agg(${MARKET_TUPLE} ORDER BY m.market_id), '[]'::json) FROM predict_markets m
+            WHERE m.chain_id = $1 AND m.scope = $2 AND m.market_id >= f.low AND m.market_id < f.low + $4::int),
+           coalesce(f.last >= f.low + $4::int, false))
+         FROM (SELECT b.first + $3::numeric AS low, b.last FROM (SELECT
+           (SELECT market_id FROM predict_markets WHERE chain_id = $1 AND scope = $2 ORDER BY market_id LIMIT 1) AS first,
+           (SELECT market_id FROM predict_markets WHERE chain_id = $1 AND scope = $2 ORDER BY market_id DESC LIMIT 1) AS last
+         ) b) f`,
+        [(page - 1) * per_page, per_page],
       );
       blockOf(row);
-      const tuples = row.rows as MarketTuple[];
+      const [tuples, more] = row.rows as [MarketTuple[], boolean];
       return {
-        data: tuples.slice(0, per_page).map((tuple) => toLegacyMarket(toMarket(chainId, tuple))),
+        data: tuples.map((tuple) => toLegacyMarket(toMarket(chainId, tuple))),
         page,
         per_page,
-        has_more: tuples.length > per_page,
+        has_more: more,
       };
     },
 
@@ -111,32 +121,36 @@ export function createLegacyMarkets(deps: PredictMarketsDeps) {
 
     /**
      * The trades of the market with this numeric id, oldest first (block,
-     * then log index), offset paged: trades are only appended at the head,
-     * so a walk by `page` neither repeats nor skips one. The market and its
-     * trades are read in one statement with the head; 404 MARKET_NOT_FOUND.
+     * then log index), paged by the trades' ordinals in their market
+     * (`market_seq`, 1..n in chain order, kept by the projection): page p is
+     * the ordinals `(p - 1) × per_page + 1` to `p × per_page`, read as a range
+     * of the index however deep, which is exactly offset paging. Trades are
+     * only appended at the head, so a walk by `page` neither repeats nor skips
+     * one. The market and its trades are read in one statement with the head;
+     * 404 MARKET_NOT_FOUND.
      */
     async trades(id: string, { page, per_page }: LegacyMarketsPageRequest): Promise<LegacyTradesPage> {
       const row = await read(
         `SELECT json_build_array(mk.address, (
            SELECT coalesce(json_agg(json_build_array(t.transaction_hash, t.block_number::text, t.log_index,
              floor(extract(epoch FROM t.block_time))::bigint::text, t.trader, t.kind, t.side, t.weth::text,
-             t.fee::text, t.shares::text) ORDER BY t.block_number, t.log_index), '[]'::json)
-           FROM (SELECT * FROM predict_trades WHERE chain_id = $1 AND scope = $2 AND market = mk.address
-                 ORDER BY block_number, log_index LIMIT $4 OFFSET $5) t))
+             t.fee::text, t.shares::text) ORDER BY t.market_seq), '[]'::json)
+           FROM predict_trades t
+           WHERE t.chain_id = $1 AND t.market = mk.address AND t.market_seq > $4::int AND t.market_seq <= $4::int + $5::int
+             AND t.scope = $2), mk.trade_seq > $4::int + $5::int)
          FROM predict_markets mk WHERE mk.chain_id = $1 AND mk.scope = $2 AND mk.market_id = $3::numeric`,
-        [id, per_page + 1, (page - 1) * per_page],
+        [id, (page - 1) * per_page, per_page],
       );
       blockOf(row);
-      const found = row.rows as [string, TradeTuple[]] | null;
+      const found = row.rows as [string, TradeTuple[], boolean] | null;
       if (found === null) {
         throw notFound(`market ${id} is not in the prediction feed's projection`, "MARKET_NOT_FOUND");
       }
-      const tuples = found[1];
       return {
-        data: tuples.slice(0, per_page).map(toLegacyTrade),
+        data: found[1].map(toLegacyTrade),
         page,
         per_page,
-        has_more: tuples.length > per_page,
+        has_more: found[2],
       };
     },
   };

@@ -11,7 +11,7 @@ import { keyRefused, projectionUnavailable } from "../responses.ts";
 import type { PointsService } from "./points.ts";
 
 const RULE =
-  "Points are `floor((buyWeth + sellWeth) / 10^15) + floor(redeemedWeth / 10^15)`: one point per 0.001 WETH traded (buys counted with their fee, sells at the WETH received) plus one per 0.001 WETH redeemed, each sum rounded down once. Only finalized trades count, so points never go down except when a reorganisation below the finalized head removes trades.";
+  "Points are `floor((buyWeth + sellWeth) / 10^15) + floor(redeemedWeth / 10^15)`: one point per 0.001 WETH traded (buys counted with their fee, sells at the WETH received) plus one per 0.001 WETH redeemed, each sum rounded down once. The sums are kept per trader by the projection in the transaction that indexes each trade, so a read costs the same however long the history. Only finalized trades count, so points never go down except when a reorganisation below the finalized head removes trades.";
 
 /** `GET /predict/v9/points/{address}` and `GET /predict/v9/points`. */
 export function pointsRoutes({ points }: { points: PointsService }): RouteSpec[] {

@@ -15,6 +15,11 @@ export interface PredictFeedScope {
  * a redemption zeroes them in the projection). Otherwise each side's shares
  * times its marginal price (the other pool's share of both pools), each side
  * rounded down; 0 when both pools are empty (liquidity collected).
+ *
+ * Each position's market is read by its key (the lateral subquery, kept
+ * apart from the join planner by `OFFSET 0`): the cost follows the owner's
+ * positions, never the number of markets, which a hash join over every
+ * market would read for an owner with many positions.
  */
 const VALUED = sql`
   SELECT p.market, p.yes_shares, p.no_shares, p.redeemed, m.market_id, m.question, m.status, m.outcome,
@@ -27,7 +32,9 @@ const VALUED = sql`
     ELSE div(p.yes_shares * m.no_pool, m.yes_pool + m.no_pool) + div(p.no_shares * m.yes_pool, m.yes_pool + m.no_pool)
     END AS value
   FROM predict_positions p
-  JOIN predict_markets m ON m.chain_id = p.chain_id AND m.address = p.market`;
+  CROSS JOIN LATERAL (
+    SELECT * FROM predict_markets pm WHERE pm.chain_id = p.chain_id AND pm.address = p.market OFFSET 0
+  ) m`;
 
 interface Row {
   market: string;

@@ -24,6 +24,32 @@ function plain(value: unknown): unknown {
 const plainArgs = (args: unknown) =>
   Object.fromEntries(Object.entries((args ?? {}) as Row).map(([name, value]) => [name, plain(value)]));
 
+/** The projection's tables, as `snapshotProjection` compares them. */
+const PROJECTION_TABLES = [
+  "classic_games",
+  "classic_packs",
+  "market_drops",
+  "market_claims",
+  "predict_markets",
+  "predict_trades",
+  "predict_positions",
+  "chain_events",
+] as const;
+
+/**
+ * Every row of every projection table, as sorted JSON lines per table: two
+ * databases that indexed the same chain compare equal (a fresh index against
+ * one that went through a fault).
+ */
+export async function snapshotProjection(db: Database): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of PROJECTION_TABLES) {
+    const { rows } = await db.withConnection((c) => c.query(`SELECT * FROM ${table}`));
+    out[table] = rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return out;
+}
+
 /**
  * Checks an indexed (caught-up) database against the chain, independently of
  * the indexer's code: the chain's logs are read with viem and decoded with

@@ -195,6 +195,8 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
   const { publicClient } = chain.clients;
   const query = async <T extends Row>(sql: string, params: unknown[] = []) =>
     (await db.withConnection((c) => c.query<T>(sql, params))).rows;
+  // Only this chain's rows: one database may hold the projections of several chains.
+  const scopes = scopesOf([chain.deployment]).map((scope) => scope.id);
   const read = publicClient.readContract as (args: {
     address: Address;
     abi: unknown;
@@ -227,13 +229,15 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
       });
     }
     const catalog = await query(
-      "SELECT runtime_id, version::text AS version, claim_drops, registered_block::text AS registered_block FROM market_runtimes ORDER BY version",
+      "SELECT runtime_id, version::text AS version, claim_drops, registered_block::text AS registered_block FROM market_runtimes WHERE scope = ANY($1) ORDER BY version",
+      [scopes],
     );
     expect(catalog).toEqual(listed);
   }
 
   for (const runtime of await query<{ runtime_id: string; claim_drops: Address }>(
-    "SELECT runtime_id, claim_drops FROM market_runtimes",
+    "SELECT runtime_id, claim_drops FROM market_runtimes WHERE scope = ANY($1)",
+    [scopes],
   )) {
     const claims = runtime.claim_drops;
     for (const drop of await query("SELECT * FROM market_drops WHERE runtime_id = $1", [
@@ -254,7 +258,7 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
     }
   }
 
-  for (const game of await query("SELECT * FROM classic_games")) {
+  for (const game of await query("SELECT * FROM classic_games WHERE scope = ANY($1)", [scopes])) {
     const drop = game["drop_address"] as Address;
     const token = game["token_address"] as Address;
     const onDrop = (functionName: string) => read({ address: drop, abi: boosterDropAbi, functionName });
@@ -325,9 +329,12 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
     });
   }
 
-  const packs = await query("SELECT * FROM classic_packs");
+  const packs = await query("SELECT * FROM classic_packs WHERE scope = ANY($1)", [scopes]);
   const games = new Map(
-    (await query("SELECT * FROM classic_games")).map((game) => [game["drop_address"], game]),
+    (await query("SELECT * FROM classic_games WHERE scope = ANY($1)", [scopes])).map((game) => [
+      game["drop_address"],
+      game,
+    ]),
   );
   await Promise.all(
     packs.map(async (pack) => {
@@ -362,7 +369,7 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
     }),
   );
 
-  for (const market of await query("SELECT * FROM predict_markets")) {
+  for (const market of await query("SELECT * FROM predict_markets WHERE scope = ANY($1)", [scopes])) {
     const address = market["address"] as Address;
     const onMarket = (functionName: string, args?: unknown[]) =>
       read({ address, abi: marketAbi, functionName, blockNumber: predictAt, ...(args ? { args } : {}) });
@@ -416,7 +423,7 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
     });
   }
 
-  for (const position of await query("SELECT * FROM predict_positions")) {
+  for (const position of await query("SELECT * FROM predict_positions WHERE scope = ANY($1)", [scopes])) {
     const [yes, no] = (await read({
       address: position["market"] as Address,
       abi: marketAbi,

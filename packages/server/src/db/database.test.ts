@@ -134,6 +134,22 @@ describe("driver error translation", () => {
   );
 
   postgresOnly.it(
+    "reports a pool that finds no free connection in time as unavailable, not as an internal error",
+    async () => {
+      const database = await setupDatabase({ poolSize: 1 });
+      try {
+        // The pool's one connection is held; another checkout waits for it, then gives up.
+        const error = await database.db.withConnection(() => database.db.ping().catch((e: unknown) => e));
+        expect(error).toBeInstanceOf(DatabaseUnavailableError);
+        expect((error as DatabaseUnavailableError).retryable).toBe(true);
+      } finally {
+        await database.close();
+      }
+    },
+    { reason: "tests the PostgreSQL driver's pool; set DATABASE_URL" },
+  );
+
+  postgresOnly.it(
     "a checked-out connection losing its server between two queries fails its next query as unavailable, not the process",
     async () => {
       const database = await setupDatabase({ poolSize: 1 });

@@ -273,6 +273,27 @@ postgresOnly.describe("faults: PostgreSQL restarted under load", () => {
             );
           }
         }
+        // A key no replica has cached cannot be checked: refused as unavailable, never as invalid
+        // (401, or the classic and prediction APIs' 429), even on routes a cached answer would serve.
+        const unchecked = answers.find((answer) => answer.op === "key" && answer.status === 201)!;
+        const uncheckedKey = (JSON.parse(unchecked.body) as { key: string }).key;
+        for (const [surface, url] of [
+          ["market", "/market/runtime"],
+          ["classic", "/classic/games"],
+          ["predict", "/predict/v9/runtime"],
+        ] as const) {
+          for (const t of [a, b]) {
+            const refused = await t.app.server.inject({
+              method: "GET",
+              url,
+              headers: { "api-key": uncheckedKey },
+            });
+            expect({ url, status: refused.statusCode }).toEqual({ url, status: 503 });
+            expect(refused.headers["retry-after"]).toBe("1");
+            expect(refused.headers["cache-control"]).toBe("no-store");
+            errorSchemaOf[surface].parse(refused.json());
+          }
+        }
         await vi.waitFor(
           () => expect(answers.filter((answer) => answer.phase === "down").length).toBeGreaterThan(60),
           { timeout: 30_000, interval: 50 },

@@ -6,7 +6,6 @@ import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/databas
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
 import { expectProjectionMatchesChain, snapshotProjection } from "../_test/projection-check.ts";
 import type { Database } from "../db/index.ts";
-import { WRITER_LOCK_RETRY_MS } from "../indexer/engine.ts";
 import { scopesOf } from "../indexer/projections.ts";
 import { createIndexerService } from "../indexer/service.ts";
 import { createLogger } from "../logging/index.ts";
@@ -21,7 +20,7 @@ import { systemClock } from "../quotas/limiter.ts";
 
 /**
  * The takeover bound operators are promised (docs/operations.md): a standby retries the lock every
- * WRITER_LOCK_RETRY_MS, and PostgreSQL frees a killed process's locks as soon as its connections close.
+ * `WRITER_LOCK_RETRY_MS` (indexer/engine.ts), and PostgreSQL frees a killed process's locks as soon as its connections close.
  */
 const WRITER_TAKEOVER_BOUND_MS = 10_000;
 

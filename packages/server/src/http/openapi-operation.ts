@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Config } from "../config/index.ts";
-import { errorResponses, withDeclaredErrors } from "./openapi-errors.ts";
 import { indexedSourceOf } from "./indexed-head.ts";
+import { errorResponses, withDeclaredErrors } from "./openapi-errors.ts";
 import {
   declaredHeaders,
   INDEXED_HEADER_REFS,

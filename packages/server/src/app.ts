@@ -28,6 +28,7 @@ import {
   type SessionService,
   sessionPresented,
 } from "./identity/index.ts";
+import { createIndexedHeads } from "./indexer/indexed-heads.ts";
 import type { IndexerService } from "./indexer/service.ts";
 import { keyRoutes } from "./keys/key-routes.ts";
 import type { KeyService } from "./keys/service.ts";
@@ -179,6 +180,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessionPresented,
     proxyOriginCheck: createProxyOriginCheck(config.allowedOrigins),
     gates,
+    indexedHeads: createIndexedHeads({
+      db: options.db,
+      clock: shared.clock,
+      revisions,
+      scopes: shared.indexer?.scopes.map((scope) => scope.id) ?? [],
+      sources: mounted.flatMap((surface) => surface.indexerSources),
+    }),
   });
   inFlight = pipeline.inFlight;
   const server = createPublicServer({ config, logger, pipeline, cors, surfaces, routes });

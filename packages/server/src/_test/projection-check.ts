@@ -24,6 +24,33 @@ function plain(value: unknown): unknown {
 const plainArgs = (args: unknown) =>
   Object.fromEntries(Object.entries((args ?? {}) as Row).map(([name, value]) => [name, plain(value)]));
 
+/** The projection's tables, as `snapshotProjection` compares them. */
+const PROJECTION_TABLES = [
+  "classic_games",
+  "classic_packs",
+  "market_drops",
+  "market_claims",
+  "predict_markets",
+  "predict_trades",
+  "predict_positions",
+  "predict_traders",
+  "chain_events",
+] as const;
+
+/**
+ * Every row of every projection table, as sorted JSON lines per table: two
+ * databases that indexed the same chain compare equal (a fresh index against
+ * one that went through a fault).
+ */
+export async function snapshotProjection(db: Database): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of PROJECTION_TABLES) {
+    const { rows } = await db.withConnection((c) => c.query(`SELECT * FROM ${table}`));
+    out[table] = rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return out;
+}
+
 /**
  * Checks an indexed (caught-up) database against the chain, independently of
  * the indexer's code: the chain's logs are read with viem and decoded with
@@ -221,6 +248,8 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
   const { publicClient } = chain.clients;
   const query = async <T extends Row>(sql: string, params: unknown[] = []) =>
     (await db.withConnection((c) => c.query<T>(sql, params))).rows;
+  // Only this chain's rows: one database may hold the projections of several chains.
+  const scopes = scopesOf([chain.deployment]).map((scope) => scope.id);
   const read = publicClient.readContract as (args: {
     address: Address;
     abi: unknown;
@@ -253,13 +282,15 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
       });
     }
     const catalog = await query(
-      "SELECT runtime_id, version::text AS version, claim_drops, registered_block::text AS registered_block FROM market_runtimes ORDER BY version",
+      "SELECT runtime_id, version::text AS version, claim_drops, registered_block::text AS registered_block FROM market_runtimes WHERE scope = ANY($1) ORDER BY version",
+      [scopes],
     );
     expect(catalog).toEqual(listed);
   }
 
   for (const runtime of await query<{ runtime_id: string; claim_drops: Address }>(
-    "SELECT runtime_id, claim_drops FROM market_runtimes",
+    "SELECT runtime_id, claim_drops FROM market_runtimes WHERE scope = ANY($1)",
+    [scopes],
   )) {
     const claims = runtime.claim_drops;
     for (const drop of await query("SELECT * FROM market_drops WHERE runtime_id = $1", [
@@ -280,7 +311,7 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
     }
   }
 
-  for (const game of await query("SELECT * FROM classic_games")) {
+  for (const game of await query("SELECT * FROM classic_games WHERE scope = ANY($1)", [scopes])) {
     const drop = game["drop_address"] as Address;
     const token = game["token_address"] as Address;
     const onDrop = (functionName: string) => read({ address: drop, abi: boosterDropAbi, functionName });
@@ -351,9 +382,12 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
     });
   }
 
-  const packs = await query("SELECT * FROM classic_packs");
+  const packs = await query("SELECT * FROM classic_packs WHERE scope = ANY($1)", [scopes]);
   const games = new Map(
-    (await query("SELECT * FROM classic_games")).map((game) => [game["drop_address"], game]),
+    (await query("SELECT * FROM classic_games WHERE scope = ANY($1)", [scopes])).map((game) => [
+      game["drop_address"],
+      game,
+    ]),
   );
   await Promise.all(
     packs.map(async (pack) => {
@@ -388,7 +422,7 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
     }),
   );
 
-  for (const market of await query("SELECT * FROM predict_markets")) {
+  for (const market of await query("SELECT * FROM predict_markets WHERE scope = ANY($1)", [scopes])) {
     const address = market["address"] as Address;
     const onMarket = (functionName: string, args?: unknown[]) =>
       read({ address, abi: marketAbi, functionName, blockNumber: predictAt, ...(args ? { args } : {}) });
@@ -442,7 +476,7 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
     });
   }
 
-  for (const position of await query("SELECT * FROM predict_positions")) {
+  for (const position of await query("SELECT * FROM predict_positions WHERE scope = ANY($1)", [scopes])) {
     const [yes, no] = (await read({
       address: position["market"] as Address,
       abi: marketAbi,

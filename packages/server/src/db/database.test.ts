@@ -132,6 +132,55 @@ describe("driver error translation", () => {
     },
     { reason: "tests the PostgreSQL driver's error translation; set DATABASE_URL" },
   );
+
+  postgresOnly.it(
+    "reports a pool that finds no free connection in time as unavailable, not as an internal error",
+    async () => {
+      const database = await setupDatabase({ poolSize: 1 });
+      try {
+        // The pool's one connection is held; another checkout waits for it, then gives up.
+        const error = await database.db.withConnection(() => database.db.ping().catch((e: unknown) => e));
+        expect(error).toBeInstanceOf(DatabaseUnavailableError);
+        expect((error as DatabaseUnavailableError).retryable).toBe(true);
+      } finally {
+        await database.close();
+      }
+    },
+    { reason: "tests the PostgreSQL driver's pool; set DATABASE_URL" },
+  );
+
+  postgresOnly.it(
+    "a checked-out connection losing its server between two queries fails its next query as unavailable, not the process",
+    async () => {
+      const database = await setupDatabase({ poolSize: 1 });
+      const admin = new pg.Client({ connectionString: database.url });
+      await admin.connect();
+      try {
+        const next = await database.db.withConnection(async (connection) => {
+          const { rows } = await connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+          // The server ends this backend while it is checked out and idle (a restart, a crash).
+          const pid = rows[0]!.pid;
+          await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+          await vi.waitFor(
+            async () => {
+              const gone = await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [pid]);
+              expect(gone.rowCount).toBe(0);
+            },
+            { timeout: 10_000, interval: 20 },
+          );
+          return connection.query("SELECT 1").catch((error: unknown) => error);
+        });
+        expect(next).toBeInstanceOf(DatabaseUnavailableError);
+        // The broken connection left the pool: the next checkout gets a new one.
+        const { rows } = await database.db.withConnection((c) => c.query<{ one: number }>("SELECT 1 AS one"));
+        expect(rows).toEqual([{ one: 1 }]);
+      } finally {
+        await admin.end();
+        await database.close();
+      }
+    },
+    { reason: "tests the PostgreSQL driver's connection handling; set DATABASE_URL" },
+  );
 });
 
 postgresOnly.describe("several processes", () => {

@@ -198,12 +198,28 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
   // An idle client losing its server must not crash the process; the next
   // checkout reconnects or reports the database as unavailable.
   pool.on("error", () => {});
-  const checkout = async (): Promise<pg.PoolClient> => {
+  /**
+   * A client of the pool and its release. While checked out a client has no `error` listener of
+   * the pool's: a connection lost between two of its queries (the server restarted) would be an
+   * uncaught exception and end the process. Here it only marks the client unusable; its next
+   * query fails as unavailable, and the pool discards it on release.
+   */
+  const checkout = async (): Promise<{ client: pg.PoolClient; release(broken?: boolean): void }> => {
+    let client: pg.PoolClient;
     try {
-      return await pool.connect();
+      client = await pool.connect();
     } catch (error) {
       throw translateDatabaseError(error);
     }
+    const ignore = () => {};
+    client.on("error", ignore);
+    return {
+      client,
+      release(broken = false) {
+        client.removeListener("error", ignore);
+        client.release(broken);
+      },
+    };
   };
   const translated = async <R>(client: pg.ClientBase, sql: string, params?: readonly unknown[]) => {
     try {
@@ -215,10 +231,10 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
   };
   const kyselyPool = {
     async connect() {
-      const client = await checkout();
+      const { client, release } = await checkout();
       return {
         query: (sql: string, parameters: readonly unknown[]) => translated(client, sql, parameters),
-        release: () => client.release(),
+        release: () => release(),
       };
     },
     // The pool outlives Kysely's use of it; close() ends it.
@@ -231,7 +247,7 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
     kind: "postgres",
     kysely,
     async withConnection(fn) {
-      const client = await checkout();
+      const { client, release } = await checkout();
       let broken = false;
       try {
         return await fn({
@@ -244,7 +260,7 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
         broken = error instanceof DatabaseUnavailableError;
         throw error;
       } finally {
-        client.release(broken);
+        release(broken);
       }
     },
     listen: (channel, handlers) => listener.listen(channel, handlers),
@@ -258,11 +274,11 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
       });
     },
     async ping() {
-      const client = await checkout();
+      const { client, release } = await checkout();
       try {
         await translated(client, "SELECT 1");
       } finally {
-        client.release();
+        release();
       }
     },
     async tryAdvisoryLock(key) {

@@ -61,8 +61,12 @@ export function translateDatabaseError(error: unknown): DatabaseError {
   const message = typeof record.message === "string" ? record.message : String(error);
   const options = { cause: error };
   if (code === undefined) {
+    // Socket loss, a closed pool, and a pool that found no free connection in time (pg-pool's
+    // "timeout exceeded when trying to connect"): all transient.
     if (
-      /Connection terminated|not queryable|closed|Client has encountered a connection error/i.test(message)
+      /Connection terminated|not queryable|closed|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+        message,
+      )
     ) {
       return new DatabaseUnavailableError(message, true, code, options);
     }

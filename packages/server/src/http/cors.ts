@@ -1,5 +1,6 @@
 import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import type { FastifyInstance, RouteShorthandOptions } from "fastify";
+import { INDEXED_HEADERS } from "./indexed-head.ts";
 import type { RouteDefinition } from "./route.ts";
 
 /**
@@ -22,13 +23,14 @@ export const CREDENTIAL_HEADERS = [
   "X-Bypass-Image-Proxy",
 ] as const;
 
-/** Response headers a client reads (beyond the CORS-safelisted ones): budgets, retries, validators, ids, replays. */
+/** Response headers a client reads (beyond the CORS-safelisted ones): budgets, retries, validators, ids, replays, indexed heads. */
 export const EXPOSED_HEADERS = [
   ...Object.values(RATE_LIMIT_HEADERS),
   "Retry-After",
   "ETag",
   "X-Request-Id",
   "Idempotent-Replayed",
+  ...Object.values(INDEXED_HEADERS),
 ] as const;
 
 /** One comma list of header names, each once whatever its case, in first-seen order. */

@@ -77,7 +77,7 @@ export function errorResponses(route: RouteDefinition, proxied: boolean): Record
     414: "The request target is too long: a path parameter is longer than the route accepts.",
     429: "Too many requests: the route's budget is spent, or this replica is at its cap of requests in flight. `Retry-After` says when to retry.",
     431: "The request line and headers together are larger than the server accepts (32 KiB); the connection is closed.",
-    503: "The service cannot answer now: a dependency (the database) is unavailable, or the server is shutting down. Retry later, after `Retry-After` when given.",
+    503: "The service cannot answer now: the database is unavailable (restarting or failing over; `Retry-After: 1`), or the server is shutting down. Retry after `Retry-After` when given, with jitter. A write answered 503 may or may not have been applied: retry it, with the same `Idempotency-Key` where the route takes one.",
   };
   return Object.fromEntries(
     Object.entries(statuses).filter((entry): entry is [string, string] => entry[1] !== undefined),

@@ -80,6 +80,13 @@ export function declaredHeaders(
   return headers;
 }
 
+/** The `Indexed-*` headers of every successful answer of a route built from an indexed projection. */
+export const INDEXED_HEADER_REFS = {
+  "Indexed-Block": { $ref: "#/components/headers/IndexedBlock" },
+  "Indexed-Lag": { $ref: "#/components/headers/IndexedLag" },
+  "Indexed-Age": { $ref: "#/components/headers/IndexedAge" },
+};
+
 /** The `RateLimit-*` headers of every answer of a route that charges a budget. */
 export const RATE_LIMIT_HEADER_REFS = {
   [RATE_LIMIT_HEADERS.limit]: { $ref: "#/components/headers/RateLimitLimit" },
@@ -144,6 +151,21 @@ export const HEADER_COMPONENTS = {
     schema: { type: "string" },
   },
   RetryAfter: { description: "Whole seconds to wait before retrying.", schema: { type: "integer" } },
+  IndexedBlock: {
+    description:
+      "The newest block of the chain the indexed projection behind this answer holds (decimal). Absent before the indexer wrote its first block.",
+    schema: { type: "string", pattern: "^[0-9]+$" },
+  },
+  IndexedLag: {
+    description:
+      "Blocks between the chain head the indexer last saw and `Indexed-Block`: 0 when caught up (a projection of finalized blocks only stays its finality depth behind). Absent before the indexer first saw the chain.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  IndexedAge: {
+    description:
+      "Whole seconds since the indexer last saw the chain head. A healthy indexer looks at least every 5 seconds, so it stays below about 7; it grows while the chain's RPC is down or slow, or the indexer is stopped, and the answer keeps being served from the projection as it stands. Absent before the indexer first saw the chain.",
+    schema: { type: "integer", minimum: 0 },
+  },
   NoStore: {
     description:
       "Always `no-store` on an error answer, whatever the route: no cache, shared or the client's own, may keep an error.",

@@ -1,7 +1,13 @@
 import type { z } from "zod";
 import type { Config } from "../config/index.ts";
+import { indexedSourceOf } from "./indexed-head.ts";
 import { errorResponses, withDeclaredErrors } from "./openapi-errors.ts";
-import { declaredHeaders, RATE_LIMIT_HEADER_REFS, RESERVED_HEADER_PARAMETERS } from "./openapi-headers.ts";
+import {
+  declaredHeaders,
+  INDEXED_HEADER_REFS,
+  RATE_LIMIT_HEADER_REFS,
+  RESERVED_HEADER_PARAMETERS,
+} from "./openapi-headers.ts";
 import type { JsonObject, SchemaComponents } from "./openapi-schemas.ts";
 import { securityOf } from "./openapi-security.ts";
 import { cacheControlFor, type RouteDefinition } from "./route.ts";
@@ -55,6 +61,7 @@ export function buildOperation(
   for (const parameter of declaredHeaders(route, proxied))
     if (!named.has(parameter.name.toLowerCase())) parameters.push(parameter.json);
 
+  const indexed = indexedSourceOf(route) !== undefined;
   const responses: Record<string, JsonObject> = {};
   for (const [status, response] of Object.entries(
     withDeclaredErrors(route.responses, errorResponses(route, proxied), proxied),
@@ -85,6 +92,7 @@ export function buildOperation(
         schema: { type: "string" },
       };
       if (route.cache.kind === "shared") headers["ETag"] = { $ref: "#/components/headers/ETag" };
+      if (indexed) Object.assign(headers, INDEXED_HEADER_REFS);
     }
     const schema =
       response.schema ??
@@ -111,6 +119,7 @@ export function buildOperation(
       headers: {
         ETag: { $ref: "#/components/headers/ETag" },
         ...(limitedRoute(route) ? RATE_LIMIT_HEADER_REFS : {}),
+        ...(indexed ? INDEXED_HEADER_REFS : {}),
       },
     };
   }

@@ -151,7 +151,14 @@ describe("published OpenAPI documents", () => {
     expect(paragraphs[1]).toContain(
       "Interactive references: [market](https://api.mkt.test/docs/market) · [classic](https://api.mkt.test/docs/classic) · [predict](https://api.mkt.test/docs/predict).",
     );
-    const shared = ["Idempotency", "CORS", "Caching", "Security headers", "Request rules"];
+    const shared = [
+      "Idempotency",
+      "CORS",
+      "Caching",
+      "Outages and indexed data",
+      "Security headers",
+      "Request rules",
+    ];
     const own = {
       market: [
         "API keys",
@@ -167,6 +174,36 @@ describe("published OpenAPI documents", () => {
     // Short: no paragraph or list item runs on (the one long block of prose it replaced had paragraphs of 1,000 characters).
     const blocks = description.split(/\n\n|\n- /);
     expect(blocks.filter((block) => block.length > 750)).toEqual([]);
+  });
+
+  it("the reads built from an indexed projection, and only they, document the Indexed-* headers on 200 and 304", () => {
+    const indexed = (name: (typeof NAMES)[number]) =>
+      operationsOf(documentOf(name))
+        .filter((operation) => {
+          const headers = (operation.responses["200"] as { headers?: JsonObject } | undefined)?.headers ?? {};
+          return "Indexed-Age" in headers && "Indexed-Block" in headers && "Indexed-Lag" in headers;
+        })
+        .map((operation) => `${operation.method.toUpperCase()} ${operation.path}`);
+    expect(indexed("market")).toEqual(
+      expect.arrayContaining([
+        "GET /market/runtime",
+        "GET /market/runtime/{version}",
+        "GET /app/api/runtime",
+      ]),
+    );
+    expect(indexed("market")).not.toContain("GET /market/releases");
+    expect(indexed("classic")).toEqual(expect.arrayContaining(["GET /classic/games", "GET /classic/range"]));
+    expect(indexed("classic")).not.toContain("GET /classic/reactions");
+    expect(indexed("predict")).toContain("GET /predict/v9/markets");
+    const games = operationsOf(documentOf("classic")).find(
+      (operation) => operation.path === "/classic/games" && operation.method === "get",
+    )!;
+    expect((games.responses["304"] as unknown as { headers: JsonObject }).headers).toMatchObject({
+      "Indexed-Age": { $ref: "#/components/headers/IndexedAge" },
+    });
+    expect(
+      ((documentOf("classic")["components"] as JsonObject)["headers"] as JsonObject)["IndexedAge"],
+    ).toMatchObject({ schema: { type: "integer", minimum: 0 } });
   });
 
   it.each(NAMES)("%s: operationIds are unique", (name) => {

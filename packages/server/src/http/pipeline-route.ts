@@ -11,6 +11,7 @@ import type { Config } from "../config/index.ts";
 import { AppError } from "../errors.ts";
 import type { Idempotency } from "../idempotency/index.ts";
 import type { Guard } from "./guard.ts";
+import { compileIndexedHead, type IndexedHeads, indexedSourceOf } from "./indexed-head.ts";
 import type { RequestLifecycle } from "./pipeline-lifecycle.ts";
 import type { CompileReadCache } from "./pipeline-read-cache.ts";
 import { type Step, sequence } from "./pipeline-steps.ts";
@@ -31,6 +32,8 @@ export interface RouteCompilerDeps {
   proxyOriginCheck?: (request: FastifyRequest) => void;
   /** The product gates routes declare (`gate`), each a check that throws its refusal. */
   gates?: Partial<Record<RouteGate, (request: FastifyRequest) => void | Promise<void>>>;
+  /** The indexer heads answers built from an indexed projection describe (`Indexed-*` headers). */
+  indexedHeads?: IndexedHeads;
 }
 
 /**
@@ -81,6 +84,11 @@ export function createRouteCompiler(
     const cached = route.cache.kind === "shared" ? compileReadCache(surface, route, route.cache) : undefined;
     const sessionKind = route.session;
     const gate = route.gate === undefined ? undefined : deps.gates?.[route.gate];
+    const indexedSource = indexedSourceOf(route);
+    const indexed =
+      deps.indexedHeads && indexedSource !== undefined
+        ? compileIndexedHead(deps.indexedHeads, indexedSource)
+        : undefined;
     if (route.gate !== undefined && gate === undefined)
       throw new Error(`${url} declares the ${route.gate} gate but no such gate is set up`);
     const authenticate = (kind: AnySessionKind) => {
@@ -120,6 +128,8 @@ export function createRouteCompiler(
       // Who asks first (a keyless request gets the surface's own key refusal whatever its query
       // says), then what: before the read cache, which keys on the query.
       steps.push(queryNames);
+      // Before the read cache: a hit is answered with the head it was built from, or a newer one.
+      if (indexed) steps.push(indexed.refresh);
       // Session answers never come from the read cache (declareRoutes keeps required sessions off it).
       if (cached && kind === undefined) steps.push(cached.lookup);
       return steps;
@@ -191,6 +201,8 @@ export function createRouteCompiler(
     if (route.idempotent)
       onSend.push(idempotency.onSendWithholding(route.idempotent === true ? [] : route.idempotent.withheld));
     if (cached) onSend.push(cached.store);
+    // After the read cache's hook, which may turn the answer into a 304.
+    if (indexed) onSend.push(indexed.write);
     return {
       method: route.method,
       url: route.path,

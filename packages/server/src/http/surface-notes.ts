@@ -43,7 +43,7 @@ const cors: NoteSection = {
   body: `Any origin may call the APIs without credentials (\`Access-Control-Allow-Origin: *\`); the first-party website origins (\`ALLOWED_ORIGINS\`) get their origin echoed with credentials. The first-party proxy \`/app/api\` answers first-party origins only.
 
 - Preflight never needs a key. It allows every request header a route reads: \`API-KEY\`, \`Authorization\`, \`X-MKT-Wallet\`, \`X-MKT-Session\`, \`Content-Type\`, \`Idempotency-Key\`, \`Last-Event-ID\`, \`If-None-Match\`, \`X-Request-Id\`, \`X-Bypass-Image-Proxy\` and every header a route declares.
-- Responses expose \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`, \`Retry-After\`, \`ETag\`, \`X-Request-Id\` and \`Idempotent-Replayed\`.`,
+- Responses expose \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`, \`Retry-After\`, \`ETag\`, \`X-Request-Id\`, \`Idempotent-Replayed\`, \`Indexed-Block\`, \`Indexed-Lag\` and \`Indexed-Age\`.`,
 };
 
 const caching: NoteSection = {
@@ -53,6 +53,19 @@ const caching: NoteSection = {
 - A successful answer that needed an API key or a session is private: \`Cache-Control: private, max-age=N\` on cacheable reads (your own client may keep it; a shared cache such as a CDN or a proxy may not, since it would hand it out without the server checking or charging the key), \`private, no-store\` on per-caller answers.
 - Only answers that need no credential may be \`public, max-age=N\`: documentation, images and art, the classic marketplace-standard metadata, and the market's public reads when \`PUBLIC_READS=open\`.
 - Cacheable reads carry a strong \`ETag\`; \`If-None-Match\` with it answers 304 with the same \`Cache-Control\`, charged like a 200.`,
+};
+
+const outages: NoteSection = {
+  title: "Outages and indexed data",
+  body: `Reads of chain data are answered from this server's indexed projection of the chain, never from the chain itself. Every successful answer built from it (each such operation lists the headers on its 200) says how current it is:
+
+- \`Indexed-Block\`: the newest block the projection holds;
+- \`Indexed-Lag\`: blocks between the chain head the indexer last saw and \`Indexed-Block\` (a projection of finalized blocks only, like the prediction feed's, stays its finality depth behind);
+- \`Indexed-Age\`: seconds since the indexer last saw the chain head; a healthy indexer keeps it below about 7.
+
+While the chain's RPC is down or slow, those reads keep being answered from the projection as it stands, and \`Indexed-Age\` grows: decide from it how stale an answer you accept. The prediction feed instead refuses its gated reads with 503 \`PROJECTION_STALE\` once its projection passes a freshness bound (its runtime record's \`freshness\` says which). Once the RPC answers again the indexer resumes where it stopped: no block is skipped or applied twice.
+
+When the server's database is unavailable (restarting, failing over), every request that needs it is refused with 503 in this API's error body, with \`Retry-After\` (1 second) and \`Cache-Control: no-store\`; an answer held in the server's read cache may still be served. A write answered with 2xx is stored; a write answered 503 may or may not have been stored, so retry it with the same \`Idempotency-Key\` where the route takes one.`,
 };
 
 const securityHeaders: NoteSection = {
@@ -190,7 +203,7 @@ export function surfaceNoteSections(
       : surface === "classic"
         ? classicSections()
         : predictSections();
-  return [...own, idempotency, cors, caching, securityHeaders, requests];
+  return [...own, idempotency, cors, caching, outages, securityHeaders, requests];
 }
 
 /** One API's notes as the Markdown of its OpenAPI document's description, after the API's summary. */

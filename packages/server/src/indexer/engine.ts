@@ -23,6 +23,13 @@ export interface IndexerProgress {
  */
 const OBSERVATION_REFRESH_MS = 5_000;
 
+/**
+ * How often a replica without a scope's writer lock tries to take it. PostgreSQL frees a session
+ * lock as soon as its connection closes, which for a killed or crashed process on a live host is at
+ * once: a standby takes over within this interval (plus a connection setup).
+ */
+export const WRITER_LOCK_RETRY_MS = 2_000;
+
 export interface ScopeIndexerOptions {
   db: Database;
   logger: Logger;
@@ -219,7 +226,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         if (!lock || lock.lost()) {
           lock = await db.tryAdvisoryLock(`mkt-indexer:${scope.id}`);
           if (!lock) {
-            await sleep(2_000);
+            await sleep(WRITER_LOCK_RETRY_MS);
             continue;
           }
           await ensureHead();

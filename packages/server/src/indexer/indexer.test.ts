@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogCapture } from "../_test/app.ts";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
-import { expectProjectionMatchesChain } from "../_test/projection-check.ts";
+import { expectProjectionMatchesChain, snapshotProjection } from "../_test/projection-check.ts";
 import type { Database } from "../db/index.ts";
 import { createLogger } from "../logging/index.ts";
 import { systemClock } from "../quotas/limiter.ts";
@@ -25,27 +25,6 @@ import { scopesOf } from "./projections.ts";
 
 const logs = createLogCapture();
 const logger = createLogger({ level: "info", destination: logs.stream });
-
-const PROJECTION_TABLES = [
-  "classic_games",
-  "classic_packs",
-  "market_drops",
-  "market_claims",
-  "predict_markets",
-  "predict_trades",
-  "predict_positions",
-  "predict_traders",
-  "chain_events",
-] as const;
-
-async function snapshotProjection(db: Database) {
-  const out: Record<string, unknown[]> = {};
-  for (const table of PROJECTION_TABLES) {
-    const { rows } = await db.withConnection((c) => c.query(`SELECT * FROM ${table}`));
-    out[table] = rows.map((row) => JSON.stringify(row)).sort();
-  }
-  return out;
-}
 
 function indexersFor(
   db: Database,

@@ -9,6 +9,7 @@ import { ChainMovedError, createRangeReader, type DecodedLog, KnownContracts } f
 import { finalizedBlock, indexedBlock } from "./ranges.ts";
 import { createReorgHandler } from "./reorg.ts";
 import { createChainRpc, describeFailure, FIRST_RETRY_DELAY_MS, isRangeTooLarge, retryDelay } from "./rpc.ts";
+import { createStatisticsRefresher } from "./statistics.ts";
 
 export interface IndexerProgress {
   scope: string;
@@ -106,7 +107,12 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     maxRange: options.maxRange,
     readAhead: options.readAhead,
   });
-  const writer = createWriter({ db, projection: scope, heads });
+  const writer = createWriter({
+    db,
+    projection: scope,
+    heads,
+    statistics: createStatisticsRefresher({ db, clock }),
+  });
   const reorgs = createReorgHandler({ db, heads, rpc, scopeId: scope.id, log });
   let stopped = false;
   let wake: (() => void) | undefined;

@@ -404,3 +404,29 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
     });
   }
 }
+
+/** The tables a projection check compares between two databases. */
+const PROJECTION_TABLES = [
+  "classic_games",
+  "classic_packs",
+  "market_runtimes",
+  "market_drops",
+  "market_claims",
+  "predict_markets",
+  "predict_trades",
+  "predict_positions",
+  "chain_events",
+] as const;
+
+/**
+ * Every row of every projection table, as sorted JSON lines per table: two
+ * databases that indexed the same chain must give equal snapshots.
+ */
+export async function snapshotProjection(db: Database): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of PROJECTION_TABLES) {
+    const { rows } = await db.withConnection((c) => c.query(`SELECT * FROM ${table}`));
+    out[table] = rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return out;
+}

@@ -3,7 +3,8 @@
 // `route` (every route suite), `api-key`, `runtime`, `releases`, `claims`, `classic`, `predict`, `trust-proxy`, `indexer`, `accounts`,
 // `postgres`, `signatures`, `sse`, or a whole id such as `route:runtime:trust-proxy`.
 import { accountCases, benchAccounts } from "./account.bench.ts";
-import { benchIndexerBackfill } from "./indexer.bench.ts";
+import { benchIndexerBackfill, benchIndexerVolume } from "./indexer.bench.ts";
+import { benchIndexerTip } from "./indexer-tip.bench.ts";
 import { benchRoute, routeCases } from "./routes.bench.ts";
 import { benchSignatures } from "./signatures.bench.ts";
 import { benchSse } from "./sse.bench.ts";
@@ -26,6 +27,10 @@ interface SuiteResult {
 const suites: { id: string; run(): Promise<SuiteResult> }[] = [
   ...routeCases.map((routeCase) => ({ id: routeCase.id, run: () => benchRoute(routeCase, routeBench) })),
   { id: "indexer", run: () => benchIndexerBackfill() },
+  // BENCH_INDEXER_VOLUME_LOGS (default 1,000,000), BENCH_INDEXER_VOLUME_ROUNDS (default 1).
+  { id: "indexer:volume", run: () => benchIndexerVolume() },
+  // BENCH_TIP_RATE (default 10), BENCH_TIP_SECONDS (default 60), BENCH_TIP_WARMUP_SECONDS (default 20).
+  { id: "indexer:tip", run: () => benchIndexerTip() },
   { id: "signatures", run: () => benchSignatures({ seconds: Number(seconds ?? 2) }) },
   ...accountCases.map(({ id, database }) => ({
     id,

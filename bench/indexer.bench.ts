@@ -33,8 +33,6 @@ const CHAIN_ID = 8453;
 /** Claimed logs per airdrop transaction (about 13M gas, under the dev chain's 60M block limit). */
 const RECIPIENTS_PER_TX = 500;
 const TARGET_POSTGRES_LOGS_PER_SECOND = 20_000;
-/** Recipients per airdrop of the volume case: fewer transactions to make a million logs (about 39M gas each). */
-const VOLUME_RECIPIENTS_PER_TX = 1_500;
 /** The volume case's target: the durable backfill at least this share of fetch + decode alone. */
 const VOLUME_TARGET_RATIO = 0.75;
 const chainModule = fileURLToPath(new URL("../packages/chain/src/index.ts", import.meta.url));
@@ -190,7 +188,7 @@ export async function benchIndexerBackfill({
 
 /**
  * Backfill at volume, durably: a dev chain holding `logs` `Claimed` logs
- * (default 1,000,000; airdrops of VOLUME_RECIPIENTS_PER_TX), indexed by one
+ * (default 1,000,000; airdrops of RECIPIENTS_PER_TX), indexed by one
  * runtime scope's `syncOnce()` with the indexer's default settings into a
  * fresh PostgreSQL database with fsync on: DATABASE_URL's server (its fsync
  * and synchronous_commit are printed and must be on), or a temporary cluster
@@ -214,7 +212,7 @@ export async function benchIndexerVolume({
   if ("skipped" in server) {
     return { name, lines: [`skipped: ${server.skipped}`], summary: "skipped", met: false };
   }
-  const chain = await startClaimsChain(wanted, VOLUME_RECIPIENTS_PER_TX);
+  const chain = await startClaimsChain(wanted, RECIPIENTS_PER_TX);
   try {
     const { rpcUrl, chainCpu, generated, scope, addresses, client, blocks } = chain;
     const baselines: Array<Measured & { claimed: number }> = [];
@@ -263,7 +261,7 @@ export async function benchIndexerVolume({
     return {
       name,
       lines: [
-        `logs generated: ${fmt(generated.claims)} Claimed in ${generated.transactions} airdrops of up to ${VOLUME_RECIPIENTS_PER_TX} (${generated.seconds.toFixed(1)} s); the scope holds ${fmt(baselines[0]!.logs)} logs in ${blocks} blocks`,
+        `logs generated: ${fmt(generated.claims)} Claimed in ${generated.transactions} airdrops of up to ${RECIPIENTS_PER_TX} (${generated.seconds.toFixed(1)} s); the scope holds ${fmt(baselines[0]!.logs)} logs in ${blocks} blocks`,
         `indexer writes (default settings): ${first.ranges.length} transactions, ${fmt(first.logs / first.ranges.length)} logs each on average; ${first.seconds.toFixed(1)} s in the first round`,
         `PostgreSQL: ${server.description}; ${settings}`,
         `${rounds} round(s); 1-minute load average before each: ${loads.map((load) => load.toFixed(2)).join(", ")} (${cpus().length} cores)`,

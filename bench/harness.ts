@@ -454,7 +454,12 @@ export type BenchPostgres =
  * database: DATABASE_URL's server when it names PostgreSQL, else a temporary
  * PostgreSQL 15 cluster started as CI starts one (.ci/run), else skipped.
  */
-export async function startPostgres(): Promise<BenchPostgres> {
+export async function startPostgres({
+  fsync = false,
+}: {
+  /** The temporary cluster's `fsync` (off unless a suite measures durable writes); DATABASE_URL's server keeps its own. */
+  fsync?: boolean;
+} = {}): Promise<BenchPostgres> {
   const configured = process.env["DATABASE_URL"];
   if (configured && /^postgres(ql)?:\/\//.test(configured)) {
     return {
@@ -466,7 +471,7 @@ export async function startPostgres(): Promise<BenchPostgres> {
   if (!existsSync(`${PG_BIN}/postgres`)) {
     return { skipped: `DATABASE_URL is not a PostgreSQL URL and ${PG_BIN}/postgres is not installed` };
   }
-  return temporaryCluster();
+  return temporaryCluster(fsync);
 }
 
 async function freshDatabaseIn(serverUrl: string): Promise<BenchDatabase> {
@@ -502,7 +507,7 @@ async function freshDatabaseIn(serverUrl: string): Promise<BenchDatabase> {
   };
 }
 
-async function temporaryCluster(): Promise<BenchPostgres> {
+async function temporaryCluster(fsync: boolean): Promise<BenchPostgres> {
   const dir = mkdtempSync(join(tmpdir(), "mkt-bench-pg-"));
   const data = join(dir, "data");
   const port = await freeLoopbackPort();
@@ -512,7 +517,7 @@ async function temporaryCluster(): Promise<BenchPostgres> {
     if (asRoot) execFileSync("su", ["postgres", "-s", "/bin/bash", "-c", command], { stdio: "pipe" });
     else execFileSync("/bin/bash", ["-c", command], { stdio: "pipe" });
   };
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${fsync ? "on" : "off"}`;
   let started = false;
   try {
     if (asRoot) {
@@ -535,7 +540,7 @@ async function temporaryCluster(): Promise<BenchPostgres> {
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
-    description: `temporary PostgreSQL 15 cluster on 127.0.0.1:${port} (fsync=off, otherwise defaults), a fresh database per measurement, removed after`,
+    description: `temporary PostgreSQL 15 cluster on 127.0.0.1:${port} (fsync=${fsync ? "on" : "off"}, otherwise defaults), a fresh database per measurement, removed after`,
     freshDatabase: () => freshDatabaseIn(url),
     async dispose() {
       try {

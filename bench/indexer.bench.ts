@@ -20,9 +20,11 @@ import {
   type PublicClient,
 } from "viem";
 import { type Database, migrate, openDatabase } from "../packages/server/src/db/index.ts";
+import { createLogDecoder } from "../packages/server/src/indexer/decode.ts";
 import { createScopeIndexer } from "../packages/server/src/indexer/engine.ts";
 import type { Projection } from "../packages/server/src/indexer/projection.ts";
 import { scopesOf } from "../packages/server/src/indexer/projections.ts";
+import { createChainRpc } from "../packages/server/src/indexer/rpc.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
 import { systemClock } from "../packages/server/src/quotas/limiter.ts";
 import { cpuSeconds, cpuSecondsBetween, median, startPostgres, startProcess } from "./harness.ts";
@@ -31,6 +33,8 @@ const CHAIN_ID = 8453;
 /** Claimed logs per airdrop transaction (about 13M gas, under the dev chain's 60M block limit). */
 const RECIPIENTS_PER_TX = 500;
 const TARGET_POSTGRES_LOGS_PER_SECOND = 20_000;
+/** The volume case's target: the durable backfill at least this share of fetch + decode alone. */
+const VOLUME_TARGET_RATIO = 0.75;
 const chainModule = fileURLToPath(new URL("../packages/chain/src/index.ts", import.meta.url));
 /** The dev chain runs in its own process, as an RPC node would: its JSON-RPC work is not on the indexer's thread. */
 const CHAIN_SCRIPT = `
@@ -84,35 +88,9 @@ export async function benchIndexerBackfill({
   logs?: number;
   rounds?: number;
 } = {}) {
-  const chain = await startProcess(
-    ["--import", "tsx", "--input-type=module", "-e", CHAIN_SCRIPT],
-    {},
-    /dev chain on (\S+)/,
-  );
+  const chain = await startClaimsChain(wanted, RECIPIENTS_PER_TX);
   try {
-    const rpcUrl = chain.match[1]!;
-    const chainCpu = () => cpuSeconds(chain.child.pid);
-    const deployment = await deployReferenceContracts({ rpcUrl, chainId: CHAIN_ID, finalityDepth: 2 });
-    const generated = await generateClaims(deployment, wanted);
-    const scope = scopesOf([deployment])
-      .filter((candidate) => candidate.generation === "runtime")
-      .at(-1)!;
-    // What the indexer reads: the registry, and every ClaimDrops it registered (the runtimes).
-    const addresses = [
-      ...scope.contracts.map((contract) => contract.address as Address),
-      ...deployment.runtimes.map((runtime) => runtime.contracts["ClaimDrops"]!),
-    ];
-    // A written range may hold up to 20k logs (about 14 MB of JSON): above viem's default answer limit.
-    const client = createPublicClient({
-      transport: http(rpcUrl, { retryCount: 0, maxResponseBodySize: 256 * 1024 * 1024 }),
-    }) as PublicClient;
-    const head = await client.getBlockNumber({ cacheTime: 0 });
-    const blocks = head - scope.startBlock + 1n;
-
-    // Warm up viem's request, formatting and decoding paths on the first blocks.
-    const warmUp: Range[] = [[scope.startBlock, scope.startBlock + 3n < head ? scope.startBlock + 3n : head]];
-    for (let round = 0; round < 3; round++) await fetchAndDecode(client, addresses, warmUp);
-
+    const { rpcUrl, chainCpu, generated, scope, addresses, client, blocks } = chain;
     const server = await startPostgres();
     const baselines: Array<Measured & { claimed: number }> = [];
     const rpcOnly: Measured[] = [];
@@ -208,6 +186,162 @@ export async function benchIndexerBackfill({
   }
 }
 
+/**
+ * Backfill at volume, durably: a dev chain holding `logs` `Claimed` logs
+ * (default 1,000,000; airdrops of RECIPIENTS_PER_TX), indexed by one
+ * runtime scope's `syncOnce()` with the indexer's default settings into a
+ * fresh PostgreSQL database with fsync on: DATABASE_URL's server (its fsync
+ * and synchronous_commit are printed and must be on), or a temporary cluster
+ * the bench starts with fsync=on.
+ *
+ * The baseline, measured in the same round over the block ranges the indexer
+ * wrote, is fetch + decode of the same logs with no database: the indexer's
+ * own eth_getLogs call (`createChainRpc`) and decoder (`createLogDecoder`),
+ * one range after another. Beside it, eth_getLogs with the answers only
+ * parsed. Target: the indexer at least VOLUME_TARGET_RATIO of the baseline.
+ */
+export async function benchIndexerVolume({
+  logs: wanted = Number(process.env["BENCH_INDEXER_VOLUME_LOGS"] ?? 1_000_000),
+  rounds = Number(process.env["BENCH_INDEXER_VOLUME_ROUNDS"] ?? 1),
+}: {
+  logs?: number;
+  rounds?: number;
+} = {}) {
+  const name = `indexer backfill at volume into PostgreSQL with fsync on vs eth_getLogs + decode`;
+  const server = await startPostgres({ fsync: true });
+  if ("skipped" in server) {
+    return { name, lines: [`skipped: ${server.skipped}`], summary: "skipped", met: false };
+  }
+  const chain = await startClaimsChain(wanted, RECIPIENTS_PER_TX);
+  try {
+    const { rpcUrl, chainCpu, generated, scope, addresses, client, blocks } = chain;
+    const baselines: Array<Measured & { claimed: number }> = [];
+    const rpcOnly: Measured[] = [];
+    const runs: IndexerRun[] = [];
+    const loads: number[] = [];
+    let settings = "";
+    for (let round = 0; round < rounds; round++) {
+      loads.push(loadavg()[0]!);
+      const database = await server.freshDatabase();
+      try {
+        const db = await openDatabase({ kind: "postgres", url: database.url });
+        try {
+          settings = await durability(db);
+          runs.push(await indexScope(db, scope, rpcUrl, chainCpu, database.backendCpu));
+        } finally {
+          await db.close();
+        }
+      } finally {
+        await database.drop();
+      }
+      const ranges = runs.at(-1)!.ranges;
+      baselines.push(await fetchAndDecodeAsIndexer(client, addresses, ranges));
+      verify("PostgreSQL", runs.at(-1)!, baselines.at(-1)!);
+      rpcOnly.push(await fetchOnly(rpcUrl, addresses, ranges));
+    }
+    const baselineRate = median(baselines.map(rate));
+    const indexerRate = median(runs.map(rate));
+    const ratio = indexerRate / baselineRate;
+    const met = ratio >= VOLUME_TARGET_RATIO;
+    const row = (label: string, measured: Measured[], withRatio = true) => {
+      const rates = measured.map(rate);
+      const middle = median(rates);
+      return `${label.padEnd(40)} ${fmt(middle).padStart(8)} logs/s median${
+        withRatio ? `   ratio ${(middle / baselineRate).toFixed(2)}` : ""
+      }   (runs: ${rates.map(fmt).join(", ")})`;
+    };
+    const per100k = (pick: (run: IndexerRun) => number | undefined) => {
+      const values = runs.map((run) => {
+        const seconds = pick(run);
+        return seconds === undefined ? undefined : (seconds * 100_000) / run.logs;
+      });
+      return values.every((value) => value !== undefined) ? `${median(values).toFixed(2)} s` : "n/a";
+    };
+    const first = runs[0]!;
+    return {
+      name,
+      lines: [
+        `logs generated: ${fmt(generated.claims)} Claimed in ${generated.transactions} airdrops of up to ${RECIPIENTS_PER_TX} (${generated.seconds.toFixed(1)} s); the scope holds ${fmt(baselines[0]!.logs)} logs in ${blocks} blocks`,
+        `indexer writes (default settings): ${first.ranges.length} transactions, ${fmt(first.logs / first.ranges.length)} logs each on average; ${first.seconds.toFixed(1)} s in the first round`,
+        `PostgreSQL: ${server.description}; ${settings}`,
+        `${rounds} round(s); 1-minute load average before each: ${loads.map((load) => load.toFixed(2)).join(", ")} (${cpus().length} cores)`,
+        row("eth_getLogs + decode (baseline)", baselines, false),
+        row("eth_getLogs alone (answers parsed)", rpcOnly),
+        row("indexer into PostgreSQL, fsync on", runs),
+        `${"".padEnd(42)}CPU per 100k logs: indexer ${per100k((run) => run.cpu.indexer)}, PostgreSQL backends ${per100k(
+          (run) => run.cpu.database,
+        )}, dev chain ${per100k((run) => run.cpu.chain)}`,
+        `target: indexer >= ${VOLUME_TARGET_RATIO} of eth_getLogs + decode: ratio ${ratio.toFixed(2)} ${met ? "MET" : "NOT MET"}`,
+      ],
+      summary: `${fmt(indexerRate)} logs/s into PostgreSQL (fsync on), ${ratio.toFixed(2)} of eth_getLogs + decode (target >= ${VOLUME_TARGET_RATIO}) ${met ? "MET" : "NOT MET"}`,
+      met,
+    };
+  } finally {
+    await chain.stop();
+    await server.dispose();
+  }
+}
+
+/** The settings that make a commit durable; throws unless fsync is on (the measurement would not be the durable one). */
+async function durability(db: Database): Promise<string> {
+  const { rows } = await db.withConnection((connection) =>
+    connection.query<{ name: string; setting: string }>(
+      "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'wal_sync_method', 'shared_buffers') ORDER BY name",
+    ),
+  );
+  const setting = (name: string) => rows.find((row) => row.name === name)?.setting;
+  if (setting("fsync") !== "on")
+    throw new Error("the volume backfill measures durable writes: fsync must be on");
+  return rows.map((row) => `${row.name}=${row.setting}`).join(", ");
+}
+
+/**
+ * A dev chain in its own process with the reference contracts and at least
+ * `wanted` `Claimed` logs (airdrops of `recipientsPerTx`), and what reading
+ * its newest runtime scope takes; viem's paths warmed up on its first blocks.
+ */
+async function startClaimsChain(wanted: number, recipientsPerTx: number) {
+  const chain = await startProcess(
+    ["--import", "tsx", "--input-type=module", "-e", CHAIN_SCRIPT],
+    {},
+    /dev chain on (\S+)/,
+  );
+  try {
+    const rpcUrl = chain.match[1]!;
+    const deployment = await deployReferenceContracts({ rpcUrl, chainId: CHAIN_ID, finalityDepth: 2 });
+    const generated = await generateClaims(deployment, wanted, recipientsPerTx);
+    const scope = scopesOf([deployment])
+      .filter((candidate) => candidate.generation === "runtime")
+      .at(-1)!;
+    // What the indexer reads: the registry, and every ClaimDrops it registered (the runtimes).
+    const addresses = [
+      ...scope.contracts.map((contract) => contract.address as Address),
+      ...deployment.runtimes.map((runtime) => runtime.contracts["ClaimDrops"]!),
+    ];
+    // A written range may hold up to 20k logs (about 14 MB of JSON): above viem's default answer limit.
+    const client = createPublicClient({
+      transport: http(rpcUrl, { retryCount: 0, maxResponseBodySize: 256 * 1024 * 1024 }),
+    }) as PublicClient;
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    // Warm up viem's request, formatting and decoding paths on the first blocks.
+    const warmUp: Range[] = [[scope.startBlock, scope.startBlock + 3n < head ? scope.startBlock + 3n : head]];
+    for (let round = 0; round < 3; round++) await fetchAndDecode(client, addresses, warmUp);
+    return {
+      rpcUrl,
+      chainCpu: () => cpuSeconds(chain.child.pid),
+      generated,
+      scope,
+      addresses,
+      client,
+      blocks: head - scope.startBlock + 1n,
+      stop: () => chain.stop(),
+    };
+  } catch (error) {
+    await chain.stop();
+    throw error;
+  }
+}
+
 /** Migrates a fresh database and times one scope's `syncOnce()` from its start block to the chain head. */
 async function indexScope(
   db: Database,
@@ -281,8 +415,8 @@ function verify(name: string, run: IndexerRun, chain: { logs: number; claimed: n
   }
 }
 
-/** Sends creator airdrops of RECIPIENTS_PER_TX distinct deterministic owners until `wanted` Claimed logs exist. */
-async function generateClaims(deployment: ChainDeployment, wanted: number) {
+/** Sends creator airdrops of `recipientsPerTx` distinct deterministic owners until `wanted` Claimed logs exist. */
+async function generateClaims(deployment: ChainDeployment, wanted: number, recipientsPerTx: number) {
   const started = performance.now();
   const clients = createChainClients({ rpcUrl: deployment.rpcUrl, chainId: CHAIN_ID, pollingIntervalMs: 5 });
   const creator = clients.wallet(3);
@@ -302,7 +436,7 @@ async function generateClaims(deployment: ChainDeployment, wanted: number) {
   let gas: bigint | undefined;
   let gasPerRecipient = 0;
   while (claims < wanted) {
-    const count = Math.min(RECIPIENTS_PER_TX, wanted - claims);
+    const count = Math.min(recipientsPerTx, wanted - claims);
     const owners = Array.from({ length: count }, (_, i) => ownerAt(claims + i));
     const quantities = owners.map((_, i) => BigInt(((claims + i) % 5) + 1));
     const args = [dropId, owners, quantities] as const;
@@ -349,6 +483,31 @@ async function fetchAndDecode(client: PublicClient, addresses: readonly Address[
         data: log.data,
         topics: log.topics as [Hex, ...Hex[]],
       });
+      logs += 1;
+      if (decoded.eventName === "Claimed") claimed += 1;
+    }
+  }
+  return { logs, claimed, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Fetch + decode as the indexer does both, without a database: its eth_getLogs
+ * call (raw logs, no viem formatting) and its decoder, over each range.
+ */
+async function fetchAndDecodeAsIndexer(
+  client: PublicClient,
+  addresses: readonly Address[],
+  ranges: readonly Range[],
+) {
+  const rpc = createChainRpc({ rpcUrl: "", client });
+  const decode = createLogDecoder(SCOPE_ABI);
+  const started = performance.now();
+  let logs = 0;
+  let claimed = 0;
+  for (const [fromBlock, toBlock] of ranges) {
+    for (const raw of await rpc.getLogs(addresses, fromBlock, toBlock)) {
+      const decoded = decode(raw.data, raw.topics);
+      if (!decoded) continue;
       logs += 1;
       if (decoded.eventName === "Claimed") claimed += 1;
     }

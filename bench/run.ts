@@ -7,7 +7,8 @@
 // without filters and runs only for a filter naming it from its start (`scale`, `scale:market`, `soak`):
 // `classic` or `predict` alone do not load millions of rows.
 import { accountCases, benchAccounts } from "./account.bench.ts";
-import { benchIndexerBackfill } from "./indexer.bench.ts";
+import { benchIndexerBackfill, benchIndexerVolume } from "./indexer.bench.ts";
+import { benchIndexerTip } from "./indexer-tip.bench.ts";
 import { benchRoute, routeCases } from "./routes.bench.ts";
 import { scaleSuites } from "./scale/harness.ts";
 import { SCALE_SURFACES } from "./scale/surfaces.ts";
@@ -34,6 +35,10 @@ interface SuiteResult {
 const suites: { id: string; explicit?: boolean; run(): Promise<SuiteResult> }[] = [
   ...routeCases.map((routeCase) => ({ id: routeCase.id, run: () => benchRoute(routeCase, routeBench) })),
   { id: "indexer", run: () => benchIndexerBackfill() },
+  // BENCH_INDEXER_VOLUME_LOGS (default 1,000,000), BENCH_INDEXER_VOLUME_ROUNDS (default 1).
+  { id: "indexer:volume", run: () => benchIndexerVolume() },
+  // BENCH_TIP_RATE (default 10), BENCH_TIP_SECONDS (default 60), BENCH_TIP_WARMUP_SECONDS (default 20).
+  { id: "indexer:tip", run: () => benchIndexerTip() },
   { id: "signatures", run: () => benchSignatures({ seconds: Number(seconds ?? 2) }) },
   ...accountCases.map(({ id, database }) => ({
     id,

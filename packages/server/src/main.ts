@@ -53,6 +53,11 @@ async function main() {
       : {}),
   });
   const { publicUrl, adminUrl } = await app.listen();
+  // The indexer follows an in-process dev chain block by block instead of polling for its blocks.
+  const { indexer } = app.services;
+  const unfollow = indexer
+    ? chains.devChains.map((chain) => chain.onBlock(() => indexer.newBlock(chain.chainId)))
+    : [];
   const demoReleases = await startReleaseDemo(config, chains.devChains, app, publicUrl, logger);
   // Creator metadata and featured flags for the simulator's classic games (chain 8453 on a dev
   // chain), published as the indexer commits them.
@@ -109,6 +114,7 @@ async function main() {
       await demoReleases?.stop();
       await demoClassicActivity?.stop();
       await demoClassic?.stop();
+      for (const stop of unfollow) stop();
       await app.close();
       await chains.close();
       await db.close();

@@ -7,6 +7,14 @@ export interface Eip1193Provider {
   request(args: { method: string; params?: readonly unknown[] | undefined }): Promise<unknown>;
 }
 
+/** Hardhat's provider also emits EIP-1193 `message` events for `eth_subscribe` subscriptions. */
+export interface SubscribingProvider extends Eip1193Provider {
+  on(
+    event: "message",
+    listener: (message: { type: string; data: { subscription: string; result: unknown } }) => void,
+  ): unknown;
+}
+
 /**
  * The part of Hardhat 2's in-process network (EDR) used here. These are internal modules: going through
  * them avoids loading the Hardhat runtime, which insists on a Hardhat project and config file.
@@ -32,7 +40,7 @@ interface HardhatNetworkModules {
       enableRip7212: boolean;
     },
     loggerConfig: { enabled: boolean },
-  ): Promise<Eip1193Provider>;
+  ): Promise<SubscribingProvider>;
   defaultChains: unknown;
   createJsonRpcHandler(
     provider: Eip1193Provider,

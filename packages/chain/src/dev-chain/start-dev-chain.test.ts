@@ -1,5 +1,5 @@
 import { createPublicClient, http, parseEther } from "viem";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { waitForBlockNumber } from "../_test/setup.ts";
 import { DEV_ACCOUNT_COUNT, deriveDevAccounts } from "../accounts.ts";
 import type { DevChain } from "./index.ts";
@@ -60,6 +60,22 @@ describe("startDevChain", () => {
     const first = await start({ chainId: 8453, port: 0 });
     const port = Number(new URL(first.rpcUrl).port);
     await expect(startDevChain({ chainId: 4663, port })).rejects.toThrow(`port ${port}`);
+  });
+
+  it("tells onBlock listeners of every block mined, by a transaction or evm_mine, until they stop", async () => {
+    const chain = await start({ chainId: 8453, port: 0, intervalMs: 0 });
+    const seen: bigint[] = [];
+    const stop = chain.onBlock((blockNumber) => seen.push(blockNumber));
+    const client = clientFor(chain);
+    const base = await client.getBlockNumber();
+    const [from, to] = chain.accounts;
+    await chain.provider.request({ method: "eth_sendTransaction", params: [{ from, to, value: "0x1" }] });
+    await chain.provider.request({ method: "evm_mine" });
+    await vi.waitFor(() => expect(seen).toEqual([base + 1n, base + 2n]));
+    stop();
+    await chain.provider.request({ method: "evm_mine" });
+    expect(await client.getBlockNumber()).toBe(base + 3n);
+    expect(seen).toEqual([base + 1n, base + 2n]);
   });
 
   it("reverts to a snapshot, so a different block can take the same height (a reorg)", async () => {

@@ -27,6 +27,13 @@ export interface DevChain {
   /** In-process EIP-1193 provider: same chain as `rpcUrl`, without the HTTP hop. */
   provider: Eip1193Provider;
   accounts: readonly Address[];
+  /**
+   * Calls `listener` with the number of every block mined from now on (by a
+   * transaction or the interval), in-process, as soon as it is mined: an
+   * indexer in the same process reacts at once instead of at its next poll.
+   * Returns the function that stops the calls.
+   */
+  onBlock(listener: (blockNumber: bigint) => void): () => void;
   /** Stops mining and the HTTP listener; idempotent. */
   close(): Promise<void>;
 }
@@ -125,5 +132,26 @@ export async function startDevChain(options: DevChainOptions): Promise<DevChain>
     return closing;
   };
 
-  return { chainId, rpcUrl, provider, accounts: accounts.map((account) => account.address), close };
+  // One newHeads subscription, taken on the first listener, serves every listener.
+  const listeners = new Set<(blockNumber: bigint) => void>();
+  let subscription: Promise<unknown> | undefined;
+  const onBlock = (listener: (blockNumber: bigint) => void) => {
+    listeners.add(listener);
+    subscription ??= provider.request({ method: "eth_subscribe", params: ["newHeads"] }).then((id) => {
+      provider.on("message", ({ type, data }) => {
+        if (type !== "eth_subscription" || data.subscription !== id) return;
+        const number = (data.result as { number?: string } | null)?.number;
+        if (number === undefined) return;
+        for (const each of listeners) each(BigInt(number));
+      });
+    });
+    subscription.catch((error: unknown) =>
+      logger.warn({ msg: "dev chain block subscription failed", chainId, err: String(error) }),
+    );
+    return () => {
+      listeners.delete(listener);
+    };
+  };
+
+  return { chainId, rpcUrl, provider, accounts: accounts.map((account) => account.address), onBlock, close };
 }

@@ -28,6 +28,7 @@ const plainArgs = (args: unknown) =>
 const PROJECTION_TABLES = [
   "classic_games",
   "classic_packs",
+  "market_runtimes",
   "market_drops",
   "market_claims",
   "predict_markets",

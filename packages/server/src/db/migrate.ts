@@ -86,6 +86,9 @@ export async function migrate(
         }
         done.push(migration.id);
       }
+      // PGlite runs no autovacuum: without this its planner never has statistics (on PostgreSQL
+      // autovacuum analyzes the tables). Sampled, so bounded whatever the tables hold.
+      if (database.kind === "pglite") await connection.exec("ANALYZE");
       return done;
     } finally {
       await connection.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK.toString()]).catch(() => {});

@@ -4,6 +4,7 @@ import type { Projection } from "./projection.ts";
 import { ChainMovedError, type DecodedLog, type FetchedRange } from "./range-reader.ts";
 import { undoableAbove } from "./ranges.ts";
 import type { BlockHeader } from "./rpc.ts";
+import type { StatisticsRefresher } from "./statistics.ts";
 import { BatchStore, type Column, type Row, readColumns, type StateTableName } from "./store.ts";
 
 /**
@@ -61,10 +62,13 @@ export function createWriter({
   db,
   projection,
   heads,
+  statistics,
 }: {
   db: Database;
   projection: Projection;
   heads: HeadStore;
+  /** Told what each committed range wrote (planner statistics on PGlite). */
+  statistics?: StatisticsRefresher;
 }) {
   const applyLogs = createLogApplier(projection);
   let columns: Map<string, Column[]> | undefined;
@@ -89,7 +93,7 @@ export function createWriter({
       await columnsOnce();
       const logs = range.logs;
       for (const { log } of logs) log.blockTime = headers.get(log.blockNumber)!.time;
-      await inTransaction(db, async (connection) => {
+      const written = await inTransaction(db, async (connection) => {
         // Nothing is recorded at or above the head's next block (recovery writes below it, under
         // this lock; rollbacks delete above the fork): every log of the range is new.
         const locked = await heads.lock(connection);
@@ -100,7 +104,9 @@ export function createWriter({
         await applyLogs(store, logs);
         await store.flush();
         await heads.advance(connection, { to, headers, created: range.created, latest, finalized });
+        return store.writtenRows();
       });
+      await statistics?.written(written);
       return logs.length;
     },
 

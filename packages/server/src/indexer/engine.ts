@@ -7,8 +7,9 @@ import { createHeadStore } from "./head-store.ts";
 import type { Projection } from "./projection.ts";
 import { ChainMovedError, createRangeReader, type DecodedLog, KnownContracts } from "./range-reader.ts";
 import { finalizedBlock, indexedBlock } from "./ranges.ts";
-import { createReorgHandler } from "./reorg.ts";
+import { createReorgHandler, type Reorg } from "./reorg.ts";
 import { createChainRpc, describeFailure, FIRST_RETRY_DELAY_MS, isRangeTooLarge, retryDelay } from "./rpc.ts";
+import { createStatisticsRefresher } from "./statistics.ts";
 
 export interface IndexerProgress {
   scope: string;
@@ -47,6 +48,8 @@ export interface ScopeIndexerOptions {
    */
   readAhead?: number;
   onProgress?: (progress: IndexerProgress) => void;
+  /** Told of every reorganisation the scope repaired (metrics). */
+  onReorg?: (reorg: Reorg) => void;
   client?: PublicClient;
   /**
    * Test and fault-injection seam, never configuration: logs it matches are
@@ -113,20 +116,46 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     maxRange: options.maxRange,
     readAhead: options.readAhead,
   });
-  const writer = createWriter({ db, projection: scope, heads });
-  const reorgs = createReorgHandler({ db, heads, rpc, scopeId: scope.id, log });
+  const writer = createWriter({
+    db,
+    projection: scope,
+    heads,
+    statistics: createStatisticsRefresher({ db, clock }),
+  });
+  const reorgs = createReorgHandler({
+    db,
+    heads,
+    rpc,
+    scopeId: scope.id,
+    finalityDepth: scope.finalityDepth,
+    log,
+    onReorg: options.onReorg,
+  });
   let stopped = false;
   let wake: (() => void) | undefined;
   let lock: AdvisoryLock | null = null;
   let running: Promise<void> | undefined;
 
-  const sleep = (ms: number) =>
+  /** Ends the poll wait in progress, when a new block is announced (`newBlock`). */
+  let endPollWait: (() => void) | undefined;
+  /** A new block was announced while no poll wait was in progress: the next one is skipped. */
+  let blockAnnounced = false;
+  /** Waits `ms`; a poll wait (`untilNewBlock`) also ends when a new block is announced. */
+  const sleep = (ms: number, untilNewBlock = false) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
+      if (untilNewBlock && blockAnnounced) {
+        blockAnnounced = false;
+        resolve();
+        return;
+      }
+      const done = () => {
         clearTimeout(timer);
+        if (endPollWait === done) endPollWait = undefined;
         resolve();
       };
+      const timer = setTimeout(done, ms);
+      wake = done;
+      if (untilNewBlock) endPollWait = done;
     });
 
   const reloadContracts = async () => contracts.reset(await heads.createdContracts());
@@ -233,7 +262,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         }
         const more = await step();
         backoff = FIRST_RETRY_DELAY_MS;
-        if (!more) await sleep(pollIntervalMs);
+        if (!more) await sleep(pollIntervalMs, true);
       } catch (error) {
         if (stopped) break;
         abandonRanges();
@@ -297,6 +326,14 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       return { applied, found, pending };
     },
     recoverTransaction,
+    /**
+     * The chain has a new block: a caught-up scope polls now instead of at
+     * the end of its poll interval (announced by an in-process dev chain).
+     */
+    newBlock(): void {
+      if (endPollWait) endPollWait();
+      else blockAnnounced = true;
+    },
     async stop() {
       stopped = true;
       wake?.();

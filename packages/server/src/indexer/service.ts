@@ -66,6 +66,12 @@ export function createIndexerService({
     labelNames: ["scope"] as const,
     registers: [registry],
   });
+  const reorgsTotal = new Counter({
+    name: "mkt_indexer_reorgs_total",
+    help: "Chain reorganisations repaired, by scope and kind: window (rolled back inside the unfinalised window), deep (deeper than the finality depth: the scope was reset and rebuilt), chain (another chain at the RPC URL: reset).",
+    labelNames: ["scope", "kind"] as const,
+    registers: [registry],
+  });
   const progress = new Map<string, { blocks: number; logs: number; since: number }>();
   const scopes: Projection[] = scopesOf(deployments);
   const rpcOf = new Map(deployments.map((deployment) => [deployment.chainId, deployment.rpcUrl]));
@@ -78,6 +84,7 @@ export function createIndexerService({
       rpcUrl: rpcOf.get(scope.chainId)!,
       ...(skipLog ? { skipLog } : {}),
       ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+      onReorg: ({ kind }) => reorgsTotal.inc({ scope: scope.id, kind }),
       onProgress: ({ scope: id, blocks, logs }) => {
         blocksTotal.inc({ scope: id }, blocks);
         logsTotal.inc({ scope: id }, logs);
@@ -145,6 +152,10 @@ export function createIndexerService({
     scopes,
     indexers,
     heads,
+    /** A chain has a new block: its caught-up scopes poll now (`ScopeIndexer.newBlock`). */
+    newBlock(chainId: number): void {
+      for (const indexer of indexers) if (indexer.scope.chainId === chainId) indexer.newBlock();
+    },
     /** The indexer of a scope, for recovery (classic `/events/{txHash}`). */
     indexerOf: (scopeId: string) => indexers.find((indexer) => indexer.scope.id === scopeId),
     start() {

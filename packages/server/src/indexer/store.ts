@@ -141,6 +141,15 @@ export class BatchStore {
     return this.appends;
   }
 
+  /** Rows `flush` writes into each table (appended, upserted, undo entries). */
+  writtenRows(): Map<string, number> {
+    const written = new Map<string, number>();
+    for (const [table, rows] of this.appends) written.set(table, rows.length);
+    for (const [table, ids] of this.dirty) written.set(table, ids.size);
+    if (this.undo.length > 0) written.set("indexer_undo", this.undo.length);
+    return written;
+  }
+
   /** The appended rows already in the database (recovery), as `block_number:log_index` keys. */
   async recorded(): Promise<Set<string>> {
     const found = new Set<string>();

@@ -4,6 +4,8 @@
 // seeds a market runtime and its claims (claims-seed.ts), BENCH_SEED_CLASSIC=1 classic games and
 // packs (classic-seed.ts), BENCH_SEED_PREDICT=1 prediction markets (predict-seed.ts), served without indexing.
 // BENCH_FLOOR=1 also starts the framework's floor in this process (floor-server.ts).
+// BENCH_SCALE_SURFACE=<id> serves the deployment of that scale surface (scale/surfaces.ts) over a
+// database the scale benchmark loaded, and runs the surface's `serve` work beside it.
 import { createApp } from "../packages/server/src/app.ts";
 import { loadConfig } from "../packages/server/src/config/index.ts";
 import { migrate, openDatabase } from "../packages/server/src/db/index.ts";
@@ -18,7 +20,14 @@ const db = await openDatabase(config.database.kind === "postgres" ? config.datab
 await migrate(db);
 const predict = process.env["BENCH_SEED_PREDICT"] === "1" ? await seedPredict(db) : undefined;
 if (predict) keepPredictHeadFresh(db, predict);
+const scaleSurfaceId = process.env["BENCH_SCALE_SURFACE"];
+const scaleSurface = scaleSurfaceId
+  ? (await import("./scale/surfaces.ts")).SCALE_SURFACES.find((surface) => surface.id === scaleSurfaceId)
+  : undefined;
+if (scaleSurfaceId && !scaleSurface) throw new Error(`no scale surface ${scaleSurfaceId}`);
+const stopScaleServing = scaleSurface?.serve?.(db);
 const deployments = [
+  ...(scaleSurface ? [scaleSurface.deployment] : []),
   ...(process.env["BENCH_SEED_CLAIMS"] === "1" ? [await seedClaims(db)] : []),
   ...(process.env["BENCH_SEED_CLASSIC"] === "1" ? [await seedClassic(db)] : []),
   ...(predict ? [predict] : []),
@@ -37,6 +46,7 @@ process.stdout.write(
   `${floorUrl ? `floor ${floorUrl}\n` : ""}listening on ${publicUrl}\noperator ${adminUrl}\n`,
 );
 process.on("SIGTERM", () => {
+  stopScaleServing?.();
   void app
     .close()
     .then(() => db.close())

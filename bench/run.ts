@@ -1,10 +1,15 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 // `npm run bench -- <filter> …` runs only the suites whose id contains one of the filters:
 // `route` (every route suite), `api-key`, `runtime`, `releases`, `claims`, `classic`, `predict`, `trust-proxy`, `indexer`, `accounts`,
-// `postgres`, `signatures`, `sse`, or a whole id such as `route:runtime:trust-proxy`.
+// `postgres`, `signatures`, `sse`, `scale` (the scale suites `scale:market`, `scale:classic`,
+// `scale:predict`, at SCALE, default 1: bench/scale/harness.ts), or a whole id such as
+// `route:runtime:trust-proxy`. A scale suite runs only for a filter naming it from its start
+// (`scale`, `scale:market`): `classic` or `predict` alone do not load millions of rows.
 import { accountCases, benchAccounts } from "./account.bench.ts";
 import { benchIndexerBackfill } from "./indexer.bench.ts";
 import { benchRoute, routeCases } from "./routes.bench.ts";
+import { scaleSuites } from "./scale/harness.ts";
+import { SCALE_SURFACES } from "./scale/surfaces.ts";
 import { benchSignatures } from "./signatures.bench.ts";
 import { benchSse } from "./sse.bench.ts";
 
@@ -23,7 +28,7 @@ interface SuiteResult {
   met: boolean;
 }
 
-const suites: { id: string; run(): Promise<SuiteResult> }[] = [
+const suites: { id: string; run(): Promise<SuiteResult>; explicit?: boolean }[] = [
   ...routeCases.map((routeCase) => ({ id: routeCase.id, run: () => benchRoute(routeCase, routeBench) })),
   { id: "indexer", run: () => benchIndexerBackfill() },
   { id: "signatures", run: () => benchSignatures({ seconds: Number(seconds ?? 2) }) },
@@ -36,10 +41,18 @@ const suites: { id: string; run(): Promise<SuiteResult> }[] = [
     id: "sse",
     run: () => benchSse({ clients: Number(process.env["BENCH_SSE_CLIENTS"] ?? 10_000) }),
   },
+  // The scale benchmark: one suite per surface of bench/scale/surfaces.ts.
+  ...scaleSuites(SCALE_SURFACES, seconds !== undefined ? Number(seconds) : undefined).map((suite) => ({
+    ...suite,
+    explicit: true,
+  })),
 ];
 
 const filters = process.argv.slice(2);
-const selected = suites.filter(({ id }) => filters.length === 0 || filters.some((f) => id.includes(f)));
+const selected = suites.filter(
+  ({ id, explicit }) =>
+    filters.length === 0 || filters.some((f) => (explicit ? id.startsWith(f) : id.includes(f))),
+);
 if (selected.length === 0) {
   process.stderr.write(
     `no benchmark matches ${filters.join(", ")}; known: ${suites.map((s) => s.id).join(", ")}\n`,

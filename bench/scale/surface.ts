@@ -55,4 +55,10 @@ export interface ScaleSurface {
   checkSample(ctx: ScaleLoadContext): Promise<void>;
   /** The reads to measure, once the API server runs over the loaded database. */
   routes(ctx: ScaleRoutesContext): Promise<ScaleRoute[]>;
+  /**
+   * Optional work beside serving, in every process that serves the surface's rows (the API server
+   * and the harness's in-process capture app), e.g. keeping a seeded head fresh so reads that answer
+   * 503 once stale keep answering; returns its stop.
+   */
+  serve?(db: Database): () => void;
 }

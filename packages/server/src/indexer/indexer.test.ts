@@ -35,6 +35,13 @@ const PROJECTION_TABLES = [
   "predict_trades",
   "predict_positions",
   "chain_events",
+  // The summaries the classic_packs triggers keep: undone with the packs by a reorg.
+  "classic_pack_counts",
+  "classic_collectors",
+  "classic_game_collectors",
+  "classic_game_holders",
+  "classic_platform_totals",
+  "classic_mint_hours",
 ] as const;
 
 async function snapshotProjection(db: Database) {

@@ -7,7 +7,6 @@
 // a minute per client is their budget whatever the key's multiplier, and a load at 32 connections
 // would measure that limiter. Each is one read by primary key (the plan test checks it).
 import { CLASSIC_MAX_PAGE_DEPTH } from "@mkt/protocol";
-import { chainRoles } from "../../packages/server/src/chains/index.ts";
 import {
   CLASSIC_VOLUME,
   type ClassicVolume,
@@ -16,6 +15,7 @@ import {
   volumeDrop,
   volumeWallet,
 } from "../../packages/server/src/_test/volume/classic.ts";
+import { chainRoles } from "../../packages/server/src/chains/index.ts";
 import { benchDeployment } from "../claims-seed.ts";
 import type { ScaleLoadContext, ScaleRoute, ScaleSurface } from "./surface.ts";
 
@@ -48,7 +48,13 @@ export const classicScale: ScaleSurface = {
     // Game 1 is the largest; wallet 1 the largest holder; a wallet in the middle of the tail.
     const game = volumeDrop(1);
     const whale = volumeWallet(1);
-    const [sizes] = await q<{ packs: string; burned: string; owned: string; games: string; collectors: string }>(
+    const [sizes] = await q<{
+      packs: string;
+      burned: string;
+      owned: string;
+      games: string;
+      collectors: string;
+    }>(
       `SELECT (SELECT sum(packs) FROM classic_pack_counts WHERE contract_address = $1)::text AS packs,
               (SELECT sum(packs) FROM classic_pack_counts WHERE contract_address = $1 AND status = 'burned')::text AS burned,
               (SELECT minted + assigned + opened + burned FROM classic_collectors WHERE owner = $2)::text AS owned,
@@ -156,4 +162,3 @@ export const classicScale: ScaleSurface = {
     return routes;
   },
 };
-

@@ -341,7 +341,9 @@ async function expectStateMatchesContracts(db: Database, chain: TestChain, predi
   // The summaries the classic_packs triggers keep equal a GROUP BY over the packs checked above,
   // whatever path wrote them (batches, recovery, reorg rollbacks, resets).
   const summaries = (view: string) =>
-    query<{ row: string }>(`SELECT summary || ' ' || key::text || ' ' || value::text AS row FROM ${view} ORDER BY 1`);
+    query<{ row: string }>(
+      `SELECT summary || ' ' || key::text || ' ' || value::text AS row FROM ${view} ORDER BY 1`,
+    );
   expect((await summaries("classic_summaries_kept")).map(({ row }) => row)).toEqual(
     (await summaries("classic_summaries_recomputed")).map(({ row }) => row),
   );

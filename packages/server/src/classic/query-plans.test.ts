@@ -38,7 +38,8 @@ async function captureStatements(fn: () => Promise<unknown>) {
   const statements: Array<{ text: string; values: unknown[] }> = [];
   prototype.query = function (this: unknown, ...args: unknown[]) {
     const [first, second] = args;
-    if (typeof first === "string") statements.push({ text: first, values: Array.isArray(second) ? second : [] });
+    if (typeof first === "string")
+      statements.push({ text: first, values: Array.isArray(second) ? second : [] });
     else if (first && typeof first === "object" && "text" in first) {
       const config = first as { text: string; values?: unknown[] };
       statements.push({ text: config.text, values: config.values ?? (Array.isArray(second) ? second : []) });
@@ -139,7 +140,11 @@ postgresOnly.describe(
         const found: Record<string, string[]> = {};
         for (const path of paths) {
           const statements = await captureStatements(async () => {
-            const response = await t.app.server.inject({ method: "GET", url: path, headers: { "api-key": key } });
+            const response = await t.app.server.inject({
+              method: "GET",
+              url: path,
+              headers: { "api-key": key },
+            });
             expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
           });
           for (const { text, values } of statements) {
@@ -147,7 +152,9 @@ postgresOnly.describe(
             const plan = await t.db.withConnection((c) =>
               c.query<{ "QUERY PLAN": Array<{ Plan: Plan }> }>(`EXPLAIN (FORMAT JSON) ${text}`, values),
             );
-            const scans = sequentialScans(plan.rows[0]!["QUERY PLAN"][0]!.Plan).filter((table) => LARGE.has(table));
+            const scans = sequentialScans(plan.rows[0]!["QUERY PLAN"][0]!.Plan).filter((table) =>
+              LARGE.has(table),
+            );
             if (scans.length > 0) found[`${path}: ${text.replace(/\s+/g, " ").slice(0, 160)}`] = scans;
           }
         }

@@ -23,7 +23,10 @@ async function summaries(db: Database) {
         )
       ).rows.map(({ row }) => row),
     );
-  return { kept: await rows("classic_summaries_kept"), recomputed: await rows("classic_summaries_recomputed") };
+  return {
+    kept: await rows("classic_summaries_kept"),
+    recomputed: await rows("classic_summaries_recomputed"),
+  };
 }
 
 describe("classic reads at volume", () => {
@@ -73,7 +76,9 @@ describe("classic reads at volume", () => {
     expect(kept).toContain("classic_platform_totals [8453] [3, 3, 77]");
 
     // A reorg's undo: rows deleted and their previous images inserted again; a rollback changes nothing.
-    await sql`DELETE FROM classic_packs WHERE contract_address = ${G1} AND token_id IN (5, 6)`.execute(t.db.kysely);
+    await sql`DELETE FROM classic_packs WHERE contract_address = ${G1} AND token_id IN (5, 6)`.execute(
+      t.db.kysely,
+    );
     await t.db.withConnection(async (c) => {
       await c.exec("BEGIN");
       await c.query("DELETE FROM classic_packs");

@@ -65,7 +65,8 @@ export const volumeWallet = (n: number) => `0xa0${n.toString(16).padStart(38, "0
 export const volumeDrop = (g: number) => `0xd0${g.toString(16).padStart(38, "0")}`;
 
 // SQL helpers. `u(x, salt)`: a uniform double in [0, 1) from a 64-bit hash of x.
-const u = (x: string, salt: number) => `((hashint8extended((${x})::bigint, ${salt}) & 2147483647)::float8 / 2147483648.0)`;
+const u = (x: string, salt: number) =>
+  `((hashint8extended((${x})::bigint, ${salt}) & 2147483647)::float8 / 2147483648.0)`;
 const wallet = (n: string) => `('0xa0' || lpad(to_hex(${n}), 38, '0'))`;
 const txHash = (id: string) => `('0x' || lpad(to_hex(${id}), 64, '0'))`;
 const blockHash = (block: string) => `('0xb1' || lpad(to_hex(${block}), 62, '0'))`;
@@ -91,7 +92,8 @@ export async function loadClassicVolume(
     await c.query(`SET timezone = 'UTC'`);
     const anchor = (await c.query<{ now: Date }>("SELECT date_trunc('second', now()) AS now")).rows[0]!.now;
     const END = CLASSIC_VOLUME_LAST_BLOCK;
-    const time = (block: string) => `($anchor::timestamptz - make_interval(secs => (${END} - (${block})) * 2))`;
+    const time = (block: string) =>
+      `($anchor::timestamptz - make_interval(secs => (${END} - (${block})) * 2))`;
     // Games: sizes, batch sizes, the offsets of their packs, batches and trades in the global numbering.
     await c.query("DROP TABLE IF EXISTS scale_games");
     await c.query(
@@ -137,7 +139,13 @@ export async function loadClassicVolume(
     const logIndex = (tx: string, local: string) => `((${tx}) * 16 + ${local})::int`;
     const event = (block: string, index: string, tx: string, address: string, name: string, args: string) =>
       `SELECT $scope, ${block}, ${index}, ${chainId}, ${blockHash(block)}, ${time(block)}, ${txHash(tx)}, ${address}, '${name}', ${args}`;
-    const types: Record<string, string> = { scope: "text", anchor: "timestamptz", g1: "int", g2: "int", wallets: "int" };
+    const types: Record<string, string> = {
+      scope: "text",
+      anchor: "timestamptz",
+      g1: "int",
+      g2: "int",
+      wallets: "int",
+    };
     /** Runs `sql` with its `$scope`, `$anchor`, `$wallets`, `$g1`, `$g2` as parameters. */
     const run = async (sql: string, values: { g1?: number; g2?: number } = {}) => {
       const bound: Record<string, unknown> = { scope, anchor, wallets, ...values };
@@ -279,8 +287,12 @@ export async function loadClassicVolume(
          SELECT (SELECT count(*) FROM packs) AS packs`,
         { g1, g2 },
       );
-      loaded += sizes.filter(({ g }) => g >= g1 && g <= g2).reduce((sum, { packs }) => sum + Number(packs), 0);
-      ctx.log(`classic: ${loaded.toLocaleString("en-US")} packs and their logs (${Math.round((Date.now() - started) / 1000)} s)`);
+      loaded += sizes
+        .filter(({ g }) => g >= g1 && g <= g2)
+        .reduce((sum, { packs }) => sum + Number(packs), 0);
+      ctx.log(
+        `classic: ${loaded.toLocaleString("en-US")} packs and their logs (${Math.round((Date.now() - started) / 1000)} s)`,
+      );
     }
 
     if (triggersOff) {
@@ -307,15 +319,24 @@ export async function loadClassicVolume(
        ${event(`${END - 2}`, logIndex(`2 * ${G} + g`, "0"), `2 * ${G} + g`, "drop_address", "ActiveChanged", `jsonb_build_object('active', false)`)}
        FROM scale_games WHERE paused
        UNION ALL
-       ${event("created_block", logIndex("g", "0"), "g", `'${role.factory.address.toLowerCase()}'`, "GameCreated", `jsonb_build_object('gameId', g::text, 'drop', drop_address, 'token', token_address, 'creator', creator, 'params', jsonb_build_object(
+       ${event(
+         "created_block",
+         logIndex("g", "0"),
+         "g",
+         `'${role.factory.address.toLowerCase()}'`,
+         "GameCreated",
+         `jsonb_build_object('gameId', g::text, 'drop', drop_address, 'token', token_address, 'creator', creator, 'params', jsonb_build_object(
            'nftName', 'Scale Game ' || g, 'nftSymbol', 'SG' || g, 'tokenName', 'Scale Tickets ' || g, 'tokenSymbol', 'ST' || g,
            'pricePerPack', price::text, 'merkleRoot', '0x' || repeat('0', 64),
            'offers', jsonb_build_array(div(price, 10)::text, div(price * 115, 10)::text, (price * 40)::text, (price * 400)::text, (price * 2000)::text),
            'oddsBps', jsonb_build_array(6000, 2500, 1000, 400, 100), 'virtualEth', '1000000000000000000',
-           'virtualTokens', '1000000000000000000000000', 'graduationEth', '5000000000000000000', 'firstTokenId', first_token_id::text))`)}
+           'virtualTokens', '1000000000000000000000000', 'graduationEth', '5000000000000000000', 'firstTokenId', first_token_id::text))`,
+       )}
        FROM scale_games`,
     );
-    ctx.log(`classic: ${trades.toLocaleString("en-US")} curve trades (${Math.round((Date.now() - started) / 1000)} s)`);
+    ctx.log(
+      `classic: ${trades.toLocaleString("en-US")} curve trades (${Math.round((Date.now() - started) / 1000)} s)`,
+    );
 
     // Games as their last log left them.
     await run(
@@ -375,20 +396,26 @@ function decodedValue(parameter: AbiParameter, value: unknown): unknown {
 
 function decodedArgs(abi: Abi, event: string, args: Row): Row {
   const item = abi.find((entry) => entry.type === "event" && entry.name === event);
-  if (!item || item.type !== "event") throw new Error(`no ${event} in the ABI`);
-  return Object.fromEntries(item.inputs.map((input) => [input.name!, decodedValue(input, args[input.name!])]));
+  if (item?.type !== "event") throw new Error(`no ${event} in the ABI`);
+  return Object.fromEntries(
+    item.inputs.map((input) => [input.name!, decodedValue(input, args[input.name!])]),
+  );
 }
 
 /** `rows` equal `expected`, row by row, or an error naming the first difference. */
 function expectSameRows(what: string, rows: Row[], expected: Row[]): void {
   // Values in column order (the names of a computed column may differ).
   const text = (row: Row | undefined) =>
-    JSON.stringify(row && Object.values(row), (_, value) => (value instanceof Date ? value.toISOString() : value));
+    JSON.stringify(row && Object.values(row), (_, value) =>
+      value instanceof Date ? value.toISOString() : value,
+    );
   if (rows.length !== expected.length)
     throw new Error(`${what}: ${rows.length} rows where the projection writes ${expected.length}`);
   for (let i = 0; i < rows.length; i++) {
     if (text(rows[i]) !== text(expected[i]))
-      throw new Error(`${what} differs from the projection's:\n  loaded    ${text(rows[i])}\n  projected ${text(expected[i])}`);
+      throw new Error(
+        `${what} differs from the projection's:\n  loaded    ${text(rows[i])}\n  projected ${text(expected[i])}`,
+      );
   }
 }
 
@@ -398,19 +425,40 @@ async function sampleRows(c: SqlConnection, chainId: number, drops: string[], to
   const owners = `SELECT DISTINCT owner FROM classic_packs WHERE chain_id = $1 AND contract_address = ANY($2::text[])`;
   const hours = `SELECT DISTINCT date_trunc('hour', mint_time, 'UTC') FROM classic_packs WHERE chain_id = $1 AND contract_address = ANY($2::text[])`;
   return {
-    games: await q("SELECT * FROM classic_games WHERE chain_id = $1 AND drop_address = ANY($2::text[]) ORDER BY drop_address", [chainId, drops]),
-    packs: await q("SELECT * FROM classic_packs WHERE chain_id = $1 AND contract_address = ANY($2::text[]) ORDER BY contract_address, token_id", [chainId, drops]),
+    games: await q(
+      "SELECT * FROM classic_games WHERE chain_id = $1 AND drop_address = ANY($2::text[]) ORDER BY drop_address",
+      [chainId, drops],
+    ),
+    packs: await q(
+      "SELECT * FROM classic_packs WHERE chain_id = $1 AND contract_address = ANY($2::text[]) ORDER BY contract_address, token_id",
+      [chainId, drops],
+    ),
     events: await q(
       `SELECT * FROM chain_events WHERE chain_id = $1 AND (address = ANY($2::text[])
          OR (event = 'GameCreated' AND args->>'drop' = ANY($3::text[]))) ORDER BY block_number, log_index`,
       [chainId, [...drops, ...tokens], drops],
     ),
-    packCounts: await q("SELECT * FROM classic_pack_counts WHERE chain_id = $1 AND contract_address = ANY($2::text[]) ORDER BY contract_address, status, rarity", [chainId, drops]),
-    gameCollectors: await q("SELECT * FROM classic_game_collectors WHERE chain_id = $1 AND contract_address = ANY($2::text[]) ORDER BY contract_address, owner", [chainId, drops]),
-    gameHolders: await q("SELECT * FROM classic_game_holders WHERE chain_id = $1 AND contract_address = ANY($2::text[]) ORDER BY contract_address", [chainId, drops]),
-    collectors: await q(`SELECT * FROM classic_collectors WHERE chain_id = $1 AND owner IN (${owners}) ORDER BY owner`, [chainId, drops]),
+    packCounts: await q(
+      "SELECT * FROM classic_pack_counts WHERE chain_id = $1 AND contract_address = ANY($2::text[]) ORDER BY contract_address, status, rarity",
+      [chainId, drops],
+    ),
+    gameCollectors: await q(
+      "SELECT * FROM classic_game_collectors WHERE chain_id = $1 AND contract_address = ANY($2::text[]) ORDER BY contract_address, owner",
+      [chainId, drops],
+    ),
+    gameHolders: await q(
+      "SELECT * FROM classic_game_holders WHERE chain_id = $1 AND contract_address = ANY($2::text[]) ORDER BY contract_address",
+      [chainId, drops],
+    ),
+    collectors: await q(
+      `SELECT * FROM classic_collectors WHERE chain_id = $1 AND owner IN (${owners}) ORDER BY owner`,
+      [chainId, drops],
+    ),
     platform: await q("SELECT * FROM classic_platform_totals WHERE chain_id = $1", [chainId]),
-    mintHours: await q(`SELECT * FROM classic_mint_hours WHERE chain_id = $1 AND hour IN (${hours}) ORDER BY hour`, [chainId, drops]),
+    mintHours: await q(
+      `SELECT * FROM classic_mint_hours WHERE chain_id = $1 AND hour IN (${hours}) ORDER BY hour`,
+      [chainId, drops],
+    ),
   };
 }
 
@@ -487,10 +535,12 @@ export async function checkClassicSampleVolume(ctx: ClassicVolumeContext, role: 
     // The sample re-projected from its logs, in a transaction that is rolled back.
     const kinds = new Map<string, { address: string; kind: string; parent?: string }>([
       [factory, { address: factory, kind: "factory" }],
-      ...sample.flatMap((game): Array<[string, { address: string; kind: string; parent?: string }]> => [
-        [game.drop_address, { address: game.drop_address, kind: "drop" }],
-        [game.token_address, { address: game.token_address, kind: "token", parent: game.drop_address }],
-      ]),
+      ...sample.flatMap(
+        (game): Array<[string, { address: string; kind: string; parent?: string }]> => [
+          [game.drop_address, { address: game.drop_address, kind: "drop" }],
+          [game.token_address, { address: game.token_address, kind: "token", parent: game.drop_address }],
+        ],
+      ),
     ]);
     const logs: DecodedLog[] = loaded.events.map((row) => {
       const contract = kinds.get(String(row["address"]))!;
@@ -512,8 +562,14 @@ export async function checkClassicSampleVolume(ctx: ClassicVolumeContext, role: 
         `DELETE FROM chain_events WHERE chain_id = $1 AND (address = ANY($2::text[]) OR (event = 'GameCreated' AND args->>'drop' = ANY($3::text[])))`,
         [chainId, [...drops, ...tokens], drops],
       );
-      await c.query("DELETE FROM classic_packs WHERE chain_id = $1 AND contract_address = ANY($2::text[])", [chainId, drops]);
-      await c.query("DELETE FROM classic_games WHERE chain_id = $1 AND drop_address = ANY($2::text[])", [chainId, drops]);
+      await c.query("DELETE FROM classic_packs WHERE chain_id = $1 AND contract_address = ANY($2::text[])", [
+        chainId,
+        drops,
+      ]);
+      await c.query("DELETE FROM classic_games WHERE chain_id = $1 AND drop_address = ANY($2::text[])", [
+        chainId,
+        drops,
+      ]);
       const store = new BatchStore(c, role.scope, null, await readColumns(c));
       await createLogApplier(projection)(store, logs);
       await store.flush();

@@ -187,7 +187,9 @@ export function createActivityReader({ db, directory }: { db: Database; director
           (SELECT e.* FROM chain_events e
            WHERE e.scope = g.scope AND e.block_number = g.created_block AND e.chain_id = g.chain_id
              AND e.event = 'GameCreated' AND lower(e.args->>'drop') = g.drop_address
-             AND (e.block_number, e.log_index) > ${after})
+             -- The cursor compared through the game's creation block: a key lookup, never a range
+             -- scan of the scope's log from the cursor on.
+             AND (g.created_block, e.log_index) > ${after})
         ) e
         WHERE g.chain_id = ${query.chainId} AND g.drop_address = ${drop}
         ORDER BY e.block_number ASC, e.log_index ASC

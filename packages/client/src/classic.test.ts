@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { everyPageItem, exactIntegers } from "./classic.ts";
+import { everyPageItem, everyTokenIdItem, exactIntegers } from "./classic.ts";
 
 describe("exactIntegers", () => {
   it("rebuilds every integer that has a decimal-string twin, at any depth, exactly", () => {
@@ -56,5 +56,36 @@ describe("everyPageItem", () => {
       seen.push(item);
     expect(seen).toEqual([]);
     expect(asked).toEqual([1]);
+  });
+});
+
+describe("everyTokenIdItem", () => {
+  /** A range of token ids served as the server does: the window's first `limit` ids in the order asked. */
+  const serve = (ids: bigint[], limit: number, ascending: boolean) => {
+    const windows: Array<{ startTokenId?: bigint; endTokenId?: bigint }> = [];
+    const read = async (window: { startTokenId?: bigint; endTokenId?: bigint }) => {
+      windows.push(window);
+      const inWindow = ids
+        .filter((id) => (window.startTokenId ?? 0n) <= id && id <= (window.endTokenId ?? 2n ** 256n))
+        .sort((a, b) => (a < b ? -1 : 1) * (ascending ? 1 : -1));
+      return { items: inWindow.slice(0, limit).map((tokenId) => ({ tokenId })), limit };
+    };
+    return { read, windows };
+  };
+  const ids = [1n, 2n, 3n, 5n, 8n, 2n ** 64n + 1n, 2n ** 64n + 2n];
+
+  it("walks a range upwards past the last token id seen, each time from page 1", async () => {
+    const { read, windows } = serve(ids, 3, true);
+    const seen: bigint[] = [];
+    for await (const item of everyTokenIdItem(read, true)) seen.push(item.tokenId);
+    expect(seen).toEqual(ids);
+    expect(windows).toEqual([{}, { startTokenId: 4n }, { startTokenId: 2n ** 64n + 2n }]);
+  });
+  it("walks a range downwards and stops at a short page", async () => {
+    const { read, windows } = serve(ids, 4, false);
+    const seen: bigint[] = [];
+    for await (const item of everyTokenIdItem(read, false)) seen.push(item.tokenId);
+    expect(seen).toEqual([...ids].reverse());
+    expect(windows).toEqual([{}, { endTokenId: 4n }]);
   });
 });

@@ -104,6 +104,26 @@ export async function* everyPageItem<Page extends { pagination: ClassicPaginatio
   }
 }
 
+/**
+ * Every pack of a range in token-id order, however many: page 1 of the range
+ * narrowed past the last token id seen, again and again, so no page lies deeper
+ * than the server's page-depth bound (`CLASSIC_MAX_PAGE_DEPTH`) and no pack is
+ * repeated or skipped while the list grows.
+ */
+export async function* everyTokenIdItem<Item extends { tokenId: bigint }>(
+  read: (window: { startTokenId?: bigint; endTokenId?: bigint }) => Promise<{ items: Item[]; limit: number }>,
+  ascending: boolean,
+): AsyncGenerator<Item> {
+  let window: { startTokenId?: bigint; endTokenId?: bigint } = {};
+  for (;;) {
+    const { items, limit } = await read(window);
+    yield* items;
+    const last = items.at(-1);
+    if (!last || items.length < limit || (!ascending && last.tokenId === 0n)) return;
+    window = ascending ? { startTokenId: last.tokenId + 1n } : { endTokenId: last.tokenId - 1n };
+  }
+}
+
 export type ClassicQuery = Record<
   string,
   string | number | boolean | bigint | readonly (string | bigint)[] | undefined
@@ -249,18 +269,32 @@ export function classicApi(
      */
     range: (query: QueryOf<typeof classicRangeQuerySchema>): Promise<ClassicRangePage> =>
       read("/range", classicRangePageSchema, q(query)),
-    /** Every pack of a range query, page after page until `totalPages`. */
+    /**
+     * Every pack of a range query. With `sortBy: "tokenId"` it walks the range by token id (each
+     * request page 1 of the rest of the range), so it reads a game of any size; in another order
+     * it reads page after page until `totalPages`, and a list longer than the server's page-depth
+     * bound (10,000 packs) ends with a 400 `PAGE_TOO_DEEP` error.
+     */
     iterateRange: (
       query: Omit<QueryOf<typeof classicRangeQuerySchema>, "page">,
     ): AsyncGenerator<ClassicRangePack> =>
-      everyPageItem(
-        (page) => read("/range", classicRangePageSchema, { ...q(query), page }),
-        (answer) => answer.boosterBoxes,
-      ),
+      query.sortBy === "tokenId"
+        ? everyTokenIdItem(async (window) => {
+            const answer = await read("/range", classicRangePageSchema, {
+              ...q(query),
+              ...q(window),
+              page: 1,
+            });
+            return { items: answer.boosterBoxes, limit: answer.pagination.limit };
+          }, query.sortOrder === "asc")
+        : everyPageItem(
+            (page) => read("/range", classicRangePageSchema, { ...q(query), page }),
+            (answer) => answer.boosterBoxes,
+          ),
     /** One page of an owner's packs across games (`GET /classic/owner/{address}`). */
     owner: (address: string, query?: QueryOf<typeof classicOwnerQuerySchema>): Promise<ClassicOwnerPage> =>
       read(`/owner/${segment(address)}`, classicOwnerPageSchema, q(query)),
-    /** Every pack of an owner, page after page. */
+    /** Every pack of an owner, page after page (at most 10,000: deeper pages are 400 `PAGE_TOO_DEEP`). */
     iterateOwner: (
       address: string,
       query?: Omit<QueryOf<typeof classicOwnerQuerySchema>, "page">,
@@ -275,7 +309,7 @@ export function classicApi(
       query?: QueryOf<typeof classicHoldingsQuerySchema>,
     ): Promise<ClassicHoldings> =>
       read(`/collection/${segment(ownerAddress)}`, classicHoldingsSchema, q(query)),
-    /** Every pack a wallet holds, page after page. */
+    /** Every pack a wallet holds, page after page (at most 10,000: deeper pages are 400 `PAGE_TOO_DEEP`; read a larger holding game by game with `contractAddress`). */
     iterateHoldings: (
       ownerAddress: string,
       query?: Omit<QueryOf<typeof classicHoldingsQuerySchema>, "page">,

@@ -77,6 +77,7 @@ export { CLASSIC_DEFAULT_ODDS_BPS, CLASSIC_DRAFT_ID } from "./classic/index.ts";
 export { CLASSIC_DRAFT_MAX_ACCOUNT_BYTES, CLASSIC_DRAFT_MAX_BODY_BYTES } from "./classic/index.ts";
 export { CLASSIC_DRAFT_MAX_CARDS, CLASSIC_DRAFTS_MAX_LIMIT } from "./classic/index.ts";
 export { CLASSIC_DRAFTS_PER_ACCOUNT, CLASSIC_ERROR_CODES } from "./classic/index.ts";
+export { CLASSIC_MAX_PAGE_DEPTH, CLASSIC_PAGE_DEPTH_RULE } from "./classic/index.ts";
 export { CLASSIC_FEATURED_MAX_LIMIT, CLASSIC_FEATURED_SORTS, CLASSIC_FOIL_NAMES } from "./classic/index.ts";
 export { CLASSIC_GAME_LEADERBOARD_SORTS, CLASSIC_GAMES_MAX_LIMIT } from "./classic/index.ts";
 export { CLASSIC_HOLDINGS_MAX, CLASSIC_MAX_TOKEN_IDS, CLASSIC_METADATA_SOURCES } from "./classic/index.ts";

@@ -71,6 +71,8 @@ export type ClassicPagination = z.infer<typeof classicPaginationSchema>;
  */
 export const CLASSIC_ERROR_CODES = {
   validation: "VALIDATION_ERROR",
+  /** A page whose last row lies deeper than `CLASSIC_MAX_PAGE_DEPTH` in a list of packs or wallets. */
+  pageTooDeep: "PAGE_TOO_DEEP",
   notFound: "NOT_FOUND",
   gameNotFound: "GAME_NOT_FOUND",
   packNotFound: "PACK_NOT_FOUND",
@@ -102,12 +104,30 @@ export const CLASSIC_ERROR_CODES = {
   recoveryUnavailable: "RECOVERY_UNAVAILABLE",
 } as const;
 
+/**
+ * The deepest row a page of a large list reaches (`page × limit`): the pack
+ * lists (`/range`, `/owner/{address}`, `/collection/{ownerAddress}`) and the
+ * collectors leaderboard answer a page beyond it with 400 `PAGE_TOO_DEEP`.
+ * An offset page costs the rows it skips; up to this depth that stays within
+ * the cost of a first page, beyond it each page would cost more than the last.
+ * Lists past it are walked with their filters (`/range`: `sortBy=tokenId`
+ * with `startTokenId` set past the last token id seen).
+ */
+export const CLASSIC_MAX_PAGE_DEPTH = 10_000;
+
+/** The `page` text of the lists bounded by `CLASSIC_MAX_PAGE_DEPTH`. */
+export const CLASSIC_PAGE_DEPTH_RULE = `\`page × limit\` may be at most ${CLASSIC_MAX_PAGE_DEPTH.toLocaleString("en-US")}: a deeper page is 400 \`PAGE_TOO_DEEP\` (an offset page costs every row it skips).`;
+
 /** Query helpers shared by the classic routes: integers in decimal digits only, strict on range. */
 export const classicQuery = {
   chainId: integerParam("chainId", { min: 1, default: CLASSIC_DEFAULT_CHAIN_ID }).describe(
     "Chain id; default 8453 (the primary chain).",
   ),
   page: integerParam("page", { min: 1, max: 1_000_000, default: 1 }).describe("Page number, from 1."),
+  /** `page` of a list bounded by `CLASSIC_MAX_PAGE_DEPTH`. */
+  boundedPage: integerParam("page", { min: 1, max: 1_000_000, default: 1 }).describe(
+    `Page number, from 1. ${CLASSIC_PAGE_DEPTH_RULE}`,
+  ),
   limit: (defaultLimit: number, maxLimit: number) =>
     integerParam("limit", { min: 1, max: maxLimit, default: defaultLimit }).describe(
       `Page size, 1 to ${maxLimit}; default ${defaultLimit}.`,

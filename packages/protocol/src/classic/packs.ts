@@ -82,7 +82,7 @@ export const classicRangeQuerySchema = z.object({
     .describe(
       "Only packs of this rarity code: 0 not assigned, 1 Common, 2 Rare, 3 Epic, 4 Legendary. Section 4 of the Classic document bounds this filter to 0..4, so Mythic (5) packs cannot be selected by rarity; we follow the document as written (they are still listed without the filter).",
     ),
-  page: classicQuery.page,
+  page: classicQuery.boundedPage,
   limit: classicQuery.limit(50, 100),
   sortBy: z
     .enum(CLASSIC_RANGE_SORTS, {
@@ -179,7 +179,7 @@ export const classicOwnerQuerySchema = z.object({
     .enum(CLASSIC_PACK_STATUSES, { error: "status must be minted, rarity_assigned, opened or burned" })
     .optional()
     .describe("Only packs in this state (any of the four); absent = every pack the address ever held."),
-  page: classicQuery.page,
+  page: classicQuery.boundedPage,
   limit: classicQuery.limit(50, 100),
   sortOrder,
   includeMetadata: classicQuery.boolean("Add each pack's token metadata (`metadata`).", false),
@@ -257,7 +257,7 @@ export const classicHoldingsQuerySchema = z.object({
       "The game's booster drop address or slug. Optional: without it the answer holds the owner's packs of every game on the chain, grouped by game (ordered by drop address, then token id).",
     ),
   chainId: classicQuery.chainId,
-  page: classicQuery.page,
+  page: classicQuery.boundedPage,
   limit: classicQuery.limit(CLASSIC_HOLDINGS_MAX, CLASSIC_HOLDINGS_MAX),
 });
 export type ClassicHoldingsQuery = z.output<typeof classicHoldingsQuerySchema>;

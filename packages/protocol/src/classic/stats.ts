@@ -16,7 +16,7 @@ export const classicCollectorsQuerySchema = z.object({
     .optional()
     .describe("Only the packs of this drop (an address; slugs are not taken here)."),
   limit: classicQuery.limit(25, 100),
-  page: classicQuery.page,
+  page: classicQuery.boundedPage,
 });
 
 export const classicCollectorSchema = z

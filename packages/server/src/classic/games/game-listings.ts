@@ -151,11 +151,12 @@ export function createGameListings({
         marketCap: sql`${MARKET_CAP_SQL} DESC, ${NEWEST}`,
         volume: sql`g.mint_volume DESC, ${NEWEST}`,
       }[query.sortBy];
+      // Counted per featured game in its packs' mint-time index: the window of the few featured games only.
       const trending =
         query.sortBy === "trending"
-          ? sql`LEFT JOIN (SELECT contract_address, count(*) AS recent FROM classic_packs
-                            WHERE chain_id = ${query.chainId} AND mint_time >= ${since}
-                            GROUP BY contract_address) t ON t.contract_address = g.drop_address`
+          ? sql`LEFT JOIN LATERAL (SELECT count(*) AS recent FROM classic_packs p
+                  WHERE p.chain_id = g.chain_id AND p.contract_address = g.drop_address AND p.mint_time >= ${since}
+                ) t ON true`
           : sql``;
       const rows = await fetchGameRows(
         db,

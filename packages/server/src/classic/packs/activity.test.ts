@@ -55,7 +55,14 @@ describe("classic activity", () => {
     database = await setupDatabase();
     t = await setupApp({ database });
     key = (await t.createKey()).key;
-    await insertGame(t.db, { drop: A, token: A_TOKEN, gameId: "1", slug: "alpha-1" });
+    // As the projection writes it: a game's creation block is its GameCreated log's (the next one).
+    await insertGame(t.db, {
+      drop: A,
+      token: A_TOKEN,
+      gameId: "1",
+      slug: "alpha-1",
+      createdBlock: block + 1,
+    });
     await insertGame(t.db, { drop: B, token: B_TOKEN, gameId: "2", slug: "beta-2" });
     await log(FACTORY, "GameCreated", { gameId: "1", drop: A, token: A_TOKEN, creator: ALICE });
     await log(A_TOKEN, "Purchase", {

@@ -126,21 +126,30 @@ function activityOf(row: EventRow): ClassicActivityEvent | undefined {
   }
 }
 
-/**
- * Which `chain_events` rows are activity of a game `g`: the drop's lifecycle
- * logs (transfers only between two holders: a mint's and a burn's transfer
- * are told by `Minted` and `SoldBack`), its token's curve logs, and the
- * factory's `GameCreated` naming the drop.
- */
-const ACTIVITY_OF_GAME = sql`(
-  (e.address = g.drop_address AND e.event IN (${sql.join(DROP_EVENTS)})
-    AND NOT (e.event = 'Transfer' AND (lower(e.args->>'from') = ${ZERO_ADDRESS} OR lower(e.args->>'to') = ${ZERO_ADDRESS})))
-  OR (e.address = g.token_address AND e.event IN (${sql.join(TOKEN_EVENTS)}))
-  OR (e.event = 'GameCreated' AND lower(e.args->>'drop') = g.drop_address)
-)`;
+/** A transfer from or to the zero address: a mint's or a burn's, told by `Minted` and `SoldBack`. */
+const MINT_OR_BURN = sql`(e.event = 'Transfer' AND (lower(e.args->>'from') = ${ZERO_ADDRESS} OR lower(e.args->>'to') = ${ZERO_ADDRESS}))`;
 
 const EVENT_COLUMNS = sql`e.chain_id, e.block_number::text AS block_number, e.log_index, e.block_time,
-  e.transaction_hash, e.address, e.event, e.args, g.drop_address`;
+  e.transaction_hash, e.address, e.event, e.args`;
+
+/**
+ * The game a `chain_events` row `e` is activity of, as `g.drop_address`: its
+ * drop's lifecycle logs (transfers only between two holders), its token's
+ * curve logs, and the factory's `GameCreated` naming the drop. Each branch
+ * is one lookup by key, so a walk over the log reads one game row per event.
+ */
+const GAME_OF_EVENT = sql`LATERAL (
+  SELECT g.drop_address FROM classic_games g
+  WHERE e.event IN (${sql.join(DROP_EVENTS)}) AND g.chain_id = e.chain_id AND g.drop_address = e.address
+    AND NOT ${MINT_OR_BURN}
+  UNION ALL
+  SELECT g.drop_address FROM classic_games g
+  WHERE e.event IN (${sql.join(TOKEN_EVENTS)}) AND g.chain_id = e.chain_id AND g.token_address = e.address
+  UNION ALL
+  SELECT g.drop_address FROM classic_games g
+  WHERE e.event = 'GameCreated' AND g.chain_id = e.chain_id AND g.drop_address = lower(e.args->>'drop')
+  LIMIT 1
+) g`;
 
 /**
  * Activity of the classic games from `chain_events`: one game's, walked
@@ -157,14 +166,32 @@ export function createActivityReader({ db, directory }: { db: Database; director
       if (drop === undefined)
         throw notFound(`no game ${addressOrSlug} on this chain`, CLASSIC_ERROR_CODES.gameNotFound);
       const [afterBlock, afterLog] = query.cursor ? query.cursor.split(":") : ["-1", "0"];
+      const after = sql`(${afterBlock}::bigint, ${Number(afterLog)}::integer)`;
+      // The game's three sources, each walked forward in its own index (the drop's and the token's
+      // logs by address, the one GameCreated at the game's creation block), merged by position.
       const found = await sql<EventRow>`
-        SELECT ${EVENT_COLUMNS}
-        FROM classic_games g, chain_events e
+        SELECT ${EVENT_COLUMNS}, g.drop_address
+        FROM classic_games g
+        CROSS JOIN LATERAL (
+          (SELECT e.* FROM chain_events e
+           WHERE e.address = g.drop_address AND e.chain_id = g.chain_id
+             AND e.event IN (${sql.join(DROP_EVENTS)}) AND NOT ${MINT_OR_BURN}
+             AND (e.block_number, e.log_index) > ${after}
+           ORDER BY e.block_number, e.log_index LIMIT ${query.limit + 1})
+          UNION ALL
+          (SELECT e.* FROM chain_events e
+           WHERE e.address = g.token_address AND e.chain_id = g.chain_id AND e.event IN (${sql.join(TOKEN_EVENTS)})
+             AND (e.block_number, e.log_index) > ${after}
+           ORDER BY e.block_number, e.log_index LIMIT ${query.limit + 1})
+          UNION ALL
+          (SELECT e.* FROM chain_events e
+           WHERE e.scope = g.scope AND e.block_number = g.created_block AND e.chain_id = g.chain_id
+             AND e.event = 'GameCreated' AND lower(e.args->>'drop') = g.drop_address
+             -- The cursor compared through the game's creation block: a key lookup, never a range
+             -- scan of the scope's log from the cursor on.
+             AND (g.created_block, e.log_index) > ${after})
+        ) e
         WHERE g.chain_id = ${query.chainId} AND g.drop_address = ${drop}
-          AND e.chain_id = g.chain_id
-          AND (e.address IN (g.drop_address, g.token_address) OR e.event = 'GameCreated')
-          AND ${ACTIVITY_OF_GAME}
-          AND (e.block_number, e.log_index) > (${afterBlock}::bigint, ${Number(afterLog)}::integer)
         ORDER BY e.block_number ASC, e.log_index ASC
         LIMIT ${query.limit + 1}`.execute(db.kysely);
       const page = found.rows.slice(0, query.limit);
@@ -187,10 +214,11 @@ export function createActivityReader({ db, directory }: { db: Database; director
 
     async recent(query: ClassicRecentQuery): Promise<ClassicRecent> {
       const before = query.cursor ? parseRecentCursor(query.cursor) : undefined;
+      // Newest first down the time index; each event finds its game by key (GAME_OF_EVENT).
       const { rows } = await sql<EventRow>`
-        SELECT ${EVENT_COLUMNS}
+        SELECT ${EVENT_COLUMNS}, g.drop_address
         FROM chain_events e
-        JOIN classic_games g ON g.chain_id = e.chain_id AND ${ACTIVITY_OF_GAME}
+        CROSS JOIN ${GAME_OF_EVENT}
         WHERE e.chain_id = ${query.chainId}
           ${
             before

@@ -19,6 +19,7 @@ import { notFound } from "../../errors.ts";
 import type { ProfileReader } from "../../identity/index.ts";
 import { artUrl } from "../../media/index.ts";
 import type { CardCatalogue, ClassicGameDirectory, RenderOptions } from "../directory.ts";
+import { assertPageDepth } from "../page-depth.ts";
 import { type DrawnCard, drawPackCard, isFirstEdition } from "./card.ts";
 
 /** One `classic_packs` row with what the reads need of its game, every uint as text. */
@@ -63,13 +64,26 @@ const PACK_COLUMNS = sql`
   g.nft_name, g.offers, g.first_token_id::text AS first_token_id`;
 
 /**
- * A page of packs with their games: the page is cut from `classic_packs`
- * alone, then joined with `classic_games` (one row per pack of the page), so
- * the join never runs over a whole game's packs.
+ * A page of packs with their games. The page is cut from `classic_packs`
+ * alone, reading only the columns of the list's index (its filter, order and
+ * key), so an offset is skipped inside the index without visiting rows; then
+ * the page's rows are fetched by key and joined with `classic_games` (one row
+ * per pack of the page), so neither join runs over a whole list.
  */
 const pagePacks = (where: RawBuilder<unknown>, order: RawBuilder<unknown>, limit: number, offset: number) =>
-  sql`(SELECT * FROM classic_packs p WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) p
+  sql`(SELECT p.chain_id, p.contract_address, p.token_id FROM classic_packs p WHERE ${where}
+        ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) k
+    JOIN classic_packs p ON p.chain_id = k.chain_id AND p.contract_address = k.contract_address AND p.token_id = k.token_id
     JOIN classic_games g ON g.chain_id = p.chain_id AND g.drop_address = p.contract_address`;
+
+/** The summary column of `classic_collectors` and `classic_game_collectors` that counts a status. */
+const STATUS_COLUMN: Record<ClassicPackStatus, string> = {
+  minted: "minted",
+  rarity_assigned: "assigned",
+  opened: "opened",
+  burned: "burned",
+};
+const ALL_PACKS = sql.raw("minted + assigned + opened + burned");
 
 const RANGE_ORDER: Record<ClassicRangeQuery["sortBy"], string> = {
   latestUpdateTimestamp: "p.updated_at",
@@ -133,10 +147,17 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
         ORDER BY ${order}`.execute(db.kysely)
     ).rows;
 
+  /** The rows matching `where`, counted in classic_packs: for filters no summary keeps (token ids). */
   const count = async (where: RawBuilder<unknown>) => {
     const { rows } = await sql<{
       total: string;
     }>`SELECT count(*)::text AS total FROM classic_packs p WHERE ${where}`.execute(db.kysely);
+    return Number(rows[0]?.total ?? 0);
+  };
+
+  /** A total read from a summary the classic_packs triggers keep (migration 0032); 0 without a row. */
+  const summed = async (query: RawBuilder<unknown>) => {
+    const { rows } = await sql<{ total: string | null }>`${query}`.execute(db.kysely);
     return Number(rows[0]?.total ?? 0);
   };
 
@@ -227,6 +248,7 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
   const rangePage = async (
     where: RawBuilder<unknown>,
     order: RawBuilder<unknown>,
+    totalOf: () => Promise<number>,
     query: {
       chainId: number;
       page: number;
@@ -236,8 +258,9 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
     },
     options: RenderOptions,
   ) => {
+    assertPageDepth(query.page, query.limit);
     const [total, rows] = await Promise.all([
-      count(where),
+      totalOf(),
       packRows(where, order, query.limit, (query.page - 1) * query.limit),
     ]);
     return {
@@ -272,7 +295,16 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       const where = sql.join(filters, sql` AND `);
       const direction = sql.raw(query.sortOrder === "asc" ? "ASC" : "DESC");
       const order = sql`${sql.raw(RANGE_ORDER[query.sortBy])} ${direction}, p.token_id ${direction}`;
-      return rangePage(where, order, query, options);
+      const byTokenId =
+        query.tokenIds !== undefined || query.startTokenId !== undefined || query.endTokenId !== undefined;
+      const total = () =>
+        byTokenId
+          ? count(where)
+          : summed(sql`SELECT sum(packs) AS total FROM classic_pack_counts
+              WHERE chain_id = ${query.chainId} AND contract_address = ${address}
+                ${query.status ? sql`AND status = ${query.status}` : sql``}
+                ${query.rarity !== undefined ? sql`AND rarity = ${query.rarity}` : sql``}`);
+      return rangePage(where, order, total, query, options);
     },
 
     async owner(
@@ -285,7 +317,11 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       const where = sql.join(filters, sql` AND `);
       const direction = sql.raw(query.sortOrder === "asc" ? "ASC" : "DESC");
       const order = sql`p.updated_at ${direction}, p.contract_address ${direction}, p.token_id ${direction}`;
-      return rangePage(where, order, query, options);
+      const packs = query.status ? sql.raw(STATUS_COLUMN[query.status]) : ALL_PACKS;
+      const total = () =>
+        summed(sql`SELECT ${packs} AS total FROM classic_collectors
+          WHERE chain_id = ${query.chainId} AND owner = ${ownerAddress}`);
+      return rangePage(where, order, total, query, options);
     },
 
     async holdings(
@@ -298,8 +334,15 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       const filters = [sql`p.chain_id = ${query.chainId}`, sql`p.owner = ${ownerAddress}`];
       if (contractAddress) filters.push(sql`p.contract_address = ${contractAddress}`);
       const where = sql.join(filters, sql` AND `);
+      assertPageDepth(query.page, query.limit);
       const [total, rows] = await Promise.all([
-        count(where),
+        summed(
+          contractAddress
+            ? sql`SELECT ${ALL_PACKS} AS total FROM classic_game_collectors
+                WHERE chain_id = ${query.chainId} AND contract_address = ${contractAddress} AND owner = ${ownerAddress}`
+            : sql`SELECT ${ALL_PACKS} AS total FROM classic_collectors
+                WHERE chain_id = ${query.chainId} AND owner = ${ownerAddress}`,
+        ),
         packRows(
           where,
           sql`p.contract_address ASC, p.token_id ASC`,

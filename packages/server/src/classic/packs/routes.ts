@@ -1,5 +1,6 @@
 import {
   CLASSIC_HOLDINGS_MAX,
+  CLASSIC_PAGE_DEPTH_RULE,
   classicAddressParamsSchema,
   classicCollectionEventsQuerySchema,
   classicCollectionEventsSchema,
@@ -25,6 +26,9 @@ import type { ActivityReader } from "./activity.ts";
 import type { PackReader } from "./reader.ts";
 
 const malformed = { description: "A malformed parameter (`error`: `VALIDATION_ERROR`)." };
+const malformedOrTooDeep = {
+  description: `A malformed parameter (\`error\`: \`VALIDATION_ERROR\`), or a page too deep (\`PAGE_TOO_DEEP\`): ${CLASSIC_PAGE_DEPTH_RULE}`,
+};
 const noGame = { description: "No game with that address or slug on the chain (`error`: `GAME_NOT_FOUND`)." };
 const noPrice = {
   description:
@@ -52,13 +56,14 @@ export function classicPackRoutes({
         "The packs (booster boxes) of one game. Filters combine (AND): `tokenIds`, `startTokenId`..`endTokenId`, `status`, `rarity`.",
         "As section 4 of the Classic document states them, `status` takes only `minted`, `rarity_assigned` and `burned` (opened packs are listed without the filter but cannot be selected by it) and `rarity` takes only 0 to 4 (Mythic, 5, cannot be selected by it). We follow the document where it is explicit.",
         "The order is `sortBy` then token id, both in `sortOrder`, so pages are stable.",
+        `Paging: ${CLASSIC_PAGE_DEPTH_RULE} To read further into a large game, walk it by token id: \`sortBy=tokenId&sortOrder=asc\` with \`startTokenId\` one past the last token id of the previous page, page 1 each time. \`pagination.total\` is kept by the projection for the status and rarity filters; with \`tokenIds\`, \`startTokenId\` or \`endTokenId\` it is counted over that token range.`,
         EXACT_IDS,
       ].join("\n\n"),
       tags: ["Packs"],
       request: { query: classicRangeQuerySchema },
       responses: {
         200: { description: "A page of packs.", schema: classicRangePageSchema },
-        400: malformed,
+        400: malformedOrTooDeep,
         404: noGame,
         429: keyRefused,
         503: noPrice,
@@ -73,13 +78,14 @@ export function classicPackRoutes({
       summary: "Packs of an owner across games",
       description: [
         "Every pack the address holds (or held until it sold it back) on the chain, of every game, newest change first by default (`sortOrder` applies to the latest update time; ties by drop address and token id).",
+        `Paging: ${CLASSIC_PAGE_DEPTH_RULE}`,
         EXACT_IDS,
       ].join("\n\n"),
       tags: ["Packs"],
       request: { params: classicAddressParamsSchema, query: classicOwnerQuerySchema },
       responses: {
         200: { description: "A page of packs.", schema: classicOwnerPageSchema },
-        400: malformed,
+        400: malformedOrTooDeep,
         429: keyRefused,
         503: noPrice,
       },
@@ -95,7 +101,7 @@ export function classicPackRoutes({
       summary: "Holdings of a wallet",
       description: [
         "The holdings response, returned directly (no `success` envelope). `contractAddress` (address or slug) is optional: without it the answer holds the owner's packs of every game on the chain, grouped by game (ordered by drop address, then token id) and `contractAddress` is null.",
-        `At most ${CLASSIC_HOLDINGS_MAX} boxes per answer: larger holdings are paged with \`page\` and \`limit\` (\`pagination\` says how many there are). Burned (sold-back) packs stay listed with their burn facts.`,
+        `At most ${CLASSIC_HOLDINGS_MAX} boxes per answer: larger holdings are paged with \`page\` and \`limit\` (\`pagination\` says how many there are); ${CLASSIC_PAGE_DEPTH_RULE} A larger holding is read game by game (\`contractAddress\`). Burned (sold-back) packs stay listed with their burn facts.`,
         "`metadata` is the card the pack drew (the card rule: card, wear and foil from the pack's onchain token seed) once its rarity is assigned; `rewardAmount` the sell-back offer of its rarity, or the offer paid once burned. `userData` is the owner's shared market profile, when the wallet belongs to a market account.",
         EXACT_IDS,
       ].join("\n\n"),
@@ -103,7 +109,7 @@ export function classicPackRoutes({
       request: { params: classicOwnerAddressParamsSchema, query: classicHoldingsQuerySchema },
       responses: {
         200: { description: "The wallet's packs.", schema: classicHoldingsSchema },
-        400: malformed,
+        400: malformedOrTooDeep,
         404: noGame,
         429: keyRefused,
         503: noPrice,

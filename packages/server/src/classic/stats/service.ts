@@ -10,6 +10,7 @@ import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { AppError } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
+import { assertPageDepth } from "../page-depth.ts";
 import { type EthUsdPriceSource, weiToUsd } from "../price.ts";
 
 export interface PageRequest {
@@ -29,6 +30,14 @@ export interface ClassicStatsService {
 }
 
 const DAY_MS = 86_400_000;
+
+interface CollectorRow {
+  owner: string;
+  held: string;
+  opened: string;
+  burned: string;
+  spent: string;
+}
 
 const paginationOf = ({ page, limit }: PageRequest, total: number): ClassicPagination => ({
   page,
@@ -64,30 +73,29 @@ export function createClassicStatsService({
 }): ClassicStatsService {
   return {
     async collectors({ chainId, contractAddress, page, limit }) {
-      const contract = contractAddress === undefined ? sql`` : sql`AND contract_address = ${contractAddress}`;
-      const { rows } = await sql<{
-        owner: string;
-        held: string;
-        opened: string;
-        burned: string;
-        spent: string;
-        total: string;
-      }>`
-        WITH wallets AS (
-          SELECT owner,
-                 count(*) FILTER (WHERE status <> 'burned') AS held,
-                 count(*) FILTER (WHERE status = 'opened') AS opened,
-                 count(*) FILTER (WHERE status = 'burned') AS burned,
-                 coalesce(sum(acquired_price), 0) AS spent
-          FROM classic_packs
-          WHERE chain_id = ${chainId} ${contract}
-          GROUP BY owner
-        )
-        SELECT owner, held, opened, burned, spent, count(*) OVER () AS total
-        FROM wallets
-        ORDER BY held DESC, opened DESC, spent DESC, owner ASC
-        LIMIT ${limit} OFFSET ${(page - 1) * limit}`.execute(db.kysely);
-      const total = rows[0] ? count(rows[0].total) : await countWallets(chainId, contractAddress);
+      assertPageDepth(page, limit);
+      // The summaries the classic_packs triggers keep (migration 0032): one index range per page.
+      const { rows } =
+        contractAddress === undefined
+          ? await sql<CollectorRow>`
+              SELECT owner, held, opened, burned, spent FROM classic_collectors
+              WHERE chain_id = ${chainId}
+              ORDER BY held DESC, opened DESC, spent DESC, owner ASC
+              LIMIT ${limit} OFFSET ${(page - 1) * limit}`.execute(db.kysely)
+          : await sql<CollectorRow>`
+              SELECT owner, held, opened, burned, spent FROM classic_game_collectors
+              WHERE chain_id = ${chainId} AND contract_address = ${contractAddress}
+              ORDER BY held DESC, opened DESC, spent DESC, owner ASC
+              LIMIT ${limit} OFFSET ${(page - 1) * limit}`.execute(db.kysely);
+      const { rows: totals } =
+        contractAddress === undefined
+          ? await sql<{ total: string }>`
+              SELECT collectors AS total FROM classic_platform_totals WHERE chain_id = ${chainId}`.execute(
+              db.kysely,
+            )
+          : await sql<{ total: string }>`
+              SELECT collectors AS total FROM classic_game_holders
+              WHERE chain_id = ${chainId} AND contract_address = ${contractAddress}`.execute(db.kysely);
       return {
         leaderboard: rows.map((row, index) => ({
           rank: (page - 1) * limit + index + 1,
@@ -97,7 +105,7 @@ export function createClassicStatsService({
           packsBurned: count(row.burned),
           spentWei: wei(row.spent),
         })),
-        pagination: paginationOf({ page, limit }, total),
+        pagination: paginationOf({ page, limit }, count(totals[0]?.total)),
       };
     },
 
@@ -125,13 +133,11 @@ export function createClassicStatsService({
         LIMIT ${limit} OFFSET ${(page - 1) * limit}`.execute(db.kysely);
       const holders = new Map<string, number>();
       if (rows.length > 0) {
-        const addresses = rows.map((row) => row.drop_address);
         const counted = await sql<{ contract_address: string; holders: string }>`
-          SELECT contract_address, count(DISTINCT owner) AS holders
-          FROM classic_packs
-          WHERE chain_id = ${chainId} AND status <> 'burned'
-            AND contract_address IN (${sql.join(addresses)})
-          GROUP BY contract_address`.execute(db.kysely);
+          SELECT contract_address, holders FROM classic_game_holders
+          WHERE chain_id = ${chainId} AND contract_address IN (${sql.join(rows.map((row) => row.drop_address))})`.execute(
+          db.kysely,
+        );
         for (const row of counted.rows) holders.set(row.contract_address, count(row.holders));
       }
       const total = rows[0]
@@ -160,6 +166,9 @@ export function createClassicStatsService({
       const usdPerEth = await price?.usdPerEth();
       if (usdPerEth === undefined) throw priceUnavailable();
       const since = new Date(clock.now() - DAY_MS).toISOString();
+      // Games are few; every figure over packs comes from the summaries the classic_packs
+      // triggers keep (migration 0032). The last 24 hours: the whole UTC hours after `since`
+      // from the hourly summary, the packs of the partial hour it starts in from the packs' index.
       const { rows } = await sql<{
         games: string;
         active_games: string;
@@ -169,12 +178,19 @@ export function createClassicStatsService({
         packs_burned: string | null;
         mint_volume: string | null;
         updated_at: Date | null;
-        holders: string;
+        holders: string | null;
         rewards_paid: string | null;
         day_packs: string;
         day_volume: string | null;
       }>`
-        SELECT g.*, p.holders, p.rewards_paid, d.day_packs, d.day_volume
+        WITH window_start AS (
+          SELECT ${since}::timestamptz AS since,
+                 date_trunc('hour', ${since}::timestamptz, 'UTC')
+                   + CASE WHEN date_trunc('hour', ${since}::timestamptz, 'UTC') = ${since}::timestamptz
+                          THEN interval '0' ELSE interval '1 hour' END AS first_whole_hour
+        )
+        SELECT g.*, t.holders, t.rewards_paid,
+               h.packs + e.packs AS day_packs, h.volume + e.volume AS day_volume
         FROM (
           SELECT count(*) AS games,
                  count(*) FILTER (WHERE is_active) AS active_games,
@@ -185,14 +201,18 @@ export function createClassicStatsService({
                  sum(mint_volume) AS mint_volume,
                  max(updated_at) AS updated_at
           FROM classic_games WHERE chain_id = ${chainId}
-        ) g, (
-          SELECT count(DISTINCT owner) FILTER (WHERE status <> 'burned') AS holders,
-                 sum(reward_amount) FILTER (WHERE status = 'burned') AS rewards_paid
-          FROM classic_packs WHERE chain_id = ${chainId}
-        ) p, (
-          SELECT count(*) AS day_packs, sum(acquired_price) AS day_volume
-          FROM classic_packs WHERE chain_id = ${chainId} AND mint_time >= ${since}
-        ) d`.execute(db.kysely);
+        ) g
+        LEFT JOIN classic_platform_totals t ON t.chain_id = ${chainId}
+        CROSS JOIN (
+          SELECT coalesce(sum(packs), 0) AS packs, coalesce(sum(volume), 0) AS volume
+          FROM classic_mint_hours, window_start
+          WHERE chain_id = ${chainId} AND hour >= first_whole_hour
+        ) h
+        CROSS JOIN (
+          SELECT count(*) AS packs, coalesce(sum(acquired_price), 0) AS volume
+          FROM classic_packs, window_start
+          WHERE chain_id = ${chainId} AND mint_time >= since AND mint_time < first_whole_hour
+        ) e`.execute(db.kysely);
       const row = rows[0];
       if (!row) throw new Error("the platform statistics query returned no row");
       const mintVolume = BigInt(row.mint_volume ?? "0");
@@ -213,13 +233,4 @@ export function createClassicStatsService({
       };
     },
   };
-
-  /** The number of ranked wallets, for a page past the end (the page query then returns no row to carry it). */
-  async function countWallets(chainId: number, contractAddress: string | undefined) {
-    const contract = contractAddress === undefined ? sql`` : sql`AND contract_address = ${contractAddress}`;
-    const { rows } = await sql<{ total: string }>`
-      SELECT count(DISTINCT owner) AS total FROM classic_packs
-      WHERE chain_id = ${chainId} ${contract}`.execute(db.kysely);
-    return count(rows[0]?.total);
-  }
 }

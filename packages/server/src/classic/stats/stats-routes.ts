@@ -1,4 +1,5 @@
 import {
+  CLASSIC_PAGE_DEPTH_RULE,
   classicCollectorsPageSchema,
   classicCollectorsQuerySchema,
   classicGameLeaderboardPageSchema,
@@ -27,12 +28,15 @@ export function classicStatsRoutes({ stats }: { stats: ClassicStatsService }): R
       path: "/leaderboards/collectors",
       operationId: "classicCollectorsLeaderboard",
       summary: "Rank wallets by the packs they hold",
-      description: `Wallets ranked by packs held now (not burned; opened packs are still held), then packs opened, then Wei spent, all descending, then the address ascending: a total order, so paging is stable. \`spentWei\` sums the mint price of the wallet's packs, held or burned (a pack bought from another wallet counts at its mint price). Every wallet that holds or has burned a pack of the chain (of \`contractAddress\` when given) is ranked. ${CACHE}`,
+      description: `Wallets ranked by packs held now (not burned; opened packs are still held), then packs opened, then Wei spent, all descending, then the address ascending: a total order, so paging is stable. \`spentWei\` sums the mint price of the wallet's packs, held or burned (a pack bought from another wallet counts at its mint price). Every wallet that holds or has burned a pack of the chain (of \`contractAddress\` when given) is ranked. The ranking is a summary the projection keeps in the transaction of every indexed block, so a page costs the same at any volume; ${CLASSIC_PAGE_DEPTH_RULE} ${CACHE}`,
       tags: ["Analytics"],
       request: { query: classicCollectorsQuerySchema },
       responses: {
         200: { description: "One page of the leaderboard.", schema: classicCollectorsPageSchema },
         ...errors,
+        400: {
+          description: `A malformed query value (\`VALIDATION_ERROR\`), or a page too deep (\`PAGE_TOO_DEEP\`): ${CLASSIC_PAGE_DEPTH_RULE}`,
+        },
       },
       handler: async (request) => ({ success: true, ...(await stats.collectors(request.query)) }),
     }),
@@ -55,7 +59,7 @@ export function classicStatsRoutes({ stats }: { stats: ClassicStatsService }): R
       path: "/stats",
       operationId: "classicPlatformStats",
       summary: "Platform statistics of one chain",
-      description: `Totals of the classic projection for \`chainId\`: games (active = open for minting, graduated), packs minted, opened and burned, holders (distinct wallets with an unburned pack), mint volume in Wei and in US dollars, rewards paid for sold-back packs, and the packs minted in the last 24 hours (by block time). Section 4 lists platform statistics among the bearer routes; here they are aggregate public figures and take the API key only. ${CACHE}`,
+      description: `Totals of the classic projection for \`chainId\`: games (active = open for minting, graduated), packs minted, opened and burned, holders (distinct wallets with an unburned pack), mint volume in Wei and in US dollars, rewards paid for sold-back packs, and the packs minted in the last 24 hours (by block time). Every figure over packs is read from summaries the projection keeps in the transaction of each indexed block (and undoes with a reorg), so the answer costs the same at any volume. Section 4 lists platform statistics among the bearer routes; here they are aggregate public figures and take the API key only. ${CACHE}`,
       tags: ["Analytics"],
       request: { query: classicStatsQuerySchema },
       responses: {

@@ -33,6 +33,27 @@ const KEY_HEADER = "api-key";
 
 type Resolved = CachedKey | "missing" | "invalid";
 
+/**
+ * The client group of a request (`clientGroup` of its client address),
+ * worked out once per connection: the address is a function of the socket's
+ * peer and, behind a trusted proxy, of `X-Forwarded-For`, so it is worked out
+ * again only when that header differs from the one the connection last
+ * carried (a load balancer's kept-alive connection carries many clients).
+ */
+function createClientGroups() {
+  const byConnection = new WeakMap<object, { forwardedFor: string | string[] | undefined; group: string }>();
+  return (request: FastifyRequest): string => {
+    const socket = request.raw.socket;
+    const forwardedFor = request.headers["x-forwarded-for"];
+    const known = byConnection.get(socket);
+    if (known !== undefined && known.forwardedFor === forwardedFor) return known.group;
+    const group = clientGroup(request.ip);
+    // A header given twice arrives as an array, new on every request: never remembered.
+    if (socket && !Array.isArray(forwardedFor)) byConnection.set(socket, { forwardedFor, group });
+    return group;
+  };
+}
+
 function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
   reply.header(RATE_LIMIT_HEADERS.limit, decision.limit);
   reply.header(RATE_LIMIT_HEADERS.remaining, decision.remaining);
@@ -55,6 +76,7 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
  */
 export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
   const failed = policies.failedKeyAttempts;
+  const groupOf = createClientGroups();
   const failuresExhausted = (group: string) =>
     !limiter.allows(counterIds.failedAttempts(group), failed.limit, failed.windowMs);
   const countFailure = (group: string) => {
@@ -152,7 +174,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           const bucket = fixed ?? bucketFromQuery(request);
           const decision = charge(
             reply,
-            `app:${bucket}:ip:${clientGroup(request.ip)}`,
+            `app:${bucket}:ip:${groupOf(request)}`,
             policies.proxyAnonymous[bucket],
             1,
           );
@@ -163,7 +185,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     }
     return {
       beforeSession: (request) => {
-        const group = clientGroup(request.ip);
+        const group = groupOf(request);
         if (failuresExhausted(group))
           reject(
             "failed_attempts",
@@ -177,7 +199,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
         if (!decision.allowed)
           reject("quota", quotaExceeded(decision, "request budget exhausted; retry later"));
       },
-      sessionFailed: (request) => countFailure(clientGroup(request.ip)),
+      sessionFailed: (request) => countFailure(groupOf(request)),
     };
   };
 
@@ -186,7 +208,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     return (request, reply) => {
       const bucket = fixed ?? bucketFromQuery(request);
       const budget = policies.market[bucket];
-      const group = clientGroup(request.ip);
+      const group = groupOf(request);
       const header = request.headers[KEY_HEADER];
       if (!header && access.publicRead && publicReads === "open") {
         const decision = charge(reply, `market:${bucket}:ip:${group}`, budget, 1);
@@ -224,7 +246,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     reject: Reject,
   ): AccessCheck => {
     return (request, reply) => {
-      const group = clientGroup(request.ip);
+      const group = groupOf(request);
       return withKey(request, group, (key) => {
         if (key === "missing" || key === "invalid")
           reject(`${key}_key`, opaqueRefusal(refusal, `${key}_key`));
@@ -246,7 +268,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
    */
   const compileKeyHolder = (reject: Reject): AccessCheck => {
     return (request, reply) => {
-      const group = clientGroup(request.ip);
+      const group = groupOf(request);
       if (failuresExhausted(group))
         reject(
           "failed_attempts",
@@ -295,9 +317,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           if (!access.key) {
             return {
               beforeSession: (request, reply) => {
-                if (
-                  !charge(reply, `classic:${access.class}:ip:${clientGroup(request.ip)}`, budget, 1).allowed
-                )
+                if (!charge(reply, `classic:${access.class}:ip:${groupOf(request)}`, budget, 1).allowed)
                   reject("quota", opaqueRefusal(budget, "quota"));
               },
             };
@@ -324,12 +344,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
         case "key-creation":
           return {
             beforeSession: (request, reply) => {
-              const decision = charge(
-                reply,
-                `keys:create:ip:${clientGroup(request.ip)}`,
-                policies.keyCreation,
-                1,
-              );
+              const decision = charge(reply, `keys:create:ip:${groupOf(request)}`, policies.keyCreation, 1);
               if (!decision.allowed)
                 reject("quota", quotaExceeded(decision, "too many keys created from this client"));
             },

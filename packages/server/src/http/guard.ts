@@ -54,10 +54,17 @@ function createClientGroups() {
   };
 }
 
+/** The budget headers' names as the reply stores them (lowercase: `reply.header` then makes no new string). */
+const BUDGET_HEADERS = {
+  limit: RATE_LIMIT_HEADERS.limit.toLowerCase(),
+  remaining: RATE_LIMIT_HEADERS.remaining.toLowerCase(),
+  reset: RATE_LIMIT_HEADERS.reset.toLowerCase(),
+};
+
 function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
-  reply.header(RATE_LIMIT_HEADERS.limit, decision.limit);
-  reply.header(RATE_LIMIT_HEADERS.remaining, decision.remaining);
-  reply.header(RATE_LIMIT_HEADERS.reset, decision.resetSeconds);
+  reply.header(BUDGET_HEADERS.limit, decision.limit);
+  reply.header(BUDGET_HEADERS.remaining, decision.remaining);
+  reply.header(BUDGET_HEADERS.reset, decision.resetSeconds);
 }
 
 /**
@@ -77,8 +84,19 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
 export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
   const failed = policies.failedKeyAttempts;
   const groupOf = createClientGroups();
+  // The failed-attempts counter id of the client group asked last: a client's requests in a row
+  // (the group string is the one its connection remembers) build it once.
+  let lastGroup: string | undefined;
+  let lastFailedId = "";
+  const failedAttemptsId = (group: string) => {
+    if (group !== lastGroup) {
+      lastGroup = group;
+      lastFailedId = counterIds.failedAttempts(group);
+    }
+    return lastFailedId;
+  };
   const failuresExhausted = (group: string) =>
-    !limiter.allows(counterIds.failedAttempts(group), failed.limit, failed.windowMs);
+    !limiter.allows(failedAttemptsId(group), failed.limit, failed.windowMs);
   const countFailure = (group: string) => {
     limiter.take(counterIds.failedAttempts(group), failed.limit, failed.windowMs);
   };
@@ -245,14 +263,26 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     refusal: Budget,
     reject: Reject,
   ): AccessCheck => {
+    // The counter ids of the key and client group a connection presented last, built once for
+    // the run of requests they make on it.
+    const idsByConnection = new WeakMap<object, { keyId: string; group: string; ids: string[] }>();
+    const counterIdsOf = (request: FastifyRequest, keyId: string, group: string) => {
+      const socket = request.raw.socket;
+      const known = socket ? idsByConnection.get(socket) : undefined;
+      if (known !== undefined && known.keyId === keyId && known.group === group) return known.ids;
+      const ids = budgets.map(({ prefix }) => `${prefix}:key:${keyId}:ip:${group}`);
+      if (socket) idsByConnection.set(socket, { keyId, group, ids });
+      return ids;
+    };
     return (request, reply) => {
       const group = groupOf(request);
       return withKey(request, group, (key) => {
         if (key === "missing" || key === "invalid")
           reject(`${key}_key`, opaqueRefusal(refusal, `${key}_key`));
         const valid = key as CachedKey;
-        for (const { prefix, budget } of budgets) {
-          if (!charge(reply, `${prefix}:key:${valid.id}:ip:${group}`, budget, valid.multiplier).allowed)
+        const ids = counterIdsOf(request, valid.id, group);
+        for (let i = 0; i < budgets.length; i++) {
+          if (!charge(reply, ids[i]!, budgets[i]!.budget, valid.multiplier).allowed)
             reject("quota", opaqueRefusal(refusal, "quota"));
         }
         request.apiKey = valid;

@@ -118,7 +118,7 @@ export function createReadCacheHooks(deps: { readCache: ReadCache; revisions: Re
       reply: FastifyReply,
       entry: NonNullable<ReturnType<ReadCache["get"]>>,
     ) => {
-      reply.header("ETag", entry.etag);
+      reply.header("etag", entry.etag);
       if (request.headers["if-none-match"] === entry.etag) {
         reply.code(304).send();
         return;
@@ -170,7 +170,7 @@ export function createReadCacheHooks(deps: { readCache: ReadCache; revisions: Re
         maxAgeMs: policy.maxAgeSeconds * 1000,
       });
       slot.settle?.();
-      reply.header("ETag", etag);
+      reply.header("etag", etag);
       if (request.headers["if-none-match"] === etag) {
         reply.code(304);
         done(null, "");

@@ -79,21 +79,22 @@ export function createCorsPolicy(allowedOrigins: readonly string[], routes: read
   const allowedHeaders = headerList([...CREDENTIAL_HEADERS, ...routeRequestHeaders(routes)]);
   const exposedHeaders = headerList([...EXPOSED_HEADERS, ...routeResponseHeaders(routes)]);
   const firstParty = new Set(allowedOrigins);
-  const varyOnly = Object.freeze({ Vary: "Origin" });
+  // Names as the reply stores them (lowercase): `reply.header` then makes no new string per request.
+  const varyOnly = Object.freeze({ vary: "Origin" });
   const publicHeaders = Object.freeze({
-    Vary: "Origin",
-    "Access-Control-Allow-Origin": "*",
-    "Access-Control-Expose-Headers": exposedHeaders,
+    vary: "Origin",
+    "access-control-allow-origin": "*",
+    "access-control-expose-headers": exposedHeaders,
   });
   // Built once per first-party origin: the pipeline sets them on every response.
   const firstPartyHeaders = new Map(
     [...firstParty].map((origin) => [
       origin,
       Object.freeze({
-        Vary: "Origin",
-        "Access-Control-Allow-Origin": origin,
-        "Access-Control-Allow-Credentials": "true",
-        "Access-Control-Expose-Headers": exposedHeaders,
+        vary: "Origin",
+        "access-control-allow-origin": origin,
+        "access-control-allow-credentials": "true",
+        "access-control-expose-headers": exposedHeaders,
       }),
     ]),
   );

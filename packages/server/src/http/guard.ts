@@ -33,10 +33,38 @@ const KEY_HEADER = "api-key";
 
 type Resolved = CachedKey | "missing" | "invalid";
 
+/**
+ * The client group of a request (`clientGroup` of its client address),
+ * worked out once per connection: the address is a function of the socket's
+ * peer and, behind a trusted proxy, of `X-Forwarded-For`, so it is worked out
+ * again only when that header differs from the one the connection last
+ * carried (a load balancer's kept-alive connection carries many clients).
+ */
+function createClientGroups() {
+  const byConnection = new WeakMap<object, { forwardedFor: string | string[] | undefined; group: string }>();
+  return (request: FastifyRequest): string => {
+    const socket = request.raw.socket;
+    const forwardedFor = request.headers["x-forwarded-for"];
+    const known = byConnection.get(socket);
+    if (known !== undefined && known.forwardedFor === forwardedFor) return known.group;
+    const group = clientGroup(request.ip);
+    // A header given twice arrives as an array, new on every request: never remembered.
+    if (socket && !Array.isArray(forwardedFor)) byConnection.set(socket, { forwardedFor, group });
+    return group;
+  };
+}
+
+/** The budget headers' names as the reply stores them (lowercase: `reply.header` then makes no new string). */
+const BUDGET_HEADERS = {
+  limit: RATE_LIMIT_HEADERS.limit.toLowerCase(),
+  remaining: RATE_LIMIT_HEADERS.remaining.toLowerCase(),
+  reset: RATE_LIMIT_HEADERS.reset.toLowerCase(),
+};
+
 function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
-  reply.header(RATE_LIMIT_HEADERS.limit, decision.limit);
-  reply.header(RATE_LIMIT_HEADERS.remaining, decision.remaining);
-  reply.header(RATE_LIMIT_HEADERS.reset, decision.resetSeconds);
+  reply.header(BUDGET_HEADERS.limit, decision.limit);
+  reply.header(BUDGET_HEADERS.remaining, decision.remaining);
+  reply.header(BUDGET_HEADERS.reset, decision.resetSeconds);
 }
 
 /**
@@ -55,8 +83,20 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
  */
 export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
   const failed = policies.failedKeyAttempts;
+  const groupOf = createClientGroups();
+  // The failed-attempts counter id of the client group asked last: a client's requests in a row
+  // (the group string is the one its connection remembers) build it once.
+  let lastGroup: string | undefined;
+  let lastFailedId = "";
+  const failedAttemptsId = (group: string) => {
+    if (group !== lastGroup) {
+      lastGroup = group;
+      lastFailedId = counterIds.failedAttempts(group);
+    }
+    return lastFailedId;
+  };
   const failuresExhausted = (group: string) =>
-    !limiter.allows(counterIds.failedAttempts(group), failed.limit, failed.windowMs);
+    !limiter.allows(failedAttemptsId(group), failed.limit, failed.windowMs);
   const countFailure = (group: string) => {
     limiter.take(counterIds.failedAttempts(group), failed.limit, failed.windowMs);
   };
@@ -152,7 +192,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           const bucket = fixed ?? bucketFromQuery(request);
           const decision = charge(
             reply,
-            `app:${bucket}:ip:${clientGroup(request.ip)}`,
+            `app:${bucket}:ip:${groupOf(request)}`,
             policies.proxyAnonymous[bucket],
             1,
           );
@@ -163,7 +203,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     }
     return {
       beforeSession: (request) => {
-        const group = clientGroup(request.ip);
+        const group = groupOf(request);
         if (failuresExhausted(group))
           reject(
             "failed_attempts",
@@ -177,7 +217,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
         if (!decision.allowed)
           reject("quota", quotaExceeded(decision, "request budget exhausted; retry later"));
       },
-      sessionFailed: (request) => countFailure(clientGroup(request.ip)),
+      sessionFailed: (request) => countFailure(groupOf(request)),
     };
   };
 
@@ -186,7 +226,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     return (request, reply) => {
       const bucket = fixed ?? bucketFromQuery(request);
       const budget = policies.market[bucket];
-      const group = clientGroup(request.ip);
+      const group = groupOf(request);
       const header = request.headers[KEY_HEADER];
       if (!header && access.publicRead && publicReads === "open") {
         const decision = charge(reply, `market:${bucket}:ip:${group}`, budget, 1);
@@ -223,14 +263,26 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     refusal: Budget,
     reject: Reject,
   ): AccessCheck => {
+    // The counter ids of the key and client group a connection presented last, built once for
+    // the run of requests they make on it.
+    const idsByConnection = new WeakMap<object, { keyId: string; group: string; ids: string[] }>();
+    const counterIdsOf = (request: FastifyRequest, keyId: string, group: string) => {
+      const socket = request.raw.socket;
+      const known = socket ? idsByConnection.get(socket) : undefined;
+      if (known !== undefined && known.keyId === keyId && known.group === group) return known.ids;
+      const ids = budgets.map(({ prefix }) => `${prefix}:key:${keyId}:ip:${group}`);
+      if (socket) idsByConnection.set(socket, { keyId, group, ids });
+      return ids;
+    };
     return (request, reply) => {
-      const group = clientGroup(request.ip);
+      const group = groupOf(request);
       return withKey(request, group, (key) => {
         if (key === "missing" || key === "invalid")
           reject(`${key}_key`, opaqueRefusal(refusal, `${key}_key`));
         const valid = key as CachedKey;
-        for (const { prefix, budget } of budgets) {
-          if (!charge(reply, `${prefix}:key:${valid.id}:ip:${group}`, budget, valid.multiplier).allowed)
+        const ids = counterIdsOf(request, valid.id, group);
+        for (let i = 0; i < budgets.length; i++) {
+          if (!charge(reply, ids[i]!, budgets[i]!.budget, valid.multiplier).allowed)
             reject("quota", opaqueRefusal(refusal, "quota"));
         }
         request.apiKey = valid;
@@ -246,7 +298,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
    */
   const compileKeyHolder = (reject: Reject): AccessCheck => {
     return (request, reply) => {
-      const group = clientGroup(request.ip);
+      const group = groupOf(request);
       if (failuresExhausted(group))
         reject(
           "failed_attempts",
@@ -295,9 +347,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           if (!access.key) {
             return {
               beforeSession: (request, reply) => {
-                if (
-                  !charge(reply, `classic:${access.class}:ip:${clientGroup(request.ip)}`, budget, 1).allowed
-                )
+                if (!charge(reply, `classic:${access.class}:ip:${groupOf(request)}`, budget, 1).allowed)
                   reject("quota", opaqueRefusal(budget, "quota"));
               },
             };
@@ -324,12 +374,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
         case "key-creation":
           return {
             beforeSession: (request, reply) => {
-              const decision = charge(
-                reply,
-                `keys:create:ip:${clientGroup(request.ip)}`,
-                policies.keyCreation,
-                1,
-              );
+              const decision = charge(reply, `keys:create:ip:${groupOf(request)}`, policies.keyCreation, 1);
               if (!decision.allowed)
                 reject("quota", quotaExceeded(decision, "too many keys created from this client"));
             },

@@ -22,6 +22,56 @@ function normalisedQuery(query: unknown): string {
   return JSON.stringify(entries);
 }
 
+/** A request URL's share of its read-cache key is remembered up to this many URLs per route, then forgotten. */
+export const MAX_REMEMBERED_URLS = 1024;
+/** URLs longer than this are keyed afresh on every request rather than remembered. */
+export const MAX_REMEMBERED_URL_LENGTH = 512;
+
+/**
+ * The read-cache keys of one route: route, path parameters, the query
+ * normalised (keys sorted) and the varying request headers. The parameters
+ * and the query are a function of the request URL alone, so their part of
+ * the key is remembered per URL (a bounded map, emptied when full): a URL
+ * asked again costs one map lookup instead of sorting and serialising its
+ * query.
+ */
+export function readCacheKeys({
+  prefix,
+  fixed,
+  vary,
+}: {
+  prefix: string;
+  /** The route answers one body whatever the URL: its key is the prefix alone. */
+  fixed: boolean;
+  /** Request header names (lowercase) the answer varies on. */
+  vary: readonly string[];
+}) {
+  const fixedKey = fixed ? `${prefix}\u0000` : undefined;
+  const byUrl = new Map<string, string>();
+  const urlKeyOf = (request: FastifyRequest) => {
+    const url = request.url;
+    const known = byUrl.get(url);
+    if (known !== undefined) return known;
+    // Path parameters first: `/releases/:releaseId` answers one body per id.
+    const key = `${prefix}${normalisedQuery(request.params)}\u0000${normalisedQuery(request.query)}`;
+    if (url.length <= MAX_REMEMBERED_URL_LENGTH) {
+      if (byUrl.size >= MAX_REMEMBERED_URLS) byUrl.clear();
+      byUrl.set(url, key);
+    }
+    return key;
+  };
+  return {
+    keyOf(request: FastifyRequest): string {
+      if (fixedKey !== undefined) return fixedKey;
+      let key = urlKeyOf(request);
+      for (const name of vary) key += `\u0000${request.headers[name] ?? ""}`;
+      return key;
+    },
+    /** URLs whose key part is remembered now. */
+    remembered: () => byUrl.size,
+  };
+}
+
 /** The read cache's hooks of one shared-cache route. */
 export interface ReadCacheHooks {
   /** The `onRequest` step: answers a hit (or a 304), else holds the slot the answer is stored in. */
@@ -52,29 +102,23 @@ export function createReadCacheHooks(deps: { readCache: ReadCache; revisions: Re
   const compileReadCache: CompileReadCache = (surface, route, policy) => {
     const counters = revisions.counters(policy.sources);
     const vary = (policy.vary ?? []).map((name) => name.toLowerCase());
-    const prefix = `${surface.name} ${route.method} ${route.path}\u0000`;
-    // A route without parameters, query or varying headers answers one body: its key is built once.
-    const fixedKey =
-      !/[:*]/.test(route.path) &&
-      route.request?.params === undefined &&
-      route.request?.query === undefined &&
-      vary.length === 0
-        ? `${prefix}\u0000`
-        : undefined;
-    const keyOf = (request: FastifyRequest) => {
-      if (fixedKey !== undefined) return fixedKey;
-      // Path parameters first: `/releases/:releaseId` answers one body per id.
-      let key = `${prefix}${normalisedQuery(request.params)}\u0000${normalisedQuery(request.query)}`;
-      for (const name of vary) key += `\u0000${request.headers[name] ?? ""}`;
-      return key;
-    };
+    const keyOf = readCacheKeys({
+      prefix: `${surface.name} ${route.method} ${route.path}\u0000`,
+      // A route without parameters, query or varying headers answers one body: its key is built once.
+      fixed:
+        !/[:*]/.test(route.path) &&
+        route.request?.params === undefined &&
+        route.request?.query === undefined &&
+        vary.length === 0,
+      vary,
+    }).keyOf;
     /** Answers from a cached entry: its ETag, a 304 when the client has it, else the bytes. */
     const answer = (
       request: FastifyRequest,
       reply: FastifyReply,
       entry: NonNullable<ReturnType<ReadCache["get"]>>,
     ) => {
-      reply.header("ETag", entry.etag);
+      reply.header("etag", entry.etag);
       if (request.headers["if-none-match"] === entry.etag) {
         reply.code(304).send();
         return;
@@ -126,7 +170,7 @@ export function createReadCacheHooks(deps: { readCache: ReadCache; revisions: Re
         maxAgeMs: policy.maxAgeSeconds * 1000,
       });
       slot.settle?.();
-      reply.header("ETag", etag);
+      reply.header("etag", etag);
       if (request.headers["if-none-match"] === etag) {
         reply.code(304);
         done(null, "");

@@ -162,6 +162,7 @@ export function createRouteCompiler(
       ...(route.sessionOptional ? ["Authorization", "Cookie"] : []),
     ];
     const vary = varyOn.length > 0 ? varyOn.join(", ") : undefined;
+    const varyHeader = vary === undefined ? undefined : `Origin, ${vary}`;
 
     const onRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const refused = lifecycle.open(request, reply, surface.name, answered);
@@ -169,8 +170,9 @@ export function createRouteCompiler(
         done(refused);
         return;
       }
-      reply.header("Cache-Control", cacheControl);
-      if (vary !== undefined) reply.header("Vary", `Origin, ${vary}`);
+      // Names as the reply stores them (lowercase), so no new string is made per request.
+      reply.header("cache-control", cacheControl);
+      if (varyHeader !== undefined) reply.header("vary", varyHeader);
       if (check === undefined) {
         done();
         return;

@@ -106,6 +106,23 @@ describe.each([
     const second = await http.get("/predict/v9/runtime", as("198.51.100.6", { "api-key": key.key }));
     // Through the trusted proxy the two are different clients; without it both are the socket's address.
     expect(second.headers["ratelimit-remaining"]).toBe(proxied ? "99" : "98");
+    // Taking turns on the one connection, each stays its own client (what a connection remembers
+    // of the forwarded address it last carried never answers for another address).
+    const third = await http.get("/predict/v9/runtime", as("198.51.100.5", { "api-key": key.key }));
+    const fourth = await http.get("/predict/v9/runtime", as("198.51.100.6", { "api-key": key.key }));
+    expect([third, fourth].map((answer) => answer.headers["ratelimit-remaining"])).toEqual(
+      proxied ? ["98", "98"] : ["97", "96"],
+    );
+    // Another key from the same client, on the same connection: its own budget.
+    const other = await t.createKey();
+    const otherFirst = await http.get("/predict/v9/runtime", as("198.51.100.5", { "api-key": other.key }));
+    const fifth = await http.get("/predict/v9/runtime", as("198.51.100.5", { "api-key": key.key }));
+    expect([otherFirst, fifth].map((answer) => answer.headers["ratelimit-remaining"])).toEqual(
+      proxied ? ["99", "97"] : ["99", "95"],
+    );
+    expect(
+      new Set([first, second, third, fourth, otherFirst, fifth].map((answer) => answer.localPort)).size,
+    ).toBe(1);
   });
 
   it("sends the same headers on every route: request id, CORS, budget and Cache-Control from the route table", async () => {

@@ -1,5 +1,7 @@
+import type { FastifyRequest } from "fastify";
 import { describe, expect, it } from "vitest";
 import { createManualClock } from "../_test/app.ts";
+import { MAX_REMEMBERED_URL_LENGTH, MAX_REMEMBERED_URLS, readCacheKeys } from "./pipeline-read-cache.ts";
 import { createReadCache, createRevisions, strongEtag } from "./read-cache.ts";
 import { cache, declareRoutes, defineRoute } from "./route.ts";
 
@@ -172,5 +174,49 @@ describe("route tables", () => {
         spec("GET", "/a"),
       ]),
     ).toThrow(/classic routes take only the classic bearer/);
+  });
+});
+
+describe("read-cache keys", () => {
+  const request = (url: string, headers: Record<string, string> = {}) => {
+    const [path = "", query = ""] = url.split("?");
+    return {
+      url,
+      params: { id: path.split("/").at(-1) },
+      query: Object.fromEntries(new URLSearchParams(query)),
+      headers,
+    } as unknown as FastifyRequest;
+  };
+
+  it("keys by parameters, normalised query and varying headers, whether or not the URL was seen", () => {
+    const keys = readCacheKeys({
+      prefix: "market GET /x/:id\u0000",
+      fixed: false,
+      vary: ["accept-language"],
+    });
+    const first = keys.keyOf(request("/x/1?b=2&a=1", { "accept-language": "en" }));
+    // The same URL again, remembered: the same key, its varying header still read per request.
+    expect(keys.keyOf(request("/x/1?b=2&a=1", { "accept-language": "en" }))).toBe(first);
+    expect(keys.keyOf(request("/x/1?b=2&a=1", { "accept-language": "de" }))).not.toBe(first);
+    // Another spelling of the same query shares the key; another parameter or query does not.
+    expect(keys.keyOf(request("/x/1?a=1&b=2", { "accept-language": "en" }))).toBe(first);
+    expect(keys.keyOf(request("/x/2?a=1&b=2", { "accept-language": "en" }))).not.toBe(first);
+    expect(keys.keyOf(request("/x/1?a=1&b=3", { "accept-language": "en" }))).not.toBe(first);
+  });
+
+  it("remembers a bounded number of URLs, and none too long to be worth it", () => {
+    const keys = readCacheKeys({ prefix: "p\u0000", fixed: false, vary: [] });
+    const long = `/x/1?q=${"a".repeat(MAX_REMEMBERED_URL_LENGTH)}`;
+    expect(keys.keyOf(request(long))).toBe(keys.keyOf(request(long)));
+    expect(keys.remembered()).toBe(0);
+    for (let i = 0; i < MAX_REMEMBERED_URLS + 10; i++) keys.keyOf(request(`/x/${i}`));
+    expect(keys.remembered()).toBe(10);
+    expect(keys.keyOf(request("/x/5"))).toBe(`p\u0000${JSON.stringify([["id", "5"]])}\u0000`);
+  });
+
+  it("gives a route that answers one body one key", () => {
+    const keys = readCacheKeys({ prefix: "p\u0000", fixed: true, vary: [] });
+    expect(keys.keyOf(request("/x/1?a=1"))).toBe(keys.keyOf(request("/y")));
+    expect(keys.remembered()).toBe(0);
   });
 });

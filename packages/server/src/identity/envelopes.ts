@@ -9,6 +9,10 @@ import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 /** market-api.md section 5: `expires` at most five minutes ahead. */
 export const MAX_SIGNATURE_WINDOW_MS = 5 * 60_000;
 
+/** The refusal of a signed envelope whose nonce was already spent. */
+export const nonceUsed = () =>
+  unauthorized("this nonce was already used; sign a new message with a fresh nonce");
+
 /**
  * The nonce rule of every signed message, as the route documents state it. The
  * protocol's `nonceSchema` rewrites no letter of a nonce, so the text the server
@@ -187,7 +191,7 @@ export function createEnvelopeChecks({
         .returning("nonce")
         .executeTakeFirst();
       if (!inserted) {
-        throw unauthorized("this nonce was already used; sign a new message with a fresh nonce");
+        throw nonceUsed();
       }
     },
 

@@ -33,6 +33,54 @@ export interface FeedHead {
 }
 
 /**
+ * What the staleness rule reads from a head row, as plain numbers: worked out
+ * once per row, so the feed's gate judges every request with a few number
+ * comparisons and builds no freshness document.
+ */
+export interface HeadTimes {
+  /** The projection holds a finalized block (its number, hash and time). */
+  indexed: boolean;
+  /** The newest finalized block's time, in ms (NaN when not indexed). */
+  blockTimeMs: number;
+  /** When the indexer last observed the chain head, in ms; null when never. */
+  observedAtMs: number | null;
+  /** Blocks from the newest finalized block to the observed head; null when either is unknown. */
+  lagBlocks: number | null;
+}
+
+export function headTimesOf(head: FeedHead | undefined): HeadTimes {
+  const indexed =
+    head !== undefined && head.nextBlock > 0n && head.blockHash !== null && head.blockTime !== null;
+  return {
+    indexed,
+    blockTimeMs: indexed ? head.blockTime!.getTime() : Number.NaN,
+    observedAtMs: head?.observedAt ? head.observedAt.getTime() : null,
+    lagBlocks:
+      indexed && head.observedHead != null ? Number(head.observedHead - (head.nextBlock - 1n)) : null,
+  };
+}
+
+/**
+ * Why the projection is stale at `now`, or null while every bound holds, in
+ * the order the reasons are reported: nothing indexed, the chain not observed
+ * recently, the newest finalized block too old, too far behind the chain.
+ */
+export function staleReasonOf(
+  times: HeadTimes,
+  now: number,
+  finalityDepth: number,
+  bounds: FreshnessBounds,
+): PredictStaleReason | null {
+  if (!times.indexed) return "NOT_INDEXED";
+  if (times.observedAtMs === null || now - times.observedAtMs > bounds.maxObservationAgeMs)
+    return "NOT_OBSERVED";
+  if (now - times.blockTimeMs > bounds.maxBlockAgeMs) return "BLOCK_TOO_OLD";
+  if (times.lagBlocks === null || times.lagBlocks > finalityDepth + bounds.maxLagBlocks)
+    return "TOO_FAR_BEHIND";
+  return null;
+}
+
+/**
  * The projection's freshness at `now`, from its head row: the newest
  * finalized block it holds (number, hash, time), the chain head the indexer
  * last saw and when, the lag, and whether a bound is passed (and which first).
@@ -42,35 +90,29 @@ export function freshnessOf(
   now: number,
   finalityDepth: number,
   bounds: FreshnessBounds,
+  times: HeadTimes = headTimesOf(head),
 ): PredictFreshness {
-  const documented = {
-    maxObservationAgeSeconds: Math.round(bounds.maxObservationAgeMs / 1000),
-    maxBlockAgeSeconds: Math.round(bounds.maxBlockAgeMs / 1000),
-    maxLagBlocks: bounds.maxLagBlocks,
-  };
-  const indexed =
-    head && head.nextBlock > 0n && head.blockHash !== null && head.blockTime !== null
-      ? { number: head.nextBlock - 1n, hash: head.blockHash, time: head.blockTime }
-      : undefined;
-  const lag = indexed && head?.observedHead != null ? Number(head.observedHead - indexed.number) : undefined;
-  const blockAgeMs = indexed ? now - indexed.time.getTime() : undefined;
-  let reason: PredictStaleReason | null = null;
-  if (indexed === undefined || blockAgeMs === undefined) reason = "NOT_INDEXED";
-  else if (!head?.observedAt || now - head.observedAt.getTime() > bounds.maxObservationAgeMs)
-    reason = "NOT_OBSERVED";
-  else if (blockAgeMs > bounds.maxBlockAgeMs) reason = "BLOCK_TOO_OLD";
-  else if (lag === undefined || lag > finalityDepth + bounds.maxLagBlocks) reason = "TOO_FAR_BEHIND";
+  const reason = staleReasonOf(times, now, finalityDepth, bounds);
   return {
-    block: indexed
-      ? { number: indexed.number.toString(), hash: indexed.hash, timestamp: indexed.time.toISOString() }
-      : null,
+    block:
+      times.indexed && head
+        ? {
+            number: (head.nextBlock - 1n).toString(),
+            hash: head.blockHash!,
+            timestamp: head.blockTime!.toISOString(),
+          }
+        : null,
     observedHead: head?.observedHead != null ? head.observedHead.toString() : null,
     observedAt: head?.observedAt ? head.observedAt.toISOString() : null,
-    lagBlocks: lag ?? null,
-    blockAgeSeconds: blockAgeMs === undefined ? null : Math.floor(blockAgeMs / 1000),
+    lagBlocks: times.lagBlocks,
+    blockAgeSeconds: times.indexed ? Math.floor((now - times.blockTimeMs) / 1000) : null,
     stale: reason !== null,
     reason,
-    bounds: documented,
+    bounds: {
+      maxObservationAgeSeconds: Math.round(bounds.maxObservationAgeMs / 1000),
+      maxBlockAgeSeconds: Math.round(bounds.maxBlockAgeMs / 1000),
+      maxLagBlocks: bounds.maxLagBlocks,
+    },
   };
 }
 
@@ -106,7 +148,7 @@ export function createPredictFreshness({
   /** The live counter of PREDICT_INDEXER_SOURCE. */
   revision: { readonly value: number };
 }) {
-  let cached: { head: FeedHead | undefined; at: number; revision: number } | undefined;
+  let cached: { head: FeedHead | undefined; times: HeadTimes; at: number; revision: number } | undefined;
   let loading: Promise<FeedHead | undefined> | undefined;
 
   const read = async (id: string): Promise<FeedHead | undefined> => {
@@ -133,7 +175,7 @@ export function createPredictFreshness({
     const moved = revision.value;
     const pending = read(id)
       .then((head) => {
-        cached = { head, at, revision: moved };
+        cached = { head, times: headTimesOf(head), at, revision: moved };
         return head;
       })
       .catch((error: unknown) => {
@@ -148,20 +190,34 @@ export function createPredictFreshness({
     return pending;
   };
 
-  const compute = (head: FeedHead | undefined) => freshnessOf(head, clock.now(), finalityDepth, bounds);
+  /** This replica's copy of the head row while it is current, else undefined (read it again). */
+  const currentCopy = () =>
+    cached !== undefined && cached.revision === revision.value && clock.now() - cached.at < HEAD_REFRESH_MS
+      ? cached
+      : undefined;
+  const loaded = () => load(scope!).then(() => cached!);
 
   return {
     bounds,
     /** The freshness now: synchronously while this replica's copy of the head row is current. */
     current(): PredictFreshness | Promise<PredictFreshness> {
-      if (scope === undefined) return compute(undefined);
-      if (
-        cached !== undefined &&
-        cached.revision === revision.value &&
-        clock.now() - cached.at < HEAD_REFRESH_MS
-      )
-        return compute(cached.head);
-      return load(scope).then(compute);
+      if (scope === undefined) return freshnessOf(undefined, clock.now(), finalityDepth, bounds);
+      const compute = (copy: NonNullable<typeof cached>) =>
+        freshnessOf(copy.head, clock.now(), finalityDepth, bounds, copy.times);
+      const copy = currentCopy();
+      return copy !== undefined ? compute(copy) : loaded().then(compute);
+    },
+    /**
+     * Why the projection is stale now, or null while it is fresh: the verdict
+     * of `current()` without its document, for the gate every feed request
+     * passes. Synchronous while this replica's copy of the head row is current.
+     */
+    staleReason(): PredictStaleReason | null | Promise<PredictStaleReason | null> {
+      if (scope === undefined) return "NOT_INDEXED";
+      const judge = (copy: NonNullable<typeof cached>) =>
+        staleReasonOf(copy.times, clock.now(), finalityDepth, bounds);
+      const copy = currentCopy();
+      return copy !== undefined ? judge(copy) : loaded().then(judge);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { PredictFreshness } from "@mkt/protocol";
+import type { PredictStaleReason } from "@mkt/protocol";
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import type { PredictFreshnessService } from "./freshness.ts";
@@ -8,7 +8,7 @@ import type { PredictFlags, PredictSettings } from "./settings.ts";
 const RETRY_SWITCHED_OFF_SECONDS = 60;
 const RETRY_STALE_SECONDS = 5;
 
-const STALE_MESSAGES: Record<NonNullable<PredictFreshness["reason"]>, string> = {
+const STALE_MESSAGES: Record<PredictStaleReason, string> = {
   NOT_INDEXED: "the projection holds no finalized block yet",
   NOT_OBSERVED: "the indexer has not observed the chain recently",
   BLOCK_TOO_OLD: "the newest finalized block is too old",
@@ -42,17 +42,17 @@ export function switchRefusal(flags: PredictFlags, firstParty: boolean): AppErro
   return undefined;
 }
 
-export function staleRefusal(freshness: PredictFreshness): AppError | undefined {
-  if (!freshness.stale) return undefined;
+export function staleRefusal(reason: PredictStaleReason | null): AppError | undefined {
+  if (reason === null) return undefined;
   return unavailable(
     "PROJECTION_STALE",
-    `the prediction feed's projection is stale: ${STALE_MESSAGES[freshness.reason ?? "NOT_INDEXED"]}`,
+    `the prediction feed's projection is stale: ${STALE_MESSAGES[reason]}`,
     RETRY_STALE_SECONDS,
   );
 }
 
-const checkFresh = (freshness: PredictFreshness) => {
-  const refusal = staleRefusal(freshness);
+const checkFresh = (reason: PredictStaleReason | null) => {
+  const refusal = staleRefusal(reason);
   if (refusal) throw refusal;
 };
 
@@ -61,7 +61,8 @@ const checkFresh = (freshness: PredictFreshness) => {
  * `gate: "feed"`: after the key check (it needs the key's first-party flag),
  * before the read cache, so a refusal is never cached and a cached answer is
  * never served past it. Synchronous while the replica's switches and head row
- * are current (both kept in memory), so it costs no query per request.
+ * are current (both kept in memory), so it costs no query per request, and it
+ * judges staleness from numbers worked out once per head row.
  */
 export function createFeedGate({
   settings,
@@ -73,9 +74,10 @@ export function createFeedGate({
   const decide = (flags: PredictFlags, request: FastifyRequest): void | Promise<void> => {
     const refusal = switchRefusal(flags, request.apiKey?.firstParty === true);
     if (refusal) throw refusal;
-    const current = freshness.current();
-    if (current instanceof Promise) return current.then(checkFresh);
-    checkFresh(current);
+    // The verdict only: the gate runs on every feed request and needs no freshness document.
+    const reason = freshness.staleReason();
+    if (reason instanceof Promise) return reason.then(checkFresh);
+    checkFresh(reason);
   };
   return (request: FastifyRequest): void | Promise<void> => {
     const flags = settings.flags();

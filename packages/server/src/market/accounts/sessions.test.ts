@@ -86,6 +86,40 @@ describe("sign-in rules (market-api.md section 5)", () => {
     expect(again.json().error).toMatch(/nonce was already used/);
   });
 
+  it("opens an account for a new wallet, finds it on every later sign-in, and writes nothing for a reused nonce", async () => {
+    const wallet = testWallet(7).address.toLowerCase();
+    const nonce = randomUUID();
+    const first = (await post(await sign(7, { nonce }))).json() as { token: string };
+    const second = (await post(await sign(7))).json() as { token: string };
+    const reused = await post(await sign(7, { nonce }));
+    expect(reused.statusCode).toBe(401);
+    const accounts = await test.db.kysely
+      .selectFrom("account_wallets")
+      .innerJoin("accounts", "accounts.id", "account_wallets.account_id")
+      .select(["accounts.id", "accounts.primary_address"])
+      .where("account_wallets.address", "=", wallet)
+      .execute();
+    expect(accounts).toEqual([{ id: expect.stringMatching(/^acct_/), primary_address: wallet }]);
+    const sessions = await test.db.kysely
+      .selectFrom("sessions")
+      .select(["token_hash", "account_id", "wallet", "origin", "kind"])
+      .where("wallet", "=", wallet)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+    expect(new Set(sessions.map((row) => row.token_hash))).toEqual(
+      new Set([hashSecret(first.token), hashSecret(second.token)]),
+    );
+    for (const row of sessions)
+      expect(row).toMatchObject({ account_id: accounts[0]!.id, origin: TEST_ORIGIN, kind: "account" });
+    const spent = await test.db.kysely
+      .selectFrom("used_nonces")
+      .select(["purpose"])
+      .where("nonce", "=", nonce)
+      .execute();
+    expect(spent).toEqual([{ purpose: "sign-in" }]);
+  });
+
   it("consumes a nonce only after the signature verifies: nobody can burn another wallet's nonce", async () => {
     const nonce = randomUUID();
     const victim = await sign(5, { nonce });

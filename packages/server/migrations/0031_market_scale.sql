@@ -1,3 +1,5 @@
+-- The market at production volume: summaries for the board, and indexes in the order lists page.
+
 -- The board's all-time figures read summaries the market projection keeps as it applies each
 -- claim, instead of aggregating every claim on each read. Three places, all state rows of the
 -- registry's scope (reorgs undo them from the undo log; a scope reset deletes them by `scope`):
@@ -102,18 +104,31 @@ WHERE d.chain_id = s.chain_id AND d.runtime_id = s.runtime_id AND d.drop_id = s.
 
 INSERT INTO market_board_collectors (scope, chain_id, runtime_id, owner, claims, packs, volume, drops, creators, last_claim_at)
 SELECT min(c.scope), c.chain_id, r.runtime_id, c.owner, count(*), sum(c.quantity), sum(c.paid),
-       count(DISTINCT c.runtime_id || ':' || c.drop_id::text),
-       COALESCE((
-         SELECT jsonb_agg(f.creator ORDER BY f.block_number, f.log_index)
-         FROM (
-           SELECT DISTINCT ON (d2.creator) d2.creator, c2.block_number, c2.log_index
-           FROM market_claims c2
-           JOIN market_drops d2 ON d2.chain_id = c2.chain_id AND d2.runtime_id = c2.runtime_id AND d2.drop_id = c2.drop_id
-           WHERE c2.chain_id = c.chain_id AND c2.owner = c.owner AND (r.runtime_id = '' OR c2.runtime_id = r.runtime_id)
-           ORDER BY d2.creator, c2.block_number, c2.log_index
-         ) f
-       ), '[]'::jsonb),
-       max(c.block_time)
+       count(DISTINCT c.runtime_id || ':' || c.drop_id::text), COALESCE(f.creators, '[]'::jsonb), max(c.block_time)
 FROM market_claims c
 CROSS JOIN LATERAL (VALUES (c.runtime_id), ('')) AS r (runtime_id)
-GROUP BY c.chain_id, r.runtime_id, c.owner;
+LEFT JOIN (
+  -- The creators a wallet claimed from, in the order of its first claim from each.
+  SELECT chain_id, runtime_id, owner, jsonb_agg(creator ORDER BY block_number, log_index) AS creators
+  FROM (
+    SELECT DISTINCT ON (c.chain_id, r.runtime_id, c.owner, d.creator)
+           c.chain_id, r.runtime_id, c.owner, d.creator, c.block_number, c.log_index
+    FROM market_claims c
+    CROSS JOIN LATERAL (VALUES (c.runtime_id), ('')) AS r (runtime_id)
+    JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
+    ORDER BY c.chain_id, r.runtime_id, c.owner, d.creator, c.block_number, c.log_index
+  ) firsts
+  GROUP BY chain_id, runtime_id, owner
+) f ON f.chain_id = c.chain_id AND f.runtime_id = r.runtime_id AND f.owner = c.owner
+GROUP BY c.chain_id, r.runtime_id, c.owner, f.creators;
+
+-- Follow lists page by (time, account) from a cursor: indexes in that order, so a deep page starts
+-- at the cursor instead of filtering every newer follow of a popular account.
+CREATE INDEX follows_followee_order ON follows (followee_id, created_at, follower_id);
+CREATE INDEX follows_follower_order ON follows (follower_id, created_at, followee_id);
+DROP INDEX follows_followee;
+DROP INDEX follows_follower;
+
+-- An account's releases, last changed first (its own list, a creator's public list).
+CREATE INDEX releases_owner_seq ON releases (owner_id, seq DESC);
+DROP INDEX releases_owner;

@@ -132,3 +132,39 @@ DROP INDEX follows_follower;
 -- An account's releases, last changed first (its own list, a creator's public list).
 CREATE INDEX releases_owner_seq ON releases (owner_id, seq DESC);
 DROP INDEX releases_owner;
+
+-- How many accounts follow an account and how many it follows, kept by the follows table's own
+-- changes (a follow, an unfollow, an account's deletion cascading to its follows), so a creator's
+-- page reads two numbers instead of counting a popular account's followers.
+CREATE TABLE account_follow_counts (
+  account_id  text PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+  followers   bigint NOT NULL DEFAULT 0,
+  following   bigint NOT NULL DEFAULT 0
+);
+
+INSERT INTO account_follow_counts (account_id, followers, following)
+SELECT a.id,
+       (SELECT count(*) FROM follows f WHERE f.followee_id = a.id),
+       (SELECT count(*) FROM follows f WHERE f.follower_id = a.id)
+FROM accounts a
+WHERE EXISTS (SELECT 1 FROM follows f WHERE f.followee_id = a.id OR f.follower_id = a.id);
+
+CREATE FUNCTION account_follow_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO account_follow_counts (account_id, followers) VALUES (NEW.followee_id, 1)
+      ON CONFLICT (account_id) DO UPDATE SET followers = account_follow_counts.followers + 1;
+    INSERT INTO account_follow_counts (account_id, following) VALUES (NEW.follower_id, 1)
+      ON CONFLICT (account_id) DO UPDATE SET following = account_follow_counts.following + 1;
+    RETURN NEW;
+  END IF;
+  -- A deleted account's own row goes with it (ON DELETE CASCADE): only existing rows are lowered.
+  UPDATE account_follow_counts SET followers = followers - 1 WHERE account_id = OLD.followee_id;
+  UPDATE account_follow_counts SET following = following - 1 WHERE account_id = OLD.follower_id;
+  RETURN OLD;
+END;
+$$;
+
+CREATE TRIGGER account_follow_counts_track
+  AFTER INSERT OR DELETE ON follows
+  FOR EACH ROW EXECUTE FUNCTION account_follow_counts_track();

@@ -57,7 +57,9 @@ CREATE INDEX market_board_collectors_volume
 CREATE INDEX market_board_collectors_drops
   ON market_board_collectors (chain_id, runtime_id, drops DESC, packs DESC, volume DESC, owner);
 
--- The summaries of the claims already projected.
+-- The summaries of the claims already projected (statistics first: the joins below are planned on them).
+ANALYZE market_claims;
+ANALYZE market_drops;
 INSERT INTO market_board_holdings (scope, chain_id, runtime_id, owner, drop_id, claims, packs, volume)
 SELECT min(scope), chain_id, runtime_id, owner, drop_id, count(*), sum(quantity), sum(paid)
 FROM market_claims

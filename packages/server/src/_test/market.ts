@@ -131,6 +131,8 @@ export async function rebuildBoardSummaries(connection: SqlConnection) {
 
 /** Migration 0031's backfill of the board's summaries, statement by statement. */
 const BOARD_SUMMARY_BACKFILL = [
+  `ANALYZE market_claims`,
+  `ANALYZE market_drops`,
   `INSERT INTO market_board_holdings (scope, chain_id, runtime_id, owner, drop_id, claims, packs, volume)
 SELECT min(scope), chain_id, runtime_id, owner, drop_id, count(*), sum(quantity), sum(paid)
 FROM market_claims

@@ -184,6 +184,8 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
                (SELECT count(*) FROM dm_messages u
                 WHERE u.thread_id = t.id AND u.id > t.seen AND u.sender_id <> ${me}) AS unread
         FROM (
+          -- The page's threads first; then, for those alone, the other account and the newest message.
+          SELECT * FROM (
           (SELECT id, account_b AS other_id, last_message_id, seen_a AS seen FROM dm_threads
            WHERE account_a = ${me} ${older("last_message_id")}
            ORDER BY last_message_id DESC LIMIT ${limit + 1})
@@ -191,9 +193,13 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
           (SELECT id, account_a AS other_id, last_message_id, seen_b AS seen FROM dm_threads
            WHERE account_b = ${me} ${older("last_message_id")}
            ORDER BY last_message_id DESC LIMIT ${limit + 1})
+          ) sides ORDER BY last_message_id DESC LIMIT ${limit + 1}
         ) t
-        JOIN accounts o ON o.id = t.other_id
-        JOIN dm_messages m ON m.id = t.last_message_id
+        -- Looked up by key for the page's threads alone (LIMIT 1 keeps each a lookup, never a scan).
+        CROSS JOIN LATERAL (SELECT primary_address, username FROM accounts WHERE id = t.other_id LIMIT 1) o
+        CROSS JOIN LATERAL (
+          SELECT id, sender_id, sender_wallet, body, created_at FROM dm_messages WHERE id = t.last_message_id LIMIT 1
+        ) m
         ORDER BY t.last_message_id DESC
         LIMIT ${limit + 1}`.execute(k);
       const message = toMessage(me);

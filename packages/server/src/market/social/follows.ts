@@ -30,7 +30,18 @@ export function createFollowService({ db, clock, cursors }: PagedServiceDeps) {
         : (["f.follower_id", "f.followee_id"] as const);
     let query = k
       .selectFrom("follows as f")
-      .innerJoin("accounts as a", "a.id", other)
+      // Each listed account looked up by its key, for the page's rows only (a lateral lookup, never a
+      // join the planner may turn into reading every account).
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom("accounts")
+            .select(["accounts.id", "accounts.primary_address", "accounts.username"])
+            .whereRef("accounts.id", "=", other)
+            .limit(1)
+            .as("a"),
+        (join) => join.onTrue(),
+      )
       .select(["a.id", "a.primary_address", "a.username", "f.created_at"])
       .where(own, "=", account.id)
       .orderBy("f.created_at", "desc")

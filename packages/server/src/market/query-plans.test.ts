@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { signIn, testWallet } from "../_test/accounts.ts";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
@@ -67,63 +67,53 @@ postgresOnly.describe(
       await database?.close();
     });
 
-    postgresOnly.it(
-      "reads no large table whole in any statement a market read runs, first page or deep",
-      async () => {
-        const { rows: sizes } = await database.db.withConnection((c) =>
-          c.query<{ relname: string; reltuples: number }>(
-            "SELECT relname, reltuples FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace",
-            [],
-          ),
-        );
-        const large = new Set(sizes.filter((t) => t.reltuples > LARGE).map((t) => t.relname));
-        expect([...large]).toEqual(
-          expect.arrayContaining([
-            "market_claims",
-            "dm_messages",
-            "accounts",
-            "follows",
-            "market_board_collectors",
-          ]),
-        );
-        const explained: string[] = [];
-        const scans: string[] = [];
-        for (const route of routes) {
-          // Twice: the second request is what a request costs once the key and session are known;
-          // the first also runs what a read-cache miss runs.
-          for (let round = 0; round < 2; round++) {
-            const { result, statements } = await captureStatements(() =>
-              test.app.server.inject({ method: "GET", url: route.path, headers: route.headers ?? {} }),
-            );
-            expect(result.statusCode, `${route.path}: ${result.body}`).toBe(200);
-            for (const statement of statements.filter(isRead)) {
-              const plan = await explain(statement);
-              explained.push(statement.text);
-              for (const node of nodesOf(plan)) {
-                if (node["Node Type"] === "Seq Scan" && large.has(node["Relation Name"] ?? ""))
-                  scans.push(
-                    `${route.route} (${route.page}) scans ${node["Relation Name"]}: ${statement.text}`,
-                  );
-              }
+    it("reads no large table whole in any statement a market read runs, first page or deep", async () => {
+      const { rows: sizes } = await database.db.withConnection((c) =>
+        c.query<{ relname: string; reltuples: number }>(
+          "SELECT relname, reltuples FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace",
+          [],
+        ),
+      );
+      const large = new Set(sizes.filter((t) => t.reltuples > LARGE).map((t) => t.relname));
+      expect([...large]).toEqual(
+        expect.arrayContaining([
+          "market_claims",
+          "dm_messages",
+          "accounts",
+          "follows",
+          "market_board_collectors",
+        ]),
+      );
+      const explained: string[] = [];
+      const scans: string[] = [];
+      for (const route of routes) {
+        // Twice: the second request is what a request costs once the key and session are known;
+        // the first also runs what a read-cache miss runs.
+        for (let round = 0; round < 2; round++) {
+          const { result, statements } = await captureStatements(() =>
+            test.app.server.inject({ method: "GET", url: route.path, headers: route.headers ?? {} }),
+          );
+          expect(result.statusCode, `${route.path}: ${result.body}`).toBe(200);
+          for (const statement of statements.filter(isRead)) {
+            const plan = await explain(statement);
+            explained.push(statement.text);
+            for (const node of nodesOf(plan)) {
+              if (node["Node Type"] === "Seq Scan" && large.has(node["Relation Name"] ?? ""))
+                scans.push(
+                  `${route.route} (${route.page}) scans ${node["Relation Name"]}: ${statement.text}`,
+                );
             }
           }
         }
-        expect(scans).toEqual([]);
-        // The reads ran SQL to look at: the claims, DMs, follows, releases and board queries among them.
-        for (const table of [
-          "market_claims",
-          "dm_messages",
-          "follows",
-          "releases",
-          "market_board_collectors",
-        ])
-          expect(
-            explained.some((text) => text.includes(table)),
-            table,
-          ).toBe(true);
-      },
-      { timeout: 600_000 },
-    );
+      }
+      expect(scans).toEqual([]);
+      // The reads ran SQL to look at: the claims, DMs, follows, releases and board queries among them.
+      for (const table of ["market_claims", "dm_messages", "follows", "releases", "market_board_collectors"])
+        expect(
+          explained.some((text) => text.includes(table)),
+          table,
+        ).toBe(true);
+    }, 600_000);
 
     const isRead = (statement: CapturedStatement) => /^\s*(select|with)\b/i.test(statement.text);
     const explain = async (statement: CapturedStatement): Promise<PlanNode> => {

@@ -559,6 +559,8 @@ export async function loadMarketSocial(
       [],
     );
     log("market: follows");
+    // In bulk: the counts the trigger keeps row by row are written once, by the same definition.
+    await connection.query("ALTER TABLE follows DISABLE TRIGGER account_follow_counts_track", []);
     await connection.query(
       `INSERT INTO follows (follower_id, followee_id, created_at)
        SELECT ${ACCOUNT_ID_SQL("i")}, ${ACCOUNT_ID_SQL("0")}, $2::timestamptz + make_interval(secs => 10 * i)
@@ -571,6 +573,15 @@ export async function loadMarketSocial(
          FROM generate_series(1, $1::int - 2) AS i`,
       [counts.accounts, anchor, followingOf0(counts)],
     );
+    await connection.query(
+      `INSERT INTO account_follow_counts (account_id, followers, following)
+       SELECT account_id, sum(followers), sum(following)
+       FROM (SELECT followee_id AS account_id, 1 AS followers, 0 AS following FROM follows
+             UNION ALL SELECT follower_id, 0, 1 FROM follows) f
+       GROUP BY account_id`,
+      [],
+    );
+    await connection.query("ALTER TABLE follows ENABLE TRIGGER account_follow_counts_track", []);
 
     log(`market: ${counts.releases.toLocaleString("en")} releases`);
     const BATCH = 500;
@@ -760,6 +771,35 @@ export async function checkMarketSocialSample(
   const followColumns = async (on: Database) =>
     Object.keys(await one_(on, "SELECT to_jsonb(f) AS row FROM follows f LIMIT 1"));
   expectSame("follows", await followColumns(scratch), await followColumns(db));
+  // Follow counts: what the trigger keeps for the service's follow, and for the loaded accounts the
+  // number of their follows.
+  const countsOf = async (on: Database, ids: string[]) =>
+    query(
+      on,
+      `SELECT jsonb_build_object('kept', to_jsonb(c) - 'account_id',
+         'counted', jsonb_build_object('followers', (SELECT count(*) FROM follows WHERE followee_id = a.id),
+                                       'following', (SELECT count(*) FROM follows WHERE follower_id = a.id))) AS row
+       FROM unnest($1::text[]) AS a (id) LEFT JOIN account_follow_counts c ON c.account_id = a.id ORDER BY a.id`,
+      [ids],
+    );
+  const keptEqualsCounted = (rows: Json[]) =>
+    rows.every(
+      (row) =>
+        sameJson(row["kept"], row["counted"]) ||
+        (row["kept"] === null && sameJson(row["counted"], { followers: 0, following: 0 })),
+    );
+  expectSame(
+    "follow counts",
+    keptEqualsCounted(await countsOf(scratch, ids)),
+    keptEqualsCounted(
+      await countsOf(db, [
+        accountId(0),
+        accountId(1),
+        accountId(2),
+        accountId(Math.floor(counts.accounts / 2)),
+      ]),
+    ),
+  );
 
   // Threads and messages: columns, the thread id's form, and what send keeps on the thread.
   const threadShape = async (on: Database, threadId?: string) => {

@@ -40,6 +40,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { type CapturedStatement, captureStatements } from "../../packages/server/src/_test/volume/capture.ts";
 import { createApp } from "../../packages/server/src/app.ts";
 import { loadConfig } from "../../packages/server/src/config/index.ts";
 import { migrate, openDatabase, readMigrations } from "../../packages/server/src/db/index.ts";
@@ -175,42 +176,6 @@ async function storedFingerprint(url: string): Promise<string | undefined> {
     return undefined;
   } finally {
     await client.end();
-  }
-}
-
-/** One statement as the pg driver sent it. */
-export interface CapturedStatement {
-  text: string;
-  values: unknown[] | undefined;
-}
-
-type QueryFn = (...args: unknown[]) => unknown;
-
-/**
- * Records every statement the pg driver of this process sends while `fn`
- * runs (text and values; LISTEN/UNLISTEN of background listeners left out).
- */
-export async function captureStatements<T>(
-  fn: () => Promise<T>,
-): Promise<{ result: T; statements: CapturedStatement[] }> {
-  const statements: CapturedStatement[] = [];
-  const prototype = pg.Client.prototype as unknown as { query: QueryFn };
-  const original = prototype.query;
-  prototype.query = function (this: unknown, ...args: unknown[]) {
-    const [first, second] = args;
-    const text =
-      typeof first === "string" ? first : ((first as { text?: string } | undefined)?.text ?? undefined);
-    const values = Array.isArray(second)
-      ? second
-      : ((first as { values?: unknown[] } | undefined)?.values ?? undefined);
-    if (text !== undefined && !/^\s*(UN)?LISTEN\b/i.test(text)) statements.push({ text, values });
-    return original.apply(this, args);
-  };
-  try {
-    const result = await fn();
-    return { result, statements };
-  } finally {
-    prototype.query = original;
   }
 }
 

@@ -112,3 +112,84 @@ export function claimedLog(
     },
   };
 }
+
+/**
+ * Recomputes the board's summaries (migration 0031) from the claims the
+ * projection holds: the same statements the migration backfills with. For
+ * tests that remove claims by hand (a missed log) and need the summaries to
+ * match what remains.
+ */
+export async function rebuildBoardSummaries(connection: SqlConnection) {
+  await connection.query("DELETE FROM market_board_holdings", []);
+  await connection.query("DELETE FROM market_board_collectors", []);
+  await connection.query(
+    "UPDATE market_drops SET claims = 0, volume = 0, holders = 0, creator_holders = 0, chain_holders = 0, last_claim_at = NULL",
+    [],
+  );
+  for (const statement of BOARD_SUMMARY_BACKFILL) await connection.query(statement, []);
+}
+
+/** Migration 0031's backfill of the board's summaries, statement by statement. */
+const BOARD_SUMMARY_BACKFILL = [
+  `ANALYZE market_claims`,
+  `ANALYZE market_drops`,
+  `INSERT INTO market_board_holdings (scope, chain_id, runtime_id, owner, drop_id, claims, packs, volume)
+SELECT min(scope), chain_id, runtime_id, owner, drop_id, count(*), sum(quantity), sum(paid)
+FROM market_claims
+GROUP BY chain_id, runtime_id, owner, drop_id`,
+  `UPDATE market_drops d
+SET claims = s.claims, volume = s.volume, holders = s.holders, last_claim_at = s.last_claim_at
+FROM (
+  SELECT chain_id, runtime_id, drop_id, count(*) AS claims, sum(paid) AS volume,
+         count(DISTINCT owner) AS holders, max(block_time) AS last_claim_at
+  FROM market_claims
+  GROUP BY chain_id, runtime_id, drop_id
+) s
+WHERE d.chain_id = s.chain_id AND d.runtime_id = s.runtime_id AND d.drop_id = s.drop_id`,
+  `-- Each wallet's first claim from each creator, within a runtime and within the chain.
+UPDATE market_drops d
+SET creator_holders = s.n
+FROM (
+  SELECT chain_id, runtime_id, drop_id, count(*) AS n
+  FROM (
+    SELECT DISTINCT ON (c.chain_id, c.runtime_id, d.creator, c.owner) c.chain_id, c.runtime_id, c.drop_id
+    FROM market_claims c
+    JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
+    ORDER BY c.chain_id, c.runtime_id, d.creator, c.owner, c.block_number, c.log_index
+  ) firsts
+  GROUP BY chain_id, runtime_id, drop_id
+) s
+WHERE d.chain_id = s.chain_id AND d.runtime_id = s.runtime_id AND d.drop_id = s.drop_id`,
+  `UPDATE market_drops d
+SET chain_holders = s.n
+FROM (
+  SELECT chain_id, runtime_id, drop_id, count(*) AS n
+  FROM (
+    SELECT DISTINCT ON (c.chain_id, d.creator, c.owner) c.chain_id, c.runtime_id, c.drop_id
+    FROM market_claims c
+    JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
+    ORDER BY c.chain_id, d.creator, c.owner, c.block_number, c.log_index
+  ) firsts
+  GROUP BY chain_id, runtime_id, drop_id
+) s
+WHERE d.chain_id = s.chain_id AND d.runtime_id = s.runtime_id AND d.drop_id = s.drop_id`,
+  `INSERT INTO market_board_collectors (scope, chain_id, runtime_id, owner, claims, packs, volume, drops, creators, last_claim_at)
+SELECT min(c.scope), c.chain_id, r.runtime_id, c.owner, count(*), sum(c.quantity), sum(c.paid),
+       count(DISTINCT c.runtime_id || ':' || c.drop_id::text), COALESCE(f.creators, '[]'::jsonb), max(c.block_time)
+FROM market_claims c
+CROSS JOIN LATERAL (VALUES (c.runtime_id), ('')) AS r (runtime_id)
+LEFT JOIN (
+  -- The creators a wallet claimed from, in the order of its first claim from each.
+  SELECT chain_id, runtime_id, owner, jsonb_agg(creator ORDER BY block_number, log_index) AS creators
+  FROM (
+    SELECT DISTINCT ON (c.chain_id, r.runtime_id, c.owner, d.creator)
+           c.chain_id, r.runtime_id, c.owner, d.creator, c.block_number, c.log_index
+    FROM market_claims c
+    CROSS JOIN LATERAL (VALUES (c.runtime_id), ('')) AS r (runtime_id)
+    JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
+    ORDER BY c.chain_id, r.runtime_id, c.owner, d.creator, c.block_number, c.log_index
+  ) firsts
+  GROUP BY chain_id, runtime_id, owner
+) f ON f.chain_id = c.chain_id AND f.runtime_id = r.runtime_id AND f.owner = c.owner
+GROUP BY c.chain_id, r.runtime_id, c.owner, f.creators`,
+];

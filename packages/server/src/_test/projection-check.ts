@@ -31,6 +31,8 @@ const PROJECTION_TABLES = [
   "market_runtimes",
   "market_drops",
   "market_claims",
+  "market_board_holdings",
+  "market_board_collectors",
   "predict_markets",
   "predict_trades",
   "predict_positions",

@@ -93,6 +93,14 @@ export interface FollowsTable {
   created_at: Created;
 }
 
+/** Kept by a trigger on `follows` (migration 0031): never written by the services. */
+export interface AccountFollowCountsTable {
+  account_id: string;
+  /** bigint: the driver answers a decimal string. */
+  followers: string;
+  following: string;
+}
+
 export interface BlocksTable {
   account_id: string;
   blocked_id: string;
@@ -269,6 +277,7 @@ export interface DB {
   sessions: SessionsTable;
   account_deletions: AccountDeletionsTable;
   follows: FollowsTable;
+  account_follow_counts: AccountFollowCountsTable;
   blocks: BlocksTable;
   rooms: RoomsTable;
   room_messages: RoomMessagesTable;

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogCapture } from "../_test/app.ts";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
+import { rebuildBoardSummaries } from "../_test/market.ts";
 import { expectProjectionMatchesChain, snapshotProjection } from "../_test/projection-check.ts";
 import type { Database } from "../db/index.ts";
 import { createLogger } from "../logging/index.ts";
@@ -137,10 +138,12 @@ describe("indexer on the classic and current-generation dev chain", () => {
       found: true,
       pending: false,
     });
-    // As if the indexer had missed the transaction's logs.
+    // As if the indexer had missed the transaction's logs: neither the claim nor what it added to
+    // the board's summaries is there.
     await database.db.withConnection(async (c) => {
       await c.query("DELETE FROM chain_events WHERE transaction_hash = $1", [hash]);
       await c.query("DELETE FROM market_claims WHERE transaction_hash = $1", [hash]);
+      await rebuildBoardSummaries(c);
     });
     expect(await indexer.reapplyTransaction(hash as `0x${string}`)).toMatchObject({
       applied: 1,

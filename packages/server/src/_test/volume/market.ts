@@ -29,7 +29,7 @@ import { createDmService } from "../../market/social/dms.ts";
 import { createFollowService } from "../../market/social/follows.ts";
 import { createCursorSigner } from "../../paging/index.ts";
 import { testEnvelopeChecks, testWallet } from "../accounts.ts";
-import { projectLogs } from "../market.ts";
+import { projectLogs, rebuildBoardSummaries } from "../market.ts";
 
 /** The market's volumes at scale 1. */
 export const MARKET_VOLUMES = {
@@ -280,47 +280,9 @@ export async function loadMarketClaims(
       );
     }
     log("market: the board's summaries (holdings, collectors, drops' claim figures)");
-    for (const statement of BOARD_SUMMARY_SQL) await connection.exec(statement);
+    await rebuildBoardSummaries(connection);
   });
 }
-
-/**
- * The board's summaries of the loaded claims, as the projection keeps them
- * claim by claim (the same aggregates migration 0031 backfills).
- */
-const BOARD_SUMMARY_SQL = [
-  `INSERT INTO market_board_holdings (scope, chain_id, runtime_id, owner, drop_id, claims, packs, volume)
-   SELECT min(scope), chain_id, runtime_id, owner, drop_id, count(*), sum(quantity), sum(paid)
-   FROM market_claims GROUP BY chain_id, runtime_id, owner, drop_id`,
-  `UPDATE market_drops d
-   SET claims = s.claims, volume = s.volume, holders = s.holders, last_claim_at = s.last_claim_at
-   FROM (SELECT chain_id, runtime_id, drop_id, count(*) AS claims, sum(paid) AS volume,
-                count(DISTINCT owner) AS holders, max(block_time) AS last_claim_at
-         FROM market_claims GROUP BY chain_id, runtime_id, drop_id) s
-   WHERE d.chain_id = s.chain_id AND d.runtime_id = s.runtime_id AND d.drop_id = s.drop_id`,
-  // One runtime: a wallet's first claim from a creator is the same within the runtime and the chain.
-  `UPDATE market_drops d
-   SET creator_holders = s.n, chain_holders = s.n
-   FROM (SELECT chain_id, runtime_id, drop_id, count(*) AS n
-         FROM (SELECT DISTINCT ON (c.chain_id, d.creator, c.owner) c.chain_id, c.runtime_id, c.drop_id
-               FROM market_claims c
-               JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
-               ORDER BY c.chain_id, d.creator, c.owner, c.block_number, c.log_index) firsts
-         GROUP BY chain_id, runtime_id, drop_id) s
-   WHERE d.chain_id = s.chain_id AND d.runtime_id = s.runtime_id AND d.drop_id = s.drop_id`,
-  `INSERT INTO market_board_collectors (scope, chain_id, runtime_id, owner, claims, packs, volume, drops, creators, last_claim_at)
-   SELECT min(c.scope), c.chain_id, r.runtime_id, c.owner, count(*), sum(c.quantity), sum(c.paid),
-          count(DISTINCT c.drop_id), f.creators, max(c.block_time)
-   FROM market_claims c
-   JOIN (SELECT owner, jsonb_agg(creator ORDER BY block_number, log_index) AS creators
-         FROM (SELECT DISTINCT ON (c.owner, d.creator) c.owner, d.creator, c.block_number, c.log_index
-               FROM market_claims c
-               JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
-               ORDER BY c.owner, d.creator, c.block_number, c.log_index) firsts
-         GROUP BY owner) f ON f.owner = c.owner
-   CROSS JOIN LATERAL (VALUES (c.runtime_id), ('')) AS r (runtime_id)
-   GROUP BY c.chain_id, r.runtime_id, c.owner, f.creators`,
-];
 
 type Json = Record<string, unknown>;
 
@@ -597,6 +559,8 @@ export async function loadMarketSocial(
       [],
     );
     log("market: follows");
+    // In bulk: the counts the trigger keeps row by row are written once, by the same definition.
+    await connection.query("ALTER TABLE follows DISABLE TRIGGER account_follow_counts_track", []);
     await connection.query(
       `INSERT INTO follows (follower_id, followee_id, created_at)
        SELECT ${ACCOUNT_ID_SQL("i")}, ${ACCOUNT_ID_SQL("0")}, $2::timestamptz + make_interval(secs => 10 * i)
@@ -609,6 +573,15 @@ export async function loadMarketSocial(
          FROM generate_series(1, $1::int - 2) AS i`,
       [counts.accounts, anchor, followingOf0(counts)],
     );
+    await connection.query(
+      `INSERT INTO account_follow_counts (account_id, followers, following)
+       SELECT account_id, sum(followers), sum(following)
+       FROM (SELECT followee_id AS account_id, 1 AS followers, 0 AS following FROM follows
+             UNION ALL SELECT follower_id, 0, 1 FROM follows) f
+       GROUP BY account_id`,
+      [],
+    );
+    await connection.query("ALTER TABLE follows ENABLE TRIGGER account_follow_counts_track", []);
 
     log(`market: ${counts.releases.toLocaleString("en")} releases`);
     const BATCH = 500;
@@ -798,6 +771,35 @@ export async function checkMarketSocialSample(
   const followColumns = async (on: Database) =>
     Object.keys(await one_(on, "SELECT to_jsonb(f) AS row FROM follows f LIMIT 1"));
   expectSame("follows", await followColumns(scratch), await followColumns(db));
+  // Follow counts: what the trigger keeps for the service's follow, and for the loaded accounts the
+  // number of their follows.
+  const countsOf = async (on: Database, ids: string[]) =>
+    query(
+      on,
+      `SELECT jsonb_build_object('kept', to_jsonb(c) - 'account_id',
+         'counted', jsonb_build_object('followers', (SELECT count(*) FROM follows WHERE followee_id = a.id),
+                                       'following', (SELECT count(*) FROM follows WHERE follower_id = a.id))) AS row
+       FROM unnest($1::text[]) AS a (id) LEFT JOIN account_follow_counts c ON c.account_id = a.id ORDER BY a.id`,
+      [ids],
+    );
+  const keptEqualsCounted = (rows: Json[]) =>
+    rows.every(
+      (row) =>
+        sameJson(row["kept"], row["counted"]) ||
+        (row["kept"] === null && sameJson(row["counted"], { followers: 0, following: 0 })),
+    );
+  expectSame(
+    "follow counts",
+    keptEqualsCounted(await countsOf(scratch, ids)),
+    keptEqualsCounted(
+      await countsOf(db, [
+        accountId(0),
+        accountId(1),
+        accountId(2),
+        accountId(Math.floor(counts.accounts / 2)),
+      ]),
+    ),
+  );
 
   // Threads and messages: columns, the thread id's form, and what send keeps on the thread.
   const threadShape = async (on: Database, threadId?: string) => {
@@ -893,4 +895,203 @@ async function scratchAnchor(db: Database): Promise<number> {
   );
   if (!rows.rows[0]) throw new Error("no account 0: the accounts were not loaded");
   return new Date(rows.rows[0].t).getTime();
+}
+
+// The market's reads over the volume ---------------------------------------------------------
+
+/** One measured read: the route as documented, its page, the volume behind it, the request. */
+export interface VolumeRoute {
+  route: string;
+  page: "first" | "deep";
+  volume: string;
+  path: string;
+  headers?: Record<string, string>;
+}
+
+/** One GET through the API (the benchmark's server, or a test app): status and body text. */
+export type VolumeGet = (
+  path: string,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; body: string }>;
+
+/** Follows `next` of a list from `path` for at most `pages` pages; answers the last page's path. */
+async function walk(get: VolumeGet, path: string, pages: number, headers?: Record<string, string>) {
+  let current = path;
+  for (let page = 1; page < pages; page++) {
+    const response = await get(current, headers);
+    if (response.status !== 200) throw new Error(`${current} answered ${response.status}: ${response.body}`);
+    const body = JSON.parse(response.body) as { next?: string | number | null };
+    if (body.next === undefined || body.next === null) return current;
+    const url = new URL(current, "http://volume.invalid");
+    url.searchParams.set(typeof body.next === "number" ? "offset" : "cursor", String(body.next));
+    current = `${url.pathname}${url.search}`;
+  }
+  return current;
+}
+
+/** The loaded releases' ids: the public ones (newest change first), and the measured account's. */
+function releaseIdsOf(counts: MarketCounts) {
+  const all = Array.from({ length: counts.releases }, (_, r) => releaseOf(r, counts, 0));
+  const mine = all.filter((release) => release.owner === MEASURED_CREATOR);
+  return {
+    public: all
+      .filter((release) => release.status !== "draft")
+      .map((release) => release.id)
+      .reverse(),
+    own: mine.length,
+    ownPublic: mine.filter((release) => release.status !== "draft").length,
+  };
+}
+
+const n = (value: number) => value.toLocaleString("en");
+
+/**
+ * Every market read over the volume, at its first page and at its last page
+ * (reached by following `next`, or the last offset a bounded offset list
+ * serves): the scale benchmark's routes and the plan test's queries.
+ * `session` is the measured account's (account 0, `measured`) signed in.
+ */
+export async function marketReadRoutes({
+  counts,
+  measured,
+  session,
+  get,
+}: {
+  counts: MarketCounts;
+  measured: string;
+  session: Record<string, string>;
+  get: VolumeGet;
+}): Promise<VolumeRoute[]> {
+  const runtime = `/market/runtime/${VOLUME_RUNTIME}`;
+  const account1 = accountAddress(1, measured);
+  const releaseIds = releaseIdsOf(counts);
+  const publicReleases = releaseIds.public.length;
+  const ownReleases = releaseIds.ownPublic;
+  const volume = {
+    claims: `${n(counts.claims)} claims`,
+    drops: `${n(counts.drops)} drops, ${n(counts.claims)} claims`,
+    releases: `${n(counts.releases)} releases`,
+    accounts: `${n(counts.accounts)} accounts`,
+    dms: `${n(counts.dms)} DMs`,
+    follows: `${n(counts.accounts)} accounts' follows`,
+  };
+  const lastOffset = (total: number, page: number, bound: number) =>
+    Math.min(bound, Math.max(0, Math.floor((total - 1) / page) * page));
+  const routes: VolumeRoute[] = [];
+  const add = (
+    route: string,
+    page: VolumeRoute["page"],
+    volumeText: string,
+    path: string,
+    headers?: Record<string, string>,
+  ) => routes.push({ route, page, volume: volumeText, path, ...(headers ? { headers } : {}) });
+  /** A list's first page, and its last page reached by following `next` (at most `pages` pages). */
+  const list = async (
+    route: string,
+    volumeText: string,
+    path: string,
+    pages: number,
+    headers?: Record<string, string>,
+  ) => {
+    add(route, "first", volumeText, path, headers);
+    add(route, "deep", volumeText, await walk(get, path, pages, headers), headers);
+  };
+
+  add("GET /market/runtime", "first", volume.drops, "/market/runtime");
+  await list(
+    "GET /market/runtime/{version}",
+    volume.drops,
+    `${runtime}?limit=10`,
+    Math.ceil(counts.drops / 10) + 1,
+  );
+  const ownerClaims = `${runtime}/claims?owner=${measured}&limit=100`;
+  await list(
+    "GET /market/runtime/{version}/claims",
+    volume.claims,
+    ownerClaims,
+    Math.ceil(counts.claims / 100 / 100) + 1,
+  );
+  add("GET /market/discovery", "first", volume.drops, "/market/discovery");
+  for (const board of ["creators", "collectors"] as const) {
+    const path = `/market/board/${board}?window=all`;
+    add(`GET /market/board/${board}`, "first", volume.claims, path);
+    // Offset paging, bounded at 10,000 (documented): the last page the board serves.
+    const entries = board === "creators" ? Math.min(50, counts.accounts) : counts.accounts;
+    add(
+      `GET /market/board/${board}`,
+      "deep",
+      volume.claims,
+      `${path}&offset=${lastOffset(entries, 25, 10_000)}`,
+    );
+    add(`GET /market/board/${board} (30d)`, "first", volume.claims, `/market/board/${board}?window=30d`);
+  }
+  add(
+    "GET /market/creators/{address}",
+    "first",
+    `${volume.accounts}, ${volume.releases}`,
+    `/market/creators/${measured}`,
+  );
+  await list(
+    "GET /market/creators/{address}/releases",
+    volume.releases,
+    `/market/creators/${measured}/releases?limit=10`,
+    Math.ceil(ownReleases / 10) + 1,
+  );
+  await list(
+    "GET /market/creators/{address}/drops",
+    volume.drops,
+    `/market/creators/${measured}/drops?limit=1`,
+    counts.drops,
+  );
+  add("GET /market/releases", "first", volume.releases, "/market/releases");
+  // Offset paging, bounded at 10,000 (documented): the last page it serves.
+  add(
+    "GET /market/releases",
+    "deep",
+    volume.releases,
+    `/market/releases?offset=${lastOffset(publicReleases, 50, 10_000)}`,
+  );
+  const release = releaseIds.public[0]!;
+  add("GET /market/releases/{releaseId}", "first", volume.releases, `/market/releases/${release}`);
+  add(
+    "GET /market/releases/{releaseId}/artwork",
+    "first",
+    volume.releases,
+    `/market/releases/${release}/artwork`,
+  );
+  await list(
+    "GET /market/releases/{releaseId}/artwork/history",
+    volume.releases,
+    `/market/releases/${release}/artwork/history?limit=1`,
+    4,
+  );
+  await list(
+    "GET /market/account/releases",
+    volume.releases,
+    "/market/account/releases?limit=10",
+    Math.ceil(releaseIds.own / 10) + 1,
+    session,
+  );
+  await list("GET /market/dm/threads", volume.dms, "/market/dm/threads?limit=100", counts.accounts, session);
+  await list(
+    "GET /market/dm/messages",
+    volume.dms,
+    `/market/dm/messages?with=${account1}&limit=100`,
+    counts.dms,
+    session,
+  );
+  add("GET /market/dm/unread", "first", volume.dms, "/market/dm/unread", session);
+  await list(
+    "GET /market/accounts/{address}/followers",
+    volume.follows,
+    `/market/accounts/${measured}/followers?limit=100`,
+    counts.accounts,
+  );
+  await list(
+    "GET /market/accounts/{address}/following",
+    volume.follows,
+    `/market/accounts/${measured}/following?limit=100`,
+    counts.accounts,
+  );
+  return routes;
 }

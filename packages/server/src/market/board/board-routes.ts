@@ -11,7 +11,7 @@ import type { BoardService } from "./service.ts";
 
 const RULES = `Built from the indexer's projection of the market runtimes' claims (each \`Claimed\` event of a runtime's ClaimDrops contract, at the indexed head; a reorg that removes a claim removes it from the next board). By default the board spans every runtime of \`GET /market/runtime\` (all on chain 8453, so amounts add up in one currency); \`version\` narrows it to one runtime (404 for a version that is not one).
 
-Window: a claim counts when its block time is at or after the time of the read minus the window (\`24h\`, \`7d\`, \`30d\`); \`all\` counts every claim. \`from\` and \`to\` state the bounds used.
+Window: a claim counts when its block time is at or after the time of the read minus the window (\`24h\`, \`7d\`, \`30d\`); \`all\` counts every claim. \`from\` and \`to\` state the bounds used. \`all\` reads the all-time figures the indexer keeps per drop and per wallet as it applies each claim (undone with it by a reorg), so its cost does not grow with the number of claims; the shorter windows add up the claims of the window.
 
 Amounts: \`packs\` is the sum of the claims' quantities and \`volume\` the sum of what they paid in wei (the drop's price times the quantity; free drops add 0), both decimal strings. Only wallets with at least one claim in the window are listed.
 

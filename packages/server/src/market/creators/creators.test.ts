@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type ReleaseActionInput, releaseActionMessage } from "@mkt/protocol";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountAction, signIn, testWallet } from "../../_test/accounts.ts";
+import { accountAction, signDeletion, signIn, testWallet } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { claimDropsOf, marketDeployment, seedRuntimes } from "../../_test/market.ts";
 import { chainRoles } from "../../chains/index.ts";
@@ -172,5 +172,43 @@ describe("creators", () => {
       `/market/creators/${address(1)}/drops?cursor=${Buffer.from('["x"]').toString("base64url")}`,
     );
     expect(forged.statusCode).toBe(400);
+  });
+});
+
+describe("follow counts", () => {
+  const counts = async (index: number) => {
+    const { followers, following } = (await get(`/market/creators/${address(index)}`)).json();
+    return { followers, following };
+  };
+
+  it("move with every follow, unfollow and account deletion, without counting the follows on a read", async () => {
+    // Wallet 4 follows wallets 1 and 2, then unfollows wallet 1.
+    const four = await signIn(test, 4, { apiKey, now: clock.now() });
+    for (const target of [1, 2])
+      expect((await accountAction(test, four, { kind: "follow", address: address(target) })).statusCode).toBe(
+        200,
+      );
+    expect(await counts(1)).toEqual({ followers: 3, following: 1 });
+    expect(await counts(4)).toEqual({ followers: 0, following: 2 });
+    expect((await accountAction(test, four, { kind: "unfollow", address: address(1) })).statusCode).toBe(200);
+    expect(await counts(1)).toEqual({ followers: 2, following: 1 });
+    // Wallet 2 (following wallet 1, followed by wallets 1 and 4) deletes its account: its follows go with it.
+    const two = await signIn(test, 2, { apiKey, now: clock.now() });
+    const deleted = await test.app.server.inject({
+      method: "POST",
+      url: "/market/account/delete",
+      headers: two.headers,
+      payload: await signDeletion(testWallet(2), { now: clock.now() }),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await counts(1)).toEqual({ followers: 1, following: 0 });
+    expect(await counts(4)).toEqual({ followers: 0, following: 0 });
+    // The creator's page reads the kept counts: they equal the follows that remain.
+    const { rows } = await sql<{ followers: number; following: number }>`
+      SELECT (SELECT count(*)::int FROM follows f JOIN account_wallets w ON w.account_id = f.followee_id WHERE w.address = ${address(1)}) AS followers,
+             (SELECT count(*)::int FROM follows f JOIN account_wallets w ON w.account_id = f.follower_id WHERE w.address = ${address(1)}) AS following`.execute(
+      test.db.kysely,
+    );
+    expect(rows[0]).toEqual({ followers: 1, following: 0 });
   });
 });

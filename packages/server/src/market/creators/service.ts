@@ -71,13 +71,14 @@ export function createCreatorService({
     return { accountId, drops };
   };
 
-  const countFollows = async (column: "follower_id" | "followee_id", accountId: string) => {
+  /** Followers and followings of an account, as the follows table keeps them counted (migration 0031). */
+  const followCounts = async (accountId: string) => {
     const row = await k
-      .selectFrom("follows")
-      .select((eb) => eb.fn.countAll<string | number>().as("n"))
-      .where(column, "=", accountId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+      .selectFrom("account_follow_counts")
+      .select(["followers", "following"])
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+    return { followers: Number(row?.followers ?? 0), following: Number(row?.following ?? 0) };
   };
 
   return {
@@ -89,8 +90,7 @@ export function createCreatorService({
       return {
         address,
         profile: (await profiles.ofAccount(accountId)) ?? null,
-        followers: await countFollows("followee_id", accountId),
-        following: await countFollows("follower_id", accountId),
+        ...(await followCounts(accountId)),
         releases: await releases.countPublicOf(accountId),
         drops,
       };

@@ -314,11 +314,22 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
      */
     async list(offset: number, accountId?: string): Promise<ReleaseList> {
       const [rows, wished] = await Promise.all([
+        // The page's positions first, skipping `offset` entries of the public-list index alone
+        // (`releases_public`, read without the rows), then only the page's rows: a deep offset
+        // costs index entries, not releases.
         selectRelease(db.kysely)
-          .where("releases.status", "in", PUBLIC_STATUSES)
+          .where(
+            "releases.seq",
+            "in",
+            db.kysely
+              .selectFrom("releases")
+              .select("seq")
+              .where("status", "<>", "draft")
+              .orderBy("seq", "desc")
+              .limit(RELEASE_PAGE_SIZE + 1)
+              .offset(offset),
+          )
           .orderBy("releases.seq", "desc")
-          .limit(RELEASE_PAGE_SIZE + 1)
-          .offset(offset)
           .execute() as Promise<ReleaseRow[]>,
         accountId === undefined
           ? []

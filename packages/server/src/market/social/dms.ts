@@ -30,9 +30,6 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
       .executeTakeFirst();
   };
 
-  /** The caller's side of a thread: whose seen mark is theirs. */
-  const seenOf = (me: string) => sql<string>`case when t.account_a = ${me} then t.seen_a else t.seen_b end`;
-
   const unreadIn = async (tx: Executor, threadId: string, me: string, seen: string) => {
     const row = await tx
       .selectFrom("dm_messages")
@@ -158,39 +155,53 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
       });
     },
 
-    /** `GET /dm/threads`: the caller's conversations, most recent activity first. */
+    /**
+     * `GET /dm/threads`: the caller's conversations, most recent activity
+     * first. The caller is either side of a thread: each side is read in
+     * order from its own index (`dm_threads_a`, `dm_threads_b`), a page at a
+     * time, and the two merged, so a page costs the same however many
+     * conversations the account has.
+     */
     async threads(me: string, { cursor, limit }: PageRequest): Promise<DmThreadList> {
       const threadsCursor = idCursor.for(cursors, "dm-threads", me);
-      const other = sql<string>`case when t.account_a = ${me} then t.account_b else t.account_a end`;
-      let query = k
-        .selectFrom("dm_threads as t")
-        .innerJoin("accounts as o", (join) => join.on("o.id", "=", other))
-        .innerJoin("dm_messages as m", "m.id", "t.last_message_id")
-        .select([
-          "t.id",
-          "t.last_message_id",
-          "o.primary_address",
-          "o.username",
-          "m.id as message_id",
-          "m.sender_id",
-          "m.sender_wallet",
-          "m.body",
-          "m.created_at",
-        ])
-        .select((eb) =>
-          eb
-            .selectFrom("dm_messages as u")
-            .select(eb.fn.countAll<string>().as("count"))
-            .whereRef("u.thread_id", "=", "t.id")
-            .where("u.id", ">", seenOf(me))
-            .where("u.sender_id", "<>", me)
-            .as("unread"),
-        )
-        .where((eb) => eb.or([eb("t.account_a", "=", me), eb("t.account_b", "=", me)]))
-        .orderBy("t.last_message_id", "desc")
-        .limit(limit + 1);
-      if (cursor !== undefined) query = query.where("t.last_message_id", "<", threadsCursor.decode(cursor));
-      const rows = await query.execute();
+      const before = cursor === undefined ? undefined : threadsCursor.decode(cursor);
+      const older = (column: string) =>
+        before === undefined ? sql`` : sql`AND ${sql.ref(column)} < ${before}::bigint`;
+      const { rows } = await sql<{
+        id: string;
+        last_message_id: string;
+        primary_address: string;
+        username: string | null;
+        message_id: string;
+        sender_id: string;
+        sender_wallet: string;
+        body: string;
+        created_at: Date;
+        unread: string;
+      }>`
+        SELECT t.id, t.last_message_id, o.primary_address, o.username,
+               m.id AS message_id, m.sender_id, m.sender_wallet, m.body, m.created_at,
+               (SELECT count(*) FROM dm_messages u
+                WHERE u.thread_id = t.id AND u.id > t.seen AND u.sender_id <> ${me}) AS unread
+        FROM (
+          -- The page's threads first; then, for those alone, the other account and the newest message.
+          SELECT * FROM (
+          (SELECT id, account_b AS other_id, last_message_id, seen_a AS seen FROM dm_threads
+           WHERE account_a = ${me} ${older("last_message_id")}
+           ORDER BY last_message_id DESC LIMIT ${limit + 1})
+          UNION ALL
+          (SELECT id, account_a AS other_id, last_message_id, seen_b AS seen FROM dm_threads
+           WHERE account_b = ${me} ${older("last_message_id")}
+           ORDER BY last_message_id DESC LIMIT ${limit + 1})
+          ) sides ORDER BY last_message_id DESC LIMIT ${limit + 1}
+        ) t
+        -- Looked up by key for the page's threads alone (LIMIT 1 keeps each a lookup, never a scan).
+        CROSS JOIN LATERAL (SELECT primary_address, username FROM accounts WHERE id = t.other_id LIMIT 1) o
+        CROSS JOIN LATERAL (
+          SELECT id, sender_id, sender_wallet, body, created_at FROM dm_messages WHERE id = t.last_message_id LIMIT 1
+        ) m
+        ORDER BY t.last_message_id DESC
+        LIMIT ${limit + 1}`.execute(k);
       const message = toMessage(me);
       const page = toPage(
         rows,
@@ -202,7 +213,7 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
           unread: Number(row.unread ?? 0),
         }),
         threadsCursor,
-        (row) => row.last_message_id,
+        (row) => String(row.last_message_id),
       );
       return { threads: page.items, next: page.next };
     },
@@ -230,32 +241,23 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
       };
     },
 
-    /** `GET /dm/unread`: unread messages and the conversations holding them. */
+    /**
+     * `GET /dm/unread`: unread messages and the conversations holding them.
+     * Only threads whose newest message is past the caller's seen mark are
+     * opened, each by its (thread, id) index from that mark on.
+     */
     async unread(me: string): Promise<DmUnread> {
-      const row = await k
-        .selectFrom("dm_threads as t")
-        .innerJoin("dm_messages as m", "m.thread_id", "t.id")
-        .select((eb) => [
-          eb.fn.countAll<string>().as("messages"),
-          eb.fn.count<string>("m.thread_id").distinct().as("threads"),
-        ])
-        .where((eb) =>
-          eb.or([
-            eb.and([
-              eb("t.account_a", "=", me),
-              eb("t.last_message_id", ">", eb.ref("t.seen_a")),
-              eb("m.id", ">", eb.ref("t.seen_a")),
-            ]),
-            eb.and([
-              eb("t.account_b", "=", me),
-              eb("t.last_message_id", ">", eb.ref("t.seen_b")),
-              eb("m.id", ">", eb.ref("t.seen_b")),
-            ]),
-          ]),
-        )
-        .where("m.sender_id", "<>", me)
-        .executeTakeFirstOrThrow();
-      return { messages: Number(row.messages), threads: Number(row.threads) };
+      const { rows } = await sql<{ messages: string; threads: string }>`
+        SELECT coalesce(sum(u.n), 0) AS messages, count(*) FILTER (WHERE u.n > 0) AS threads
+        FROM (
+          SELECT id, seen_a AS seen FROM dm_threads WHERE account_a = ${me} AND last_message_id > seen_a
+          UNION ALL
+          SELECT id, seen_b AS seen FROM dm_threads WHERE account_b = ${me} AND last_message_id > seen_b
+        ) t
+        CROSS JOIN LATERAL (
+          SELECT count(*) AS n FROM dm_messages m WHERE m.thread_id = t.id AND m.id > t.seen AND m.sender_id <> ${me}
+        ) u`.execute(k);
+      return { messages: Number(rows[0]?.messages ?? 0), threads: Number(rows[0]?.threads ?? 0) };
     },
   };
 }

@@ -30,7 +30,18 @@ export function createFollowService({ db, clock, cursors }: PagedServiceDeps) {
         : (["f.follower_id", "f.followee_id"] as const);
     let query = k
       .selectFrom("follows as f")
-      .innerJoin("accounts as a", "a.id", other)
+      // Each listed account looked up by its key, for the page's rows only (a lateral lookup, never a
+      // join the planner may turn into reading every account).
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom("accounts")
+            .select(["accounts.id", "accounts.primary_address", "accounts.username"])
+            .whereRef("accounts.id", "=", other)
+            .limit(1)
+            .as("a"),
+        (join) => join.onTrue(),
+      )
       .select(["a.id", "a.primary_address", "a.username", "f.created_at"])
       .where(own, "=", account.id)
       .orderBy("f.created_at", "desc")
@@ -38,12 +49,9 @@ export function createFollowService({ db, clock, cursors }: PagedServiceDeps) {
       .limit(limit + 1);
     if (after !== undefined) {
       const [time, id] = after;
-      query = query.where((eb) =>
-        eb.or([
-          eb("f.created_at", "<", new Date(time)),
-          eb.and([eb("f.created_at", "=", new Date(time)), eb(other, "<", id)]),
-        ]),
-      );
+      // A row comparison, so the page starts where the cursor points in the (account, time, other)
+      // index instead of filtering every newer row of a popular account.
+      query = query.where((eb) => eb(eb.refTuple("f.created_at", other), "<", eb.tuple(new Date(time), id)));
     }
     const page = toPage(
       await query.execute(),

@@ -1,3 +1,5 @@
+-- The market at production volume: summaries for the board, and indexes in the order lists page.
+
 -- The board's all-time figures read summaries the market projection keeps as it applies each
 -- claim, instead of aggregating every claim on each read. Three places, all state rows of the
 -- registry's scope (reorgs undo them from the undo log; a scope reset deletes them by `scope`):
@@ -55,7 +57,9 @@ CREATE INDEX market_board_collectors_volume
 CREATE INDEX market_board_collectors_drops
   ON market_board_collectors (chain_id, runtime_id, drops DESC, packs DESC, volume DESC, owner);
 
--- The summaries of the claims already projected.
+-- The summaries of the claims already projected (statistics first: the joins below are planned on them).
+ANALYZE market_claims;
+ANALYZE market_drops;
 INSERT INTO market_board_holdings (scope, chain_id, runtime_id, owner, drop_id, claims, packs, volume)
 SELECT min(scope), chain_id, runtime_id, owner, drop_id, count(*), sum(quantity), sum(paid)
 FROM market_claims
@@ -102,18 +106,67 @@ WHERE d.chain_id = s.chain_id AND d.runtime_id = s.runtime_id AND d.drop_id = s.
 
 INSERT INTO market_board_collectors (scope, chain_id, runtime_id, owner, claims, packs, volume, drops, creators, last_claim_at)
 SELECT min(c.scope), c.chain_id, r.runtime_id, c.owner, count(*), sum(c.quantity), sum(c.paid),
-       count(DISTINCT c.runtime_id || ':' || c.drop_id::text),
-       COALESCE((
-         SELECT jsonb_agg(f.creator ORDER BY f.block_number, f.log_index)
-         FROM (
-           SELECT DISTINCT ON (d2.creator) d2.creator, c2.block_number, c2.log_index
-           FROM market_claims c2
-           JOIN market_drops d2 ON d2.chain_id = c2.chain_id AND d2.runtime_id = c2.runtime_id AND d2.drop_id = c2.drop_id
-           WHERE c2.chain_id = c.chain_id AND c2.owner = c.owner AND (r.runtime_id = '' OR c2.runtime_id = r.runtime_id)
-           ORDER BY d2.creator, c2.block_number, c2.log_index
-         ) f
-       ), '[]'::jsonb),
-       max(c.block_time)
+       count(DISTINCT c.runtime_id || ':' || c.drop_id::text), COALESCE(f.creators, '[]'::jsonb), max(c.block_time)
 FROM market_claims c
 CROSS JOIN LATERAL (VALUES (c.runtime_id), ('')) AS r (runtime_id)
-GROUP BY c.chain_id, r.runtime_id, c.owner;
+LEFT JOIN (
+  -- The creators a wallet claimed from, in the order of its first claim from each.
+  SELECT chain_id, runtime_id, owner, jsonb_agg(creator ORDER BY block_number, log_index) AS creators
+  FROM (
+    SELECT DISTINCT ON (c.chain_id, r.runtime_id, c.owner, d.creator)
+           c.chain_id, r.runtime_id, c.owner, d.creator, c.block_number, c.log_index
+    FROM market_claims c
+    CROSS JOIN LATERAL (VALUES (c.runtime_id), ('')) AS r (runtime_id)
+    JOIN market_drops d ON d.chain_id = c.chain_id AND d.runtime_id = c.runtime_id AND d.drop_id = c.drop_id
+    ORDER BY c.chain_id, r.runtime_id, c.owner, d.creator, c.block_number, c.log_index
+  ) firsts
+  GROUP BY chain_id, runtime_id, owner
+) f ON f.chain_id = c.chain_id AND f.runtime_id = r.runtime_id AND f.owner = c.owner
+GROUP BY c.chain_id, r.runtime_id, c.owner, f.creators;
+
+-- Follow lists page by (time, account) from a cursor: indexes in that order, so a deep page starts
+-- at the cursor instead of filtering every newer follow of a popular account.
+CREATE INDEX follows_followee_order ON follows (followee_id, created_at, follower_id);
+CREATE INDEX follows_follower_order ON follows (follower_id, created_at, followee_id);
+DROP INDEX follows_followee;
+DROP INDEX follows_follower;
+
+-- An account's releases, last changed first (its own list, a creator's public list).
+CREATE INDEX releases_owner_seq ON releases (owner_id, seq DESC);
+DROP INDEX releases_owner;
+
+-- How many accounts follow an account and how many it follows, kept by the follows table's own
+-- changes (a follow, an unfollow, an account's deletion cascading to its follows), so a creator's
+-- page reads two numbers instead of counting a popular account's followers.
+CREATE TABLE account_follow_counts (
+  account_id  text PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+  followers   bigint NOT NULL DEFAULT 0,
+  following   bigint NOT NULL DEFAULT 0
+);
+
+INSERT INTO account_follow_counts (account_id, followers, following)
+SELECT a.id,
+       (SELECT count(*) FROM follows f WHERE f.followee_id = a.id),
+       (SELECT count(*) FROM follows f WHERE f.follower_id = a.id)
+FROM accounts a
+WHERE EXISTS (SELECT 1 FROM follows f WHERE f.followee_id = a.id OR f.follower_id = a.id);
+
+CREATE FUNCTION account_follow_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO account_follow_counts (account_id, followers) VALUES (NEW.followee_id, 1)
+      ON CONFLICT (account_id) DO UPDATE SET followers = account_follow_counts.followers + 1;
+    INSERT INTO account_follow_counts (account_id, following) VALUES (NEW.follower_id, 1)
+      ON CONFLICT (account_id) DO UPDATE SET following = account_follow_counts.following + 1;
+    RETURN NEW;
+  END IF;
+  -- A deleted account's own row goes with it (ON DELETE CASCADE): only existing rows are lowered.
+  UPDATE account_follow_counts SET followers = followers - 1 WHERE account_id = OLD.followee_id;
+  UPDATE account_follow_counts SET following = following - 1 WHERE account_id = OLD.follower_id;
+  RETURN OLD;
+END;
+$$;
+
+CREATE TRIGGER account_follow_counts_track
+  AFTER INSERT OR DELETE ON follows
+  FOR EACH ROW EXECUTE FUNCTION account_follow_counts_track();

@@ -93,8 +93,12 @@ describe("planner statistics on PGlite", () => {
       connection.query<{ claims: number }>("SELECT count(*)::int AS claims FROM market_claims"),
     );
     expect(rows[0]!.claims).toBe(claims);
-    // ANALYZE counted the table (a sample of it: the estimate is the count, give or take).
-    expect(Math.abs((await estimatedRows(db, "market_claims")) - claims)).toBeLessThan(claims / 10);
+    // ANALYZE counted the table during the backfill: at the pass the first range made due (its
+    // 8,000 board-summary rows took the 4,000 claims beside them), not at the empty-table guess;
+    // the rest waits for the next pass an interval later.
+    const estimated = await estimatedRows(db, "market_claims");
+    expect(estimated).toBeGreaterThanOrEqual(claims / 2);
+    expect(estimated).toBeLessThanOrEqual(claims * 1.1);
   }, 120_000);
 });
 

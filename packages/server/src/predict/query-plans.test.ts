@@ -5,6 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { postgresOnly, setupDatabase } from "../_test/database.ts";
+import { rollbackScope } from "../indexer/reorg.ts";
 import {
   loadPredictVolume,
   PREDICT_VOLUME_DEPLOYMENT,
@@ -28,6 +29,8 @@ const REASON = "plans need PostgreSQL's planner and statistics (PGlite never ana
 interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;
+  "Index Cond"?: string;
+  "Recheck Cond"?: string;
   Plans?: PlanNode[];
 }
 
@@ -139,6 +142,56 @@ postgresOnly.describe(
         }
         expect(scans).toEqual([]);
         expect(explained).toBeGreaterThanOrEqual(routes.length);
+      },
+      { timeout: 120_000, reason: REASON },
+    );
+
+    postgresOnly.it(
+      "rolls a shallow reorg back without reading a large table whole",
+      async () => {
+        const statements = await t.db.withConnection(async (connection) => {
+          const { rows } = await connection.query<{ top: string }>(
+            "SELECT max(block_number)::text AS top FROM predict_trades WHERE scope = $1",
+            [PREDICT_VOLUME_SCOPE],
+          );
+          // Captured inside a transaction that is rolled back: the statements a reorg of the last
+          // three blocks runs, without keeping its deletions.
+          await connection.query("BEGIN");
+          try {
+            return await capture(() =>
+              rollbackScope(connection, PREDICT_VOLUME_SCOPE, BigInt(rows[0]!.top) - 3n),
+            );
+          } finally {
+            await connection.query("ROLLBACK");
+          }
+        });
+        const deletes = statements.filter(({ text }) => /^\s*DELETE\b/i.test(text));
+        expect(deletes.map(({ text }) => /DELETE FROM "?(\w+)"?/.exec(text)?.[1])).toEqual(
+          expect.arrayContaining(["predict_trades", "chain_events", "market_claims"]),
+        );
+        // Each large table is reached through an index on its scope (and block), never read whole:
+        // not by a sequential scan, and not by a full scan of an index keyed by something else with
+        // the block as a filter on every entry.
+        const scans: string[] = [];
+        for (const { text, values } of deletes) {
+          const { rows } = await t.db.withConnection((connection) =>
+            connection.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
+              `EXPLAIN (FORMAT JSON) ${text}`,
+              values,
+            ),
+          );
+          for (const node of nodesOf(rows[0]!["QUERY PLAN"][0]!.Plan)) {
+            const relation = node["Relation Name"] ?? "";
+            if (node["Node Type"] === "ModifyTable" || !LARGE.has(relation)) continue;
+            const condition = node["Index Cond"] ?? node["Recheck Cond"] ?? "";
+            if (!condition.includes("scope")) {
+              scans.push(
+                `${node["Node Type"]} on ${relation} (${condition || "no condition"}) in ${text.replace(/\s+/g, " ")}`,
+              );
+            }
+          }
+        }
+        expect(scans).toEqual([]);
       },
       { timeout: 120_000, reason: REASON },
     );

@@ -5,7 +5,6 @@ import pg from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { postgresOnly, setupDatabase } from "../_test/database.ts";
-import { rollbackScope } from "../indexer/reorg.ts";
 import {
   loadPredictVolume,
   PREDICT_VOLUME_DEPLOYMENT,
@@ -13,6 +12,7 @@ import {
   type PredictVolume,
   volumeMarketAddress,
 } from "../_test/volume/predict.ts";
+import { rollbackScope } from "../indexer/reorg.ts";
 
 const VOLUME: PredictVolume = { markets: 5_000, trades: 200_000, positions: 20_000, traders: 5_000 };
 /** The tables that grow with the chain's history: a sequential scan of one grows with it. */

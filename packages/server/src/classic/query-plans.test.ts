@@ -1,7 +1,7 @@
-import pg from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
+import { captureStatements, type PlanNode, planNodes } from "../_test/volume/capture.ts";
 import { loadClassicVolume, volumeDrop, volumeWallet } from "../_test/volume/classic.ts";
 import { chainRoles } from "../chains/index.ts";
 
@@ -24,35 +24,6 @@ const role = chainRoles([
     runtimes: [],
   },
 ]).classic!;
-
-type Plan = { "Node Type": string; "Relation Name"?: string; Plans?: Plan[] };
-const sequentialScans = (plan: Plan): string[] => [
-  ...(plan["Node Type"] === "Seq Scan" && plan["Relation Name"] ? [plan["Relation Name"]] : []),
-  ...(plan.Plans ?? []).flatMap(sequentialScans),
-];
-
-/** The statements the pg driver sends while `fn` runs, with their parameters. */
-async function captureStatements(fn: () => Promise<unknown>) {
-  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = prototype.query;
-  const statements: Array<{ text: string; values: unknown[] }> = [];
-  prototype.query = function (this: unknown, ...args: unknown[]) {
-    const [first, second] = args;
-    if (typeof first === "string")
-      statements.push({ text: first, values: Array.isArray(second) ? second : [] });
-    else if (first && typeof first === "object" && "text" in first) {
-      const config = first as { text: string; values?: unknown[] };
-      statements.push({ text: config.text, values: config.values ?? (Array.isArray(second) ? second : []) });
-    }
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-  } finally {
-    prototype.query = original;
-  }
-  return statements;
-}
 
 postgresOnly.describe(
   "classic query plans at volume",
@@ -139,7 +110,7 @@ postgresOnly.describe(
         ];
         const found: Record<string, string[]> = {};
         for (const path of paths) {
-          const statements = await captureStatements(async () => {
+          const { statements } = await captureStatements(async () => {
             const response = await t.app.server.inject({
               method: "GET",
               url: path,
@@ -150,11 +121,11 @@ postgresOnly.describe(
           for (const { text, values } of statements) {
             if (!/^\s*(SELECT|WITH)\b/i.test(text)) continue;
             const plan = await t.db.withConnection((c) =>
-              c.query<{ "QUERY PLAN": Array<{ Plan: Plan }> }>(`EXPLAIN (FORMAT JSON) ${text}`, values),
+              c.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, values),
             );
-            const scans = sequentialScans(plan.rows[0]!["QUERY PLAN"][0]!.Plan).filter((table) =>
-              LARGE.has(table),
-            );
+            const scans = planNodes(plan.rows[0]!["QUERY PLAN"][0]!.Plan)
+              .filter((node) => node["Node Type"] === "Seq Scan" && LARGE.has(node["Relation Name"] ?? ""))
+              .map((node) => node["Relation Name"]!);
             if (scans.length > 0) found[`${path}: ${text.replace(/\s+/g, " ").slice(0, 160)}`] = scans;
           }
         }

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { signIn, testWallet } from "../_test/accounts.ts";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
-import { type CapturedStatement, captureStatements } from "../_test/volume/capture.ts";
+import {
+  type CapturedStatement,
+  captureStatements,
+  type PlanNode,
+  planNodes,
+} from "../_test/volume/capture.ts";
 import {
   checkMarketClaimsSample,
   loadMarketClaims,
@@ -17,14 +22,6 @@ import {
 const SCALE = 0.2;
 /** A table holding more rows than this is large: reading it whole is a plan that does not stay good. */
 const LARGE = 5_000;
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 postgresOnly.describe(
   "market query plans at volume",
@@ -97,7 +94,7 @@ postgresOnly.describe(
           for (const statement of statements.filter(isRead)) {
             const plan = await explain(statement);
             explained.push(statement.text);
-            for (const node of nodesOf(plan)) {
+            for (const node of planNodes(plan)) {
               if (node["Node Type"] === "Seq Scan" && large.has(node["Relation Name"] ?? ""))
                 scans.push(
                   `${route.route} (${route.page}) scans ${node["Relation Name"]}: ${statement.text}`,

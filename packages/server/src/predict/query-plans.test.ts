@@ -1,10 +1,10 @@
 // The prediction feed's plans at volume: every hot read's SQL, captured from the real routes over
 // about 200,000 trades (and 20,000 positions, 5,000 markets and traders) loaded through the
 // projection, must read no large table sequentially once the planner has statistics.
-import pg from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { postgresOnly, setupDatabase } from "../_test/database.ts";
+import { captureStatements, type PlanNode, planNodes } from "../_test/volume/capture.ts";
 import {
   loadPredictVolume,
   PREDICT_VOLUME_DEPLOYMENT,
@@ -25,39 +25,6 @@ const LARGE = new Set([
   "indexer_contracts",
 ]);
 const REASON = "plans need PostgreSQL's planner and statistics (PGlite never analyses on its own)";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Cond"?: string;
-  "Recheck Cond"?: string;
-  Plans?: PlanNode[];
-}
-
-/** Every node of a plan, depth first. */
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
-type QueryFn = (...args: unknown[]) => unknown;
-
-/** The statements the pg driver sends while `fn` runs (text and values). */
-async function capture(fn: () => Promise<unknown>): Promise<Array<{ text: string; values: unknown[] }>> {
-  const statements: Array<{ text: string; values: unknown[] }> = [];
-  const prototype = pg.Client.prototype as unknown as { query: QueryFn };
-  const original = prototype.query;
-  prototype.query = function (this: unknown, ...args: unknown[]) {
-    const [first, second] = args;
-    const text = typeof first === "string" ? first : (first as { text?: string } | undefined)?.text;
-    const values = Array.isArray(second) ? second : ((first as { values?: unknown[] })?.values ?? []);
-    if (text !== undefined) statements.push({ text, values });
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-  } finally {
-    prototype.query = original;
-  }
-  return statements;
-}
 
 postgresOnly.describe(
   "prediction feed query plans at volume",
@@ -118,7 +85,7 @@ postgresOnly.describe(
         for (const route of routes) {
           const url = `/predict/v9${route}`;
           let status = 0;
-          const statements = await capture(async () => {
+          const { statements } = await captureStatements(async () => {
             status = (await t.app.server.inject({ method: "GET", url, headers: { "api-key": key } }))
               .statusCode;
           });
@@ -133,7 +100,7 @@ postgresOnly.describe(
                 values,
               ),
             );
-            for (const node of nodesOf(rows[0]!["QUERY PLAN"][0]!.Plan)) {
+            for (const node of planNodes(rows[0]!["QUERY PLAN"][0]!.Plan)) {
               if (node["Node Type"] === "Seq Scan" && LARGE.has(node["Relation Name"] ?? "")) {
                 scans.push(`${url}: Seq Scan on ${node["Relation Name"]} in ${text.replace(/\s+/g, " ")}`);
               }
@@ -158,9 +125,10 @@ postgresOnly.describe(
           // three blocks runs, without keeping its deletions.
           await connection.query("BEGIN");
           try {
-            return await capture(() =>
+            const { statements } = await captureStatements(() =>
               rollbackScope(connection, PREDICT_VOLUME_SCOPE, BigInt(rows[0]!.top) - 3n),
             );
+            return statements;
           } finally {
             await connection.query("ROLLBACK");
           }
@@ -180,7 +148,7 @@ postgresOnly.describe(
               values,
             ),
           );
-          for (const node of nodesOf(rows[0]!["QUERY PLAN"][0]!.Plan)) {
+          for (const node of planNodes(rows[0]!["QUERY PLAN"][0]!.Plan)) {
             const relation = node["Relation Name"] ?? "";
             if (node["Node Type"] === "ModifyTable" || !LARGE.has(relation)) continue;
             const condition = node["Index Cond"] ?? node["Recheck Cond"] ?? "";

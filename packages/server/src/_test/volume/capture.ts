@@ -37,3 +37,15 @@ export async function captureStatements<T>(
     prototype.query = original;
   }
 }
+
+/** A node of an `EXPLAIN (FORMAT JSON)` plan, with the fields the plan tests read. */
+export interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Cond"?: string;
+  "Recheck Cond"?: string;
+  Plans?: PlanNode[];
+}
+
+/** Every node of a plan, depth first. */
+export const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];

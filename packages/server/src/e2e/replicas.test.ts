@@ -336,6 +336,15 @@ postgresOnly.describe("three replicas behind a round-robin proxy", () => {
     // of the feed past the block mined now.
     await chains[1]!.mine(1);
     const feedBlock = Number(await chains[1]!.clients.publicClient.getBlockNumber());
+    // A market head inside every market stream's window: the indexer commits a block mined now
+    // before the last announcement is made (the miner alone may not commit one in time).
+    await chains[0]!.mine(1);
+    const marketBlock = Number(await chains[0]!.clients.publicClient.getBlockNumber());
+    await Promise.all(
+      opened["/market/live"].map((stream) =>
+        stream.next((event) => event.event === "head" && Number(dataOf(event)["nextBlock"]) > marketBlock),
+      ),
+    );
     const last = await releaseAction(proxy.url, key, 11, {
       kind: "reschedule",
       releaseId: release.id,

@@ -76,8 +76,11 @@ describe("multi-row insert", () => {
     const shared = { label: 'same, "quoted"', amount: "5", block: "7", at, flag: true, args: { a: 1 } };
     const rows = [1, 2, 3].map((id) => ({ id, ...shared, at: new Date(at) }));
     const [sql, params] = multiRowInsert("store_probe", COLUMNS, rows);
-    // Only id varies: it is the one array; the rest are single values (jsonb goes by position).
-    expect(params.filter((param) => typeof param === "string" && param.startsWith("{")).length).toBe(1);
+    // Only id varies: it is one array, jsonb (always an array of JSON texts) the other; the rest are single values.
+    expect(params.filter((param) => typeof param === "string" && param.startsWith("{"))).toEqual([
+      "{1,2,3}",
+      `{${Array(3).fill('"{\\"a\\":1}"').join(",")}}`,
+    ]);
     expect(sql).toContain("unnest(");
     expect(await roundTrip(rows)).toEqual(rows.map((row) => ({ ...row, at })));
     const [single] = rows;

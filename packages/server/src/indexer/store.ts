@@ -86,10 +86,19 @@ export class BatchStore {
       if (!cache.has(id)) wanted.set(id, key);
     }
     if (wanted.size === 0) return;
+    // The keys travel as one typed array per key column, expanded by unnest.
+    const types = new Map(this.columnsOf(table).map((column) => [column.name, column.type]));
+    const keyRows = [...wanted.values()];
+    const arrays = spec.key.map((column, i) => `$${i + 1}::${types.get(column)}[]`);
     const columns = spec.key.map(quote).join(", ");
     const { rows } = await this.connection.query<Row>(
-      `SELECT t.* FROM ${quote(table)} t JOIN (SELECT DISTINCT ${columns} FROM json_populate_recordset(NULL::${quote(table)}, $1::json)) k USING (${columns})`,
-      [JSON.stringify([...wanted.values()])],
+      `SELECT t.* FROM ${quote(table)} t JOIN (SELECT DISTINCT * FROM unnest(${arrays.join(", ")}) AS k(${columns})) k USING (${columns})`,
+      spec.key.map((column) =>
+        arrayLiteral(
+          keyRows.map((key) => key[column]),
+          types.get(column)!,
+        ),
+      ),
     );
     for (const id of wanted.keys()) cache.set(id, null);
     for (const row of rows) cache.set(keyString(spec, row), row);
@@ -230,14 +239,14 @@ const BARE_ELEMENT = /^[0-9A-Za-z_.:+-]+$/;
 const BARE_TYPES = new Set(["int2", "int4", "int8", "numeric", "float4", "float8", "bool", "timestamptz"]);
 
 /** The values of one column as a PostgreSQL array literal. */
-function arrayLiteral(rows: Row[], name: string, type: string): string {
+function arrayLiteral(values: readonly unknown[], type: string): string {
   const bare = BARE_TYPES.has(type);
-  const parts = new Array<string>(rows.length);
+  const parts = new Array<string>(values.length);
   // Neighbouring rows often share a value (block, time, transaction): its text is made once.
   let previous: unknown = parts;
   let text = "";
-  for (let i = 0; i < rows.length; i++) {
-    const value = rows[i]![name];
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
     if (value !== previous) {
       previous = value;
       if (value === null || value === undefined) text = "NULL";
@@ -258,9 +267,10 @@ const sameValue = (a: unknown, b: unknown) =>
 /**
  * One INSERT of many rows that both drivers run as one statement: each column
  * travels as one typed array literal (`$n::numeric[]`) expanded by unnest, or
- * as one value when every row has the same; json and jsonb columns travel as
- * one JSON array, joined by position. Row values are JSON values (numerics as
- * decimal strings), Dates or bigints; json values hold no bigint.
+ * as one value when every row has the same. A json or jsonb column travels as
+ * a text array of JSON texts, each cast on the way in (a JSON `null` or an
+ * absent value is SQL NULL). Row values are JSON values (numerics as decimal
+ * strings), Dates or bigints; json values hold no bigint.
  */
 export function multiRowInsert(table: string, columns: Column[], rows: Row[]): [string, unknown[]] {
   const params: unknown[] = [];
@@ -270,17 +280,15 @@ export function multiRowInsert(table: string, columns: Column[], rows: Row[]): [
   };
   const selected: string[] = [];
   const arrays: string[] = [];
-  const joins: string[] = [];
   const first = rows[0] ?? {};
   for (const column of columns) {
     const name = column.name;
     if (column.type === "json" || column.type === "jsonb") {
-      const alias = `j${joins.length}`;
-      const values = JSON.stringify(rows.map((row) => row[name] ?? null));
-      joins.push(
-        `JOIN jsonb_array_elements(${param(values)}::jsonb) WITH ORDINALITY AS ${alias}(v, n) ON ${alias}.n = u.n`,
+      const texts = rows.map((row) =>
+        row[name] === null || row[name] === undefined ? null : JSON.stringify(row[name]),
       );
-      selected.push(`nullif(${alias}.v, 'null'::jsonb)::${column.type}`);
+      selected.push(`u.c${arrays.length}::${column.type}`);
+      arrays.push(`${param(arrayLiteral(texts, "text"))}::text[]`);
       continue;
     }
     const value = first[name];
@@ -290,14 +298,21 @@ export function multiRowInsert(table: string, columns: Column[], rows: Row[]): [
       continue;
     }
     selected.push(`u.c${arrays.length}`);
-    arrays.push(`${param(arrayLiteral(rows, name, column.type))}::${column.type}[]`);
+    arrays.push(
+      `${param(
+        arrayLiteral(
+          rows.map((row) => row[name]),
+          column.type,
+        ),
+      )}::${column.type}[]`,
+    );
   }
   // With every column constant, unnest still needs one array to run over.
   if (arrays.length === 0) arrays.push(`${param(`{${rows.map(() => "0").join(",")}}`)}::int[]`);
-  const aliases = [...arrays.map((_, i) => `c${i}`), "n"].join(", ");
+  const aliases = arrays.map((_, i) => `c${i}`).join(", ");
   return [
     `INSERT INTO ${quote(table)} (${columns.map((column) => quote(column.name)).join(", ")})
-     SELECT ${selected.join(", ")} FROM unnest(${arrays.join(", ")}) WITH ORDINALITY AS u(${aliases}) ${joins.join(" ")}`,
+     SELECT ${selected.join(", ")} FROM unnest(${arrays.join(", ")}) AS u(${aliases})`,
     params,
   ];
 }

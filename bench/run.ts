@@ -23,6 +23,12 @@ const rounds = process.env["BENCH_ROUNDS"];
 const routeBench = { durationSeconds: Number(seconds ?? 5), rounds: Number(rounds ?? 7) };
 const accountsBench = { durationSeconds: Number(seconds ?? 10), rounds: Number(rounds ?? 3) };
 
+/** BENCH_SOAK_CHAINS: where the soak runs the dev chains (`in-process`, the default, or `process`). */
+function soakChains(value: string | undefined): "in-process" | "process" {
+  if (value === undefined || value === "in-process" || value === "process") return value ?? "in-process";
+  throw new Error(`BENCH_SOAK_CHAINS must be in-process or process, not ${value}`);
+}
+
 interface SuiteResult {
   name: string;
   lines: string[];
@@ -61,6 +67,7 @@ const suites: { id: string; explicit?: boolean; run(): Promise<SuiteResult> }[] 
         streams: Number(process.env["BENCH_SOAK_STREAMS"] ?? 300),
         readsPerSecond: Number(process.env["BENCH_SOAK_RPS"] ?? 100),
         demoRate: Number(process.env["BENCH_SOAK_DEMO_RATE"] ?? 10),
+        chains: soakChains(process.env["BENCH_SOAK_CHAINS"]),
       }),
   },
   // The scale benchmark: one suite per surface of bench/scale/surfaces.ts.

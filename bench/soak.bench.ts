@@ -23,6 +23,13 @@ export interface SoakOptions {
   readsPerSecond: number;
   /** The demo's rate (MKT_DEMO_RATE of the server, default 10). */
   demoRate: number;
+  /**
+   * Where the dev chains run (BENCH_SOAK_CHAINS): `in-process` as `npm start` runs them (default),
+   * or `process`: in a process of their own (bench/soak-chains.ts) with their demo simulator, the
+   * server following them through MKT_CONFIG, so each process's resident memory is sampled apart.
+   * The server's own demo (releases, the classic creator flow) needs in-process chains and is off then.
+   */
+  chains: "in-process" | "process";
 }
 
 interface Sample {
@@ -34,6 +41,8 @@ interface Sample {
   dbConnections: number;
   /** The machine's one-minute load average when sampled. */
   load: number;
+  /** Resident memory of the chains' process, when they run in one of their own (NaN otherwise). */
+  chainsRssMiB: number;
 }
 
 /**
@@ -47,6 +56,7 @@ const SERIES = [
   { key: "openFds", label: "open file descriptors", unit: "", level: "median", flatPerMinute: 1 },
   { key: "loopP99Ms", label: "event-loop delay p99", unit: "ms", level: "median", flatPerMinute: 1 },
   { key: "dbConnections", label: "database connections", unit: "", level: "median", flatPerMinute: 0.5 },
+  { key: "chainsRssMiB", label: "chains' resident memory", unit: "MiB", level: "median", flatPerMinute: 2 },
 ] as const satisfies readonly {
   key: keyof Sample;
   label: string;
@@ -106,7 +116,7 @@ export function levelsOff(
  * and per series whether its growth levels off.
  */
 export async function benchSoak(options: SoakOptions) {
-  const name = `soak: ${options.minutes} min, demo at ${options.demoRate}×, ${options.readsPerSecond} reads/s, ${options.streams} streams`;
+  const name = `soak: ${options.minutes} min, demo at ${options.demoRate}×, ${options.readsPerSecond} reads/s, ${options.streams} streams${options.chains === "process" ? ", chains in their own process" : ""}`;
   const lines: string[] = [];
   const postgres = await startPostgres();
   if ("skipped" in postgres) return { name, lines: [`skipped: ${postgres.skipped}`], met: true };
@@ -121,8 +131,26 @@ export async function benchSoak(options: SoakOptions) {
   const observer = new pg.Client({ connectionString: database.url });
   const clients: ClientRequest[] = [];
   let server: Awaited<ReturnType<typeof startProcess>> | undefined;
+  let chains: Awaited<ReturnType<typeof startProcess>> | undefined;
   try {
     lines.push(`database: ${postgres.description}`);
+    const devnets = { DEVNET_PORT_8453: String(devnet8453), DEVNET_PORT_4663: String(devnet4663) };
+    if (options.chains === "process") {
+      chains = await startProcess(
+        ["--import", "tsx", `${root}bench/soak-chains.ts`],
+        {
+          ...devnets,
+          MKT_DATA_DIR: join(dataDir, "chains"),
+          // The drops' metadata links name the server.
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          MKT_DEMO: "1",
+          MKT_DEMO_RATE: String(options.demoRate),
+          LOG_LEVEL: "warn",
+          LOG_FORMAT: "json",
+        },
+        /chain config (\S+)/,
+      );
+    }
     server = await startProcess(
       ["--import", "tsx", `${root}packages/server/src/main.ts`],
       {
@@ -130,9 +158,8 @@ export async function benchSoak(options: SoakOptions) {
         MKT_DATA_DIR: dataDir,
         PORT: String(port),
         ADMIN_PORT: String(adminPort),
-        DEVNET_PORT_8453: String(devnet8453),
-        DEVNET_PORT_4663: String(devnet4663),
         ADMIN_TOKEN: SOAK_ADMIN_TOKEN,
+        ...(chains ? { MKT_CONFIG: chains.match[1]!, ETH_USD_PRICE: "3000" } : devnets),
         MKT_DEMO: "1",
         MKT_DEMO_RATE: String(options.demoRate),
         LOG_LEVEL: "warn",
@@ -223,10 +250,11 @@ export async function benchSoak(options: SoakOptions) {
         loopP99Ms: p99 ? Number(p99[1]) * 1000 : Number.NaN,
         dbConnections: rows[0]!.n,
         load: loadavg()[0]!,
+        chainsRssMiB: chains ? residentMiB(chains.child.pid!) : Number.NaN,
       };
     };
     const format = (s: Sample) =>
-      `${String(s.atSeconds).padStart(6)} s   RSS ${s.rssMiB.toFixed(0).padStart(5)} MiB   heap ${s.heapMiB.toFixed(0).padStart(4)} MiB   fds ${String(s.openFds).padStart(5)}   loop p99 ${s.loopP99Ms.toFixed(1).padStart(6)} ms   db connections ${String(s.dbConnections).padStart(3)}   load ${s.load.toFixed(2)}`;
+      `${String(s.atSeconds).padStart(6)} s   RSS ${s.rssMiB.toFixed(0).padStart(5)} MiB   heap ${s.heapMiB.toFixed(0).padStart(4)} MiB   fds ${String(s.openFds).padStart(5)}   loop p99 ${s.loopP99Ms.toFixed(1).padStart(6)} ms   db connections ${String(s.dbConnections).padStart(3)}${chains ? `   chains RSS ${s.chainsRssMiB.toFixed(0).padStart(5)} MiB` : ""}   load ${s.load.toFixed(2)}`;
 
     // Steady reads at a fixed rate over several routes, for the whole run.
     const routes = [
@@ -286,6 +314,7 @@ export async function benchSoak(options: SoakOptions) {
     if (failedSamples > 0) lines.push(`${failedSamples} samples failed (see above)`);
     let met = result.errors + result.timeouts === 0 && result.non2xx === 0 && dropped === 0;
     for (const series of SERIES) {
+      if (series.key === "chainsRssMiB" && !chains) continue;
       const verdict = levelsOff(samples, series.key, series.level, series.flatPerMinute);
       met &&= verdict.ok;
       lines.push(
@@ -303,6 +332,7 @@ export async function benchSoak(options: SoakOptions) {
   } finally {
     for (const request of clients) request.destroy();
     await server?.stop();
+    await chains?.stop();
     await observer.end().catch(() => {});
     await database.drop();
     await postgres.dispose();

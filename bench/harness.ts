@@ -1,13 +1,18 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
-import { freeLoopbackPort } from "../packages/server/src/_test/ports.ts";
+import {
+  PG_BIN,
+  type PrivateCluster,
+  privateClusterSkipReason,
+  startPrivateCluster,
+} from "../packages/server/src/_test/pg-cluster.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_ADMIN_TOKEN = "bench-admin-token-000000000000000";
@@ -432,8 +437,6 @@ export function cpuSecondsBetween(
   return total;
 }
 
-const PG_BIN = "/usr/lib/postgresql/15/bin";
-
 /** A database of its own for one measurement, in the run's PostgreSQL server. */
 export interface BenchDatabase {
   url: string;
@@ -508,46 +511,18 @@ async function freshDatabaseIn(serverUrl: string): Promise<BenchDatabase> {
 }
 
 async function temporaryCluster(fsync: boolean): Promise<BenchPostgres> {
-  const dir = mkdtempSync(join(tmpdir(), "mkt-bench-pg-"));
-  const data = join(dir, "data");
-  const port = await freeLoopbackPort();
-  const asRoot = process.getuid?.() === 0;
-  // initdb and postgres refuse to run as root: run them as the postgres user, like .ci/run.
-  const run = (command: string) => {
-    if (asRoot) execFileSync("su", ["postgres", "-s", "/bin/bash", "-c", command], { stdio: "pipe" });
-    else execFileSync("/bin/bash", ["-c", command], { stdio: "pipe" });
-  };
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${fsync ? "on" : "off"}`;
-  let started = false;
+  const unavailable = privateClusterSkipReason();
+  if (unavailable) return { skipped: unavailable };
+  let cluster: PrivateCluster;
   try {
-    if (asRoot) {
-      try {
-        execFileSync("id", ["postgres"], { stdio: "pipe" });
-      } catch {
-        rmSync(dir, { recursive: true, force: true });
-        return { skipped: "running as root and there is no postgres user to run initdb as" };
-      }
-      execFileSync("chown", ["postgres", dir]);
-    }
-    run(`${PG_BIN}/initdb -D ${data} -U postgres -A trust --no-sync >/dev/null`);
-    run(`${PG_BIN}/pg_ctl -D ${data} -l ${dir}/log -w -o "${options}" start >/dev/null`);
-    started = true;
+    cluster = await startPrivateCluster({ fsync });
   } catch (error) {
-    if (started) run(`${PG_BIN}/pg_ctl -D ${data} -m immediate stop >/dev/null 2>&1 || true`);
-    rmSync(dir, { recursive: true, force: true });
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
     return { skipped: `could not start a temporary PostgreSQL 15 cluster: ${message}` };
   }
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
-    description: `temporary PostgreSQL 15 cluster on 127.0.0.1:${port} (fsync=${fsync ? "on" : "off"}, otherwise defaults), a fresh database per measurement, removed after`,
-    freshDatabase: () => freshDatabaseIn(url),
-    async dispose() {
-      try {
-        run(`${PG_BIN}/pg_ctl -D ${data} -m fast stop >/dev/null`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+    description: `temporary PostgreSQL 15 cluster on 127.0.0.1:${cluster.port} (fsync=${fsync ? "on" : "off"}, otherwise defaults), a fresh database per measurement, removed after`,
+    freshDatabase: () => freshDatabaseIn(cluster.url),
+    dispose: () => cluster.dispose(),
   };
 }

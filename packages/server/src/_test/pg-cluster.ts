@@ -58,11 +58,17 @@ function hasPostgresUser(): boolean {
 }
 
 /**
- * Initialises and starts a private cluster (fsync off: a crash of the server
- * process, not of the machine, loses nothing committed; synchronous commit
- * stays on, so a commit is acknowledged only once its WAL is written).
+ * Initialises and starts a private cluster, with stock settings but for
+ * `fsync`: off unless asked (a crash of the server process, not of the
+ * machine, loses nothing committed; synchronous commit stays on, so a commit
+ * is acknowledged only once its WAL is written). The benchmarks that measure
+ * durable writes ask for it on.
  */
-export async function startPrivateCluster(): Promise<PrivateCluster> {
+export async function startPrivateCluster({
+  fsync = false,
+}: {
+  fsync?: boolean;
+} = {}): Promise<PrivateCluster> {
   const dir = mkdtempSync(join(tmpdir(), "mkt-test-pg-"));
   const data = join(dir, "data");
   const port = await freeLoopbackPort();
@@ -71,7 +77,7 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     if (asRoot) await run("su", ["postgres", "-s", "/bin/bash", "-c", command]);
     else await run("/bin/bash", ["-c", command]);
   };
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${fsync ? "on" : "off"} -c max_connections=100`;
   const pgCtl = (args: string) => shell(`${PG_BIN}/pg_ctl -D ${data} ${args}`);
   const start = () => pgCtl(`-l ${dir}/log -w -t 60 -o "${options}" start >/dev/null`);
   let running = false;

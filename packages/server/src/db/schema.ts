@@ -135,6 +135,9 @@ export interface DmThreadsTable {
   last_message_at: Created;
   seen_a: Generated<string>;
   seen_b: Generated<string>;
+  /** Messages the other side sent after this side's seen mark. */
+  unread_a: Generated<number>;
+  unread_b: Generated<number>;
   created_at: Created;
 }
 

@@ -681,6 +681,18 @@ export async function loadMarketSocial(
        WHERE s.thread_id = t.id`,
       [],
     );
+    // Each side's unread count: the messages the other side sent after its seen mark.
+    await connection.query(
+      `UPDATE dm_threads t SET unread_a = u.a, unread_b = u.b
+       FROM (SELECT m.thread_id,
+               count(*) FILTER (WHERE m.id > s.seen_a AND m.sender_id <> s.account_a) AS a,
+               count(*) FILTER (WHERE m.id > s.seen_b AND m.sender_id <> s.account_b) AS b
+             FROM dm_messages m JOIN dm_threads s ON s.id = m.thread_id
+             WHERE m.id > least(s.seen_a, s.seen_b)
+             GROUP BY m.thread_id) u
+       WHERE u.thread_id = t.id`,
+      [],
+    );
     // A thread without messages was never created: the service creates one with its first message.
     await connection.query("DELETE FROM dm_threads WHERE last_message_id = 0", []);
   });
@@ -832,6 +844,16 @@ export async function checkMarketSocialSample(
       wallets: messages.every((m) => m["sender_wallet"] === m["wallet_of_sender"]),
       seen: [thread["seen_a"], thread["seen_b"]].every(
         (mark) => Number(mark) <= Number(thread["last_message_id"]),
+      ),
+      // Each side's kept unread count is the other side's messages after its seen mark.
+      unread: (["a", "b"] as const).map(
+        (side) =>
+          Number(thread[`unread_${side}`]) ===
+          messages.filter(
+            (m) =>
+              Number(m["id"]) > Number(thread[`seen_${side}`]) &&
+              m["sender_id"] !== thread[`account_${side}`],
+          ).length,
       ),
     };
   };

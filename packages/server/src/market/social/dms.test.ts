@@ -151,6 +151,37 @@ describe("direct messages: happy paths", () => {
     expect(threads.threads[0]?.unread).toBe(0);
   });
 
+  it("keeps each side's unread count equal to a recount while messages and dm-seen race", async () => {
+    // A pair of its own: frank -> grace, with grace marking the conversation seen while messages arrive.
+    const [frank, grace] = await Promise.all([signIn(test, 50, { apiKey }), signIn(test, 51, { apiKey })]);
+    await send(frank, grace, "first");
+    const marks = Array.from({ length: 4 }, () => seen(grace, frank));
+    await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) => send(frank, grace, `racing ${i}`)),
+      ...marks,
+      send(grace, frank, "a reply"),
+    ]);
+    // Marks only move forward: grace's mark is the highest any of her dm-seen answered.
+    const answers = await Promise.all(marks);
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    const mark = answers
+      .map((answer) => BigInt(socialActionResultSchemas["dm-seen"].parse(answer.json().result).seenUpTo))
+      .reduce((a, b) => (a > b ? a : b));
+    const messages = dmMessageListSchema.parse(
+      (await get(test, `/market/dm/messages?with=${frank.address}&limit=100`, grace.headers)).json(),
+    ).messages;
+    expect(messages.length).toBe(14);
+    const recount = messages.filter((message) => !message.fromMe && BigInt(message.id) > mark).length;
+    // The kept counts, read without another dm-seen, equal the recount.
+    expect(await unread(grace)).toEqual({ messages: recount, threads: recount > 0 ? 1 : 0 });
+    const thread = dmThreadListSchema
+      .parse((await get(test, "/market/dm/threads", grace.headers)).json())
+      .threads.find((candidate) => candidate.with.address === frank.address);
+    expect(thread?.unread).toBe(recount);
+    // frank never counts his own messages: only grace's reply is unread for him.
+    expect(await unread(frank)).toEqual({ messages: 1, threads: 1 });
+  });
+
   it("pages threads and messages, every item exactly once", async () => {
     // erin talks to four accounts, then sends seven more to alice.
     const partners = [alice, bob, carol, dave];

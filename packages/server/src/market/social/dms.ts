@@ -11,7 +11,11 @@ import { idCursor, type PagedServiceDeps, type PageRequest, toPage } from "./pag
  * One thread per pair of accounts (`account_a < account_b`). Each side keeps
  * the id of the newest message it has seen (`seen_a`, `seen_b`); a message
  * is unread for an account when the other account sent it and its id is
- * above that mark. Marks only move forward.
+ * above that mark. Marks only move forward. Each side also keeps its count
+ * of unread messages (`unread_a`, `unread_b`): a send adds one to the
+ * recipient's (unless a `dm-seen` that committed first already passed the
+ * message's id), a `dm-seen` recounts the messages after the new mark with
+ * the thread row locked, so reads never count messages.
  *
  * Who may write whom: nobody messages an account that blocked them or that
  * they blocked, and the recipient's `dmPolicy` decides the rest (`everyone`;
@@ -20,14 +24,15 @@ import { idCursor, type PagedServiceDeps, type PageRequest, toPage } from "./pag
 export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
   const k = db.kysely;
 
-  const threadBetween = async (tx: Executor, me: string, other: string) => {
+  /** The thread of two accounts; `lock` holds its row until the transaction ends (`dm-seen`). */
+  const threadBetween = async (tx: Executor, me: string, other: string, lock = false) => {
     const [a, b] = me < other ? [me, other] : [other, me];
-    return tx
+    const query = tx
       .selectFrom("dm_threads")
       .select(["id", "account_a", "last_message_id", "seen_a", "seen_b"])
       .where("account_a", "=", a)
-      .where("account_b", "=", b)
-      .executeTakeFirst();
+      .where("account_b", "=", b);
+    return (lock ? query.forUpdate() : query).executeTakeFirst();
   };
 
   const unreadIn = async (tx: Executor, threadId: string, me: string, seen: string) => {
@@ -102,12 +107,16 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
           })
           .returning(["id", "created_at"])
           .executeTakeFirstOrThrow();
-        // Concurrent sends may commit out of id order: the newest id wins.
+        // Concurrent sends may commit out of id order: the newest id wins. The message is unread
+        // for the recipient unless a dm-seen that committed first already passed its id.
+        const side = thread.account_a === recipient.id ? "a" : "b";
+        const recipientUnread = `unread_${side}` as const;
         await tx
           .updateTable("dm_threads")
           .set({
             last_message_id: sql<string>`greatest(last_message_id, ${message.id}::bigint)`,
             last_message_at: sql<Date>`greatest(last_message_at, ${now})`,
+            [recipientUnread]: sql<number>`${sql.ref(recipientUnread)} + CASE WHEN ${message.id}::bigint > ${sql.ref(`seen_${side}`)} THEN 1 ELSE 0 END`,
           })
           .where("id", "=", thread.id)
           .execute();
@@ -125,7 +134,8 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
       return k.transaction().execute(async (tx) => {
         const other = await requireAccount(tx, withWallet);
         if (other.id === reader.accountId) throw badRequest("there is no conversation with yourself");
-        const thread = await threadBetween(tx, reader.accountId, other.id);
+        // Locked first: a send committing meanwhile either waits for this recount or is counted by it.
+        const thread = await threadBetween(tx, reader.accountId, other.id, true);
         if (!thread) throw notFound(`no conversation with ${withWallet}`);
         let target = thread.last_message_id;
         if (upTo !== undefined) {
@@ -138,20 +148,17 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
           if (!message) throw notFound(`message ${upTo} is not in the conversation with ${withWallet}`);
           target = message.id;
         }
-        const column = thread.account_a === reader.accountId ? "seen_a" : "seen_b";
-        const updated = await tx
+        const side = thread.account_a === reader.accountId ? "a" : "b";
+        const seen = String(
+          BigInt(thread[`seen_${side}`]) > BigInt(target) ? thread[`seen_${side}`] : target,
+        );
+        const unread = await unreadIn(tx, thread.id, reader.accountId, seen);
+        await tx
           .updateTable("dm_threads")
-          .set({ [column]: sql<string>`greatest(${sql.ref(column)}, ${target}::bigint)` })
+          .set({ [`seen_${side}`]: seen, [`unread_${side}`]: unread })
           .where("id", "=", thread.id)
-          .returning(["seen_a", "seen_b"])
-          .executeTakeFirstOrThrow();
-        const seen = column === "seen_a" ? updated.seen_a : updated.seen_b;
-        return {
-          threadId: thread.id,
-          with: other.address,
-          seenUpTo: seen,
-          unread: await unreadIn(tx, thread.id, reader.accountId, seen),
-        };
+          .execute();
+        return { threadId: thread.id, with: other.address, seenUpTo: seen, unread };
       });
     },
 
@@ -177,20 +184,18 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
         sender_wallet: string;
         body: string;
         created_at: Date;
-        unread: string;
+        unread: number;
       }>`
         SELECT t.id, t.last_message_id, o.primary_address, o.username,
-               m.id AS message_id, m.sender_id, m.sender_wallet, m.body, m.created_at,
-               (SELECT count(*) FROM dm_messages u
-                WHERE u.thread_id = t.id AND u.id > t.seen AND u.sender_id <> ${me}) AS unread
+               m.id AS message_id, m.sender_id, m.sender_wallet, m.body, m.created_at, t.unread
         FROM (
           -- The page's threads first; then, for those alone, the other account and the newest message.
           SELECT * FROM (
-          (SELECT id, account_b AS other_id, last_message_id, seen_a AS seen FROM dm_threads
+          (SELECT id, account_b AS other_id, last_message_id, unread_a AS unread FROM dm_threads
            WHERE account_a = ${me} ${older("last_message_id")}
            ORDER BY last_message_id DESC LIMIT ${limit + 1})
           UNION ALL
-          (SELECT id, account_a AS other_id, last_message_id, seen_b AS seen FROM dm_threads
+          (SELECT id, account_a AS other_id, last_message_id, unread_b AS unread FROM dm_threads
            WHERE account_b = ${me} ${older("last_message_id")}
            ORDER BY last_message_id DESC LIMIT ${limit + 1})
           ) sides ORDER BY last_message_id DESC LIMIT ${limit + 1}
@@ -242,21 +247,18 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
     },
 
     /**
-     * `GET /dm/unread`: unread messages and the conversations holding them.
-     * Only threads whose newest message is past the caller's seen mark are
-     * opened, each by its (thread, id) index from that mark on.
+     * `GET /dm/unread`: unread messages and the conversations holding them:
+     * the unread counts the threads keep, read for the caller's threads that
+     * have any, each side from its own partial index.
      */
     async unread(me: string): Promise<DmUnread> {
       const { rows } = await sql<{ messages: string; threads: string }>`
-        SELECT coalesce(sum(u.n), 0) AS messages, count(*) FILTER (WHERE u.n > 0) AS threads
+        SELECT coalesce(sum(t.unread), 0) AS messages, count(*) AS threads
         FROM (
-          SELECT id, seen_a AS seen FROM dm_threads WHERE account_a = ${me} AND last_message_id > seen_a
+          SELECT unread_a AS unread FROM dm_threads WHERE account_a = ${me} AND unread_a > 0
           UNION ALL
-          SELECT id, seen_b AS seen FROM dm_threads WHERE account_b = ${me} AND last_message_id > seen_b
-        ) t
-        CROSS JOIN LATERAL (
-          SELECT count(*) AS n FROM dm_messages m WHERE m.thread_id = t.id AND m.id > t.seen AND m.sender_id <> ${me}
-        ) u`.execute(k);
+          SELECT unread_b FROM dm_threads WHERE account_b = ${me} AND unread_b > 0
+        ) t`.execute(k);
       return { messages: Number(rows[0]?.messages ?? 0), threads: Number(rows[0]?.threads ?? 0) };
     },
   };

@@ -166,7 +166,8 @@ describe("direct messages: happy paths", () => {
     for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
     const mark = answers
       .map((answer) => BigInt(socialActionResultSchemas["dm-seen"].parse(answer.json().result).seenUpTo))
-      .reduce((a, b) => (a > b ? a : b));
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .at(-1)!;
     const messages = dmMessageListSchema.parse(
       (await get(test, `/market/dm/messages?with=${frank.address}&limit=100`, grace.headers)).json(),
     ).messages;

@@ -199,12 +199,13 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
   // checkout reconnects or reports the database as unavailable.
   pool.on("error", () => {});
   /**
-   * A client of the pool and its release. While checked out a client has no `error` listener of
-   * the pool's: a connection lost between two of its queries (the server restarted) would be an
-   * uncaught exception and end the process. Here it only marks the client unusable; its next
-   * query fails as unavailable, and the pool discards it on release.
+   * A client of the pool, its queries (driver errors translated) and its release. While checked
+   * out a client has no `error` listener of the pool's: a connection lost between two of its
+   * queries (the server restarted) would be an uncaught exception and end the process. Here it
+   * only marks the client unusable; its next query fails as unavailable, and a client any query of
+   * which failed as unavailable is discarded on release, even when the caller handled that error.
    */
-  const checkout = async (): Promise<{ client: pg.PoolClient; release(broken?: boolean): void }> => {
+  const checkout = async () => {
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
@@ -213,29 +214,28 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
     }
     const ignore = () => {};
     client.on("error", ignore);
+    let broken = false;
     return {
-      client,
-      release(broken = false) {
+      async query<R>(sql: string, params?: readonly unknown[]) {
+        try {
+          const result = await client.query(sql, params as unknown[] | undefined);
+          return { command: result.command, rowCount: result.rowCount ?? 0, rows: result.rows as R[] };
+        } catch (error) {
+          const translatedError = translateDatabaseError(error);
+          if (translatedError instanceof DatabaseUnavailableError) broken = true;
+          throw translatedError;
+        }
+      },
+      release() {
         client.removeListener("error", ignore);
         client.release(broken);
       },
     };
   };
-  const translated = async <R>(client: pg.ClientBase, sql: string, params?: readonly unknown[]) => {
-    try {
-      const result = await client.query(sql, params as unknown[] | undefined);
-      return { command: result.command, rowCount: result.rowCount ?? 0, rows: result.rows as R[] };
-    } catch (error) {
-      throw translateDatabaseError(error);
-    }
-  };
   const kyselyPool = {
     async connect() {
-      const { client, release } = await checkout();
-      return {
-        query: (sql: string, parameters: readonly unknown[]) => translated(client, sql, parameters),
-        release: () => release(),
-      };
+      const { query, release } = await checkout();
+      return { query: (sql: string, parameters: readonly unknown[]) => query(sql, parameters), release };
     },
     // The pool outlives Kysely's use of it; close() ends it.
     async end() {},
@@ -247,20 +247,16 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
     kind: "postgres",
     kysely,
     async withConnection(fn) {
-      const { client, release } = await checkout();
-      let broken = false;
+      const { query, release } = await checkout();
       try {
         return await fn({
-          query: (sql, params) => translated(client, sql, params),
+          query: (sql, params) => query(sql, params),
           async exec(script) {
-            await translated(client, script);
+            await query(script);
           },
         });
-      } catch (error) {
-        broken = error instanceof DatabaseUnavailableError;
-        throw error;
       } finally {
-        release(broken);
+        release();
       }
     },
     listen: (channel, handlers) => listener.listen(channel, handlers),
@@ -274,9 +270,9 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
       });
     },
     async ping() {
-      const { client, release } = await checkout();
+      const { query, release } = await checkout();
       try {
-        await translated(client, "SELECT 1");
+        await query("SELECT 1");
       } finally {
         release();
       }

@@ -106,6 +106,7 @@ export type {
   SimulatorOptions,
 } from "./simulator/index.ts";
 export { createChainSimulation, SIMULATOR_STEP_MS, startSimulator } from "./simulator/index.ts";
+export { createPrng, type Prng } from "./simulator/prng.ts";
 export type {
   DeploySmartWalletFactoryOptions,
   DeploySmartWalletOptions,

@@ -1,3 +1,4 @@
+import { createPrng } from "@mkt/chain";
 import { createMktClient, type MktClient, type Release } from "@mkt/client";
 import type { CreatedKey, CreateKeyRequest, ReleaseDraftInput } from "@mkt/protocol";
 import type { Logger } from "pino";
@@ -37,16 +38,9 @@ export interface DemoReleaseActivityOptions {
   rescheduleChance?: number;
 }
 
-/** A small seeded PRNG (mulberry32): the demo takes the same steps on every fresh start. */
+/** A small seeded PRNG (mulberry32, the chain simulator's): the demo takes the same steps on every fresh start. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  return createPrng(seed).next;
 }
 
 /**

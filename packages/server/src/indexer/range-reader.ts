@@ -93,7 +93,8 @@ export class KnownContracts {
   }
 }
 
-const byChainOrder = (a: DecodedLog, b: DecodedLog) =>
+/** Chain order: block, then log index. */
+export const byChainOrder = (a: DecodedLog, b: DecodedLog) =>
   a.log.blockNumber === b.log.blockNumber
     ? a.log.logIndex - b.log.logIndex
     : a.log.blockNumber < b.log.blockNumber

@@ -7,7 +7,15 @@
 // (@mkt/chain predict-math), sells never exceed the seller's shares, redemptions pay the winning
 // shares, liquidity is collected only after resolution. Each market's events come from a generator
 // seeded by its id, so any market can be regenerated alone.
-import { type ChainDeployment, probabilityBps, quoteBuy, quoteSell, SIDE, type Side } from "@mkt/chain";
+import {
+  type ChainDeployment,
+  createPrng,
+  probabilityBps,
+  quoteBuy,
+  quoteSell,
+  SIDE,
+  type Side,
+} from "@mkt/chain";
 import { predictPointsOf } from "@mkt/protocol";
 import { chainRoles, type FactoryRole } from "../../chains/index.ts";
 import { type Database, migrate, openDatabase, type SqlConnection } from "../../db/index.ts";
@@ -15,7 +23,7 @@ import { createLogApplier } from "../../indexer/apply.ts";
 import { inTransaction } from "../../indexer/head-store.ts";
 import { predictProjection } from "../../indexer/predict-projection.ts";
 import type { IndexedLog } from "../../indexer/projection.ts";
-import type { DecodedLog } from "../../indexer/range-reader.ts";
+import { byChainOrder, type DecodedLog } from "../../indexer/range-reader.ts";
 import { BatchStore, type Column, readColumns } from "../../indexer/store.ts";
 
 /** The volumes at scale 1 (issue targets of the prediction feed); traders is how many addresses share the positions. */
@@ -158,18 +166,6 @@ const eventsOf = (plan: MarketPlan) =>
   (plan.outcome !== null ? 1 : 0) +
   (plan.collected ? 1 : 0);
 
-/** mulberry32: a small seeded generator, the same numbers on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const WEI_PER_MILLI = 1_000_000_000_000_000n;
 
 /** One logged event of a market: its name and arguments as viem decodes them. */
@@ -185,7 +181,7 @@ interface Event {
  * winning shares and the creator's collection, as the plan says.
  */
 function marketEvents(plan: MarketPlan, volume: PredictVolume): Event[] {
-  const next = random(plan.n * 2_654_435_761);
+  const next = createPrng(plan.n * 2_654_435_761).next;
   const seed = WEI_PER_MILLI * 1000n * BigInt(1 + (plan.n % 5));
   const feeBps = BigInt((plan.n % 5) * 50);
   let pool = { yes: seed, no: seed };
@@ -348,14 +344,6 @@ export function volumeMarketLogs(plan: MarketPlan, volume: VolumePlan): DecodedL
   return logs;
 }
 
-/** Chain order: block, then log index. */
-const byChainOrder = (a: DecodedLog, b: DecodedLog) =>
-  a.log.blockNumber === b.log.blockNumber
-    ? a.log.logIndex - b.log.logIndex
-    : a.log.blockNumber < b.log.blockNumber
-      ? -1
-      : 1;
-
 /**
  * Applies the logs of these markets through the prediction projection's write path, in one
  * transaction: the indexer's log applier (preloads in bulk, handlers in chain order) on a BatchStore,
@@ -484,7 +472,7 @@ export function sampleMarkets(plan: VolumePlan, size = 24): MarketPlan[] {
   add(markets.find((market) => market.outcome !== null && !market.collected));
   add(markets.find((market) => market.paused));
   add(markets.find((market) => market.pauseCycle));
-  const next = random(size);
+  const next = createPrng(size).next;
   while (picks.size < Math.min(size, markets.length)) add(markets[Math.floor(next() * markets.length)]);
   return [...picks.values()];
 }

@@ -129,6 +129,25 @@ export { classicRangePackSchema, classicRangePageSchema, classicRangeQuerySchema
 export { classicRarityOddsSchema, classicReactionRequestSchema } from "./classic/index.ts";
 export { classicReactionsQuerySchema, classicReactionsSchema, classicReadySchema } from "./classic/index.ts";
 export { classicRecentQuerySchema, classicRecentSchema } from "./classic/index.ts";
+// Live-compatible pack reads: the box view, one pack, a drop's packs, the rarity of an opening.
+export type { ClassicBoxPage, ClassicDropPacksQuery, ClassicLiveBox } from "./classic/index.ts";
+export type { ClassicOwnerAnswer, ClassicPackAnswer, ClassicPackDetail } from "./classic/index.ts";
+export type { ClassicPackPathQuery, ClassicPackQuery, ClassicPackRarity } from "./classic/index.ts";
+export type { ClassicRarity, ClassicRarityQuery, ClassicRecentAnswer } from "./classic/index.ts";
+export { CLASSIC_PACK_ID_PATTERN, CLASSIC_RECENT_BOX_PARAMS } from "./classic/index.ts";
+export { classicBoxPageSchema, classicDropPacksQuerySchema, classicLiveBoxSchema } from "./classic/index.ts";
+export {
+  classicOwnerAnswerSchema,
+  classicPackAnswerSchema,
+  classicPackDetailSchema,
+} from "./classic/index.ts";
+export {
+  classicPackParamsSchema,
+  classicPackPathQuerySchema,
+  classicPackQuerySchema,
+} from "./classic/index.ts";
+export { classicPackRaritySchema, classicRarityQuerySchema, classicRaritySchema } from "./classic/index.ts";
+export { classicRecentAnswerSchema } from "./classic/index.ts";
 export { classicRecoveredEventSchema, classicRecoverySchema } from "./classic/index.ts";
 export { classicRefreshRequestSchema, classicRefreshSchema } from "./classic/index.ts";
 export { classicReportRecordSchema, classicReportRequestSchema } from "./classic/index.ts";

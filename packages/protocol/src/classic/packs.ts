@@ -3,6 +3,7 @@ import { integerParam } from "../params/index.ts";
 import {
   addressString,
   CLASSIC_PACK_STATUSES,
+  CLASSIC_PAGE_DEPTH_RULE,
   CLASSIC_RARITY_NAMES,
   classicPaginationSchema,
   classicQuery,
@@ -120,9 +121,36 @@ export const classicTokenMetadataSchema = z
       .string()
       .describe("`<card name> #<tokenId>` once the card is drawn, else `<nft name> Pack #<tokenId>`."),
     description: z.string(),
-    image: z.string().describe("The card's image once the pack is opened, the pack image before."),
+    image: z
+      .string()
+      .describe(
+        "The card's image once the pack is opened, the pack image before (proxied unless `X-Bypass-Image-Proxy: true`, when the image proxy serves it).",
+      ),
+    imageUrl: z
+      .string()
+      .describe("What to show for the pack: the same URL as `image` (the live service's name for it)."),
+    originalImageUrl: z
+      .string()
+      .describe(
+        "The URL of `image` as the creator gave it (or our generated art), never rewritten to the image proxy.",
+      ),
+    unopenedImageUrl: z
+      .string()
+      .describe("The pack image (the card's unopened image, else the game's pack image, else our art)."),
     external_url: z.string(),
     attributes: z.array(classicTokenAttributeSchema),
+    foil: z
+      .string()
+      .nullable()
+      .describe(
+        "The pack's foil under the card rule (`Prize`, `Standard` or `None`); null until its card is drawn (rarity assigned).",
+      ),
+    wear: z
+      .string()
+      .nullable()
+      .describe(
+        "The pack's wear under the card rule (`Pristine`, `Mint`, `Lightly Played`, `Moderately Played`, `Heavily Played`); null until its card is drawn.",
+      ),
   })
   .meta({ id: "ClassicTokenMetadata" });
 export type ClassicTokenMetadata = z.infer<typeof classicTokenMetadataSchema>;
@@ -137,9 +165,25 @@ const rarityFields = {
   rarityName: z.enum(CLASSIC_RARITY_NAMES),
 };
 
-/** A pack in a range response (section 2), plus a few facts the live API also sends. */
+/** `_id` of a pack: 24 lowercase hex digits, the live service's id form. */
+export const CLASSIC_PACK_ID_PATTERN = /^[0-9a-f]{24}$/;
+
+/**
+ * A pack in a range response (section 2), plus a few facts the live API also
+ * sends. The same shape is every pack list's item (`/range`, `/owner`'s two
+ * views, `/recent`'s box view, `/contractAddress/{x}/all`) and, with
+ * `isNSFW`, the one-pack answer: the document says the payload may gain
+ * fields over time, so one shape serves both the document's clients and the
+ * live service's.
+ */
 export const classicRangePackSchema = z
   .object({
+    _id: z
+      .string()
+      .regex(CLASSIC_PACK_ID_PATTERN)
+      .describe(
+        "An opaque, stable identifier of the pack in the live service's id form (24 lowercase hex digits): the first 24 hex digits of keccak256(abi.encode(uint256 chainId, address drop, uint256 tokenId)). Distinct per pack, the same on every read.",
+      ),
     ...tokenIdFields,
     contractAddress: addressString("The game's booster drop"),
     chainId: z.number().int(),
@@ -172,8 +216,28 @@ export const classicRangePageSchema = z
   .meta({ id: "ClassicRangePage" });
 export type ClassicRangePage = z.infer<typeof classicRangePageSchema>;
 
+/** The bound of `rarityGreaterThan` (the live clients' box-view filter): only packs of a higher rarity code. */
+const rarityGreaterThan = integerParam("rarityGreaterThan", {
+  min: 0,
+  max: 4,
+  rangeMessage: "rarityGreaterThan must be an integer 0 to 4",
+}).describe(
+  "Only packs whose rarity code is above this (0 to 4; 2 = Epic, Legendary and Mythic). Selects the box view (`boxes`).",
+);
+
+const boxContractAddress = (what: string) =>
+  z
+    .string()
+    .min(1, "contractAddress must not be empty")
+    .max(200)
+    .describe(`The game's booster drop address or slug: only its packs. ${what}`);
+
 /** `GET /classic/owner/{address}`: packs of an owner across games. */
 export const classicOwnerQuerySchema = z.object({
+  contractAddress: boxContractAddress(
+    "Selects the box view (`boxes`, the live service's answer to this filter).",
+  ).optional(),
+  rarityGreaterThan: rarityGreaterThan.optional(),
   chainId: classicQuery.chainId,
   status: z
     .enum(CLASSIC_PACK_STATUSES, { error: "status must be minted, rarity_assigned, opened or burned" })
@@ -280,7 +344,7 @@ export const classicHoldingsSchema = z
   .meta({ id: "ClassicHoldings" });
 export type ClassicHoldings = z.infer<typeof classicHoldingsSchema>;
 
-/** `GET /classic/owner/{address}` answer: range-style packs. */
+/** `GET /classic/owner/{address}` answer without a box-view filter: range-style packs. */
 export const classicOwnerPageSchema = z
   .object({
     success: z.literal(true),
@@ -289,6 +353,146 @@ export const classicOwnerPageSchema = z
   })
   .meta({ id: "ClassicOwnerPage" });
 export type ClassicOwnerPage = z.infer<typeof classicOwnerPageSchema>;
+
+/**
+ * The box view: the answer the live service's clients read (`boxes`) from
+ * `/owner/{address}` and `/recent` when they send a pack filter
+ * (`contractAddress`, `rarityGreaterThan`), and from
+ * `/contractAddress/{addressOrSlug}/all`.
+ */
+export const classicBoxPageSchema = z
+  .object({
+    success: z.literal(true),
+    boxes: z.array(classicRangePackSchema),
+    pagination: classicPaginationSchema,
+  })
+  .meta({ id: "ClassicBoxPage" });
+export type ClassicBoxPage = z.infer<typeof classicBoxPageSchema>;
+
+/** A pack in the box view: the range pack (one schema; the name says where the live clients read it). */
+export const classicLiveBoxSchema = classicRangePackSchema;
+export type ClassicLiveBox = ClassicRangePack;
+
+const BOX_VIEW_KEYS =
+  "present in the box view (the request has `contractAddress` or `rarityGreaterThan`), absent otherwise.";
+
+/**
+ * `GET /classic/owner/{address}`'s 200, both views in one object (the response
+ * serializer compiles one object; a union would make it try each branch):
+ * `boosterBoxes` without a box-view filter, `boxes` with one; `success` and
+ * `pagination` always.
+ */
+export const classicOwnerAnswerSchema = z
+  .object({
+    success: z.literal(true),
+    boosterBoxes: z
+      .array(classicRangePackSchema)
+      .optional()
+      .describe(
+        "The owner's packs: present without a box-view filter (no `contractAddress`, no `rarityGreaterThan`), absent otherwise.",
+      ),
+    boxes: z
+      .array(classicRangePackSchema)
+      .optional()
+      .describe(`The owner's packs of that game and/or above that rarity: ${BOX_VIEW_KEYS}`),
+    pagination: classicPaginationSchema,
+  })
+  .meta({ id: "ClassicOwnerAnswer" });
+export type ClassicOwnerAnswer = z.infer<typeof classicOwnerAnswerSchema>;
+
+/** `GET /classic/` and `/classic/contractAddress/{addressOrSlug}/tokenId/{tokenId}`: one pack, with its game's NSFW flag. */
+export const classicPackDetailSchema = classicRangePackSchema
+  .extend({
+    isNSFW: z.boolean().describe("The game's NSFW flag (its metadata revision in effect)."),
+  })
+  .meta({ id: "ClassicPackDetail" });
+export type ClassicPackDetail = z.infer<typeof classicPackDetailSchema>;
+
+export const classicPackAnswerSchema = z
+  .object({ success: z.literal(true), boosterBox: classicPackDetailSchema })
+  .meta({ id: "ClassicPackAnswer" });
+export type ClassicPackAnswer = z.infer<typeof classicPackAnswerSchema>;
+
+const packReadOptions = {
+  chainId: classicQuery.chainId,
+  includeMetadata: classicQuery.boolean("Add the pack's token metadata (`metadata`).", false),
+  includeContractDetails: classicQuery.boolean("Add the game (`contractDetails`, the games variant).", false),
+};
+
+/** `GET /classic/` (the live service's `GET /`): one pack by query. */
+export const classicPackQuerySchema = z.object({
+  tokenId: uint256Param("tokenId").describe("The pack's token id (uint256, decimal digits). Required."),
+  contractAddress: z
+    .string()
+    .min(1, "contractAddress is required")
+    .max(200)
+    .describe("The game's booster drop address or slug. Required."),
+  ...packReadOptions,
+});
+export type ClassicPackQuery = z.output<typeof classicPackQuerySchema>;
+
+/** `GET /classic/contractAddress/{addressOrSlug}/tokenId/{tokenId}`: one pack by path. */
+export const classicPackParamsSchema = z.object({
+  addressOrSlug: z.string().min(1).max(200).describe("The booster drop address or the game's slug."),
+  tokenId: uint256Param("tokenId").describe("The token id (uint256, decimal digits)."),
+});
+export const classicPackPathQuerySchema = z.object(packReadOptions);
+export type ClassicPackPathQuery = z.output<typeof classicPackPathQuerySchema>;
+
+/** `GET /classic/contractAddress/{addressOrSlug}/all`: every pack of a drop in token id order. */
+export const classicDropPacksQuerySchema = z.object({
+  chainId: classicQuery.chainId,
+  page: classicQuery.boundedPage,
+  limit: classicQuery.limit(50, 100),
+  includeMetadata: classicQuery.boolean("Add each pack's token metadata (`metadata`).", false),
+  includeContractDetails: classicQuery.boolean("Add the game (`contractDetails`).", false),
+});
+export type ClassicDropPacksQuery = z.output<typeof classicDropPacksQuerySchema>;
+
+/** `GET /classic/rarity`: the rarity of the packs an opening transaction opened. */
+export const classicRarityQuerySchema = z.object({
+  transactionHash: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "transactionHash must be a 0x-prefixed 32-byte hash")
+    .transform((value) => value.toLowerCase())
+    .describe("The opening transaction (`open`), 0x-prefixed 32-byte hash, any case. Required."),
+  contractAddress: z
+    .string()
+    .min(1, "contractAddress is required")
+    .max(200)
+    .describe("The game's booster drop address or slug. Required."),
+  chainId: classicQuery.chainId,
+});
+export type ClassicRarityQuery = z.output<typeof classicRarityQuerySchema>;
+
+const rarityOfPackFields = {
+  ...tokenIdFields,
+  rarity: z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .describe("0 while the rarity is pending (`NOT_ASSIGNED`), else 1 Common … 5 Mythic."),
+  rarityName: z.enum(CLASSIC_RARITY_NAMES),
+  randomValue: decimalString("The rarity roll (`tokenSeed mod 10000`); null while pending.").nullable(),
+  tokenSpecificRandomness: decimalString("The pack's token seed (uint256); null while pending.").nullable(),
+};
+
+export const classicPackRaritySchema = z.object(rarityOfPackFields).meta({ id: "ClassicPackRarity" });
+export type ClassicPackRarity = z.infer<typeof classicPackRaritySchema>;
+
+export const classicRaritySchema = z
+  .object({
+    success: z.literal(true),
+    ...rarityOfPackFields,
+    packs: z
+      .array(classicPackRaritySchema)
+      .describe(
+        "Every pack of that drop the transaction opened, by token id; the top-level fields are the first (lowest token id).",
+      ),
+  })
+  .meta({ id: "ClassicRarity" });
+export type ClassicRarity = z.infer<typeof classicRaritySchema>;
 
 /** `GET /classic/metadata/{addressOrSlug}/{tokenId}` path. */
 export const classicTokenMetadataParamsSchema = z.object({
@@ -407,18 +611,66 @@ function recentCursorInRange(cursor: string): boolean {
   );
 }
 
-export const classicRecentQuerySchema = z.object({
-  chainId: classicQuery.chainId,
-  limit: classicQuery.limit(50, 100),
-  cursor: z
-    .string()
-    .regex(RECENT_CURSOR, "cursor must be a nextCursor this route returned (`<timestamp>-<objectId>`)")
-    .refine(recentCursorInRange, "cursor must be a nextCursor this route returned (`<timestamp>-<objectId>`)")
-    .optional()
-    .describe(
-      "Opaque; pass the `nextCursor` of the previous answer. Form `timestamp-objectId`: Unix milliseconds of the block time, then 24 hex digits (block number, 16, and log index, 8). The answer holds the events older than that one. Absent = the newest.",
+/** The `/recent` parameters of the box view only: with a cursor (the activity feed's), any of them is a 400. */
+export const CLASSIC_RECENT_BOX_PARAMS = [
+  "contractAddress",
+  "rarityGreaterThan",
+  "status",
+  "page",
+  "includeMetadata",
+  "includeContractDetails",
+] as const;
+
+const boxOnly = (text: string) =>
+  `${text} Box view only (400 with \`cursor\`, or without \`contractAddress\` and \`rarityGreaterThan\`).`;
+
+export const classicRecentQuerySchema = z
+  .object({
+    contractAddress: boxContractAddress(
+      "Selects the box view (`boxes`): that game's packs, most recently changed first.",
+    ).optional(),
+    rarityGreaterThan: rarityGreaterThan.optional(),
+    status: z
+      .enum(CLASSIC_PACK_STATUSES, { error: "status must be minted, rarity_assigned, opened or burned" })
+      .optional()
+      .describe(boxOnly("Only packs in this state.")),
+    page: integerParam("page", { min: 1, max: 1_000_000 })
+      .optional()
+      .describe(boxOnly(`Page number, from 1 (default 1). ${CLASSIC_PAGE_DEPTH_RULE}`)),
+    includeMetadata: classicQuery.optionalBoolean(boxOnly("Add each pack's token metadata (`metadata`).")),
+    includeContractDetails: classicQuery.optionalBoolean(
+      boxOnly("Add each pack's game (`contractDetails`)."),
     ),
-});
+    chainId: classicQuery.chainId,
+    limit: classicQuery.limit(50, 100),
+    cursor: z
+      .string()
+      .regex(RECENT_CURSOR, "cursor must be a nextCursor this route returned (`<timestamp>-<objectId>`)")
+      .refine(
+        recentCursorInRange,
+        "cursor must be a nextCursor this route returned (`<timestamp>-<objectId>`)",
+      )
+      .optional()
+      .describe(
+        "Opaque; pass the `nextCursor` of the previous answer. Form `timestamp-objectId`: Unix milliseconds of the block time, then 24 hex digits (block number, 16, and log index, 8). The answer holds the events older than that one. Absent = the newest. Activity feed only: with a box-view parameter it is a 400.",
+      ),
+  })
+  .superRefine((query, context) => {
+    const box = CLASSIC_RECENT_BOX_PARAMS.filter((name) => query[name] !== undefined);
+    if (box.length === 0) return;
+    if (query.cursor !== undefined)
+      context.addIssue({
+        code: "custom",
+        path: ["cursor"],
+        message: `cursor pages the activity feed and cannot be combined with the box view's ${box.join(", ")}`,
+      });
+    else if (query.contractAddress === undefined && query.rarityGreaterThan === undefined)
+      context.addIssue({
+        code: "custom",
+        path: [box[0] ?? "page"],
+        message: `${box.join(", ")} apply only to the box view: add contractAddress or rarityGreaterThan`,
+      });
+  });
 export type ClassicRecentQuery = z.output<typeof classicRecentQuerySchema>;
 
 export const classicRecentSchema = z
@@ -434,3 +686,33 @@ export const classicRecentSchema = z
   })
   .meta({ id: "ClassicRecent" });
 export type ClassicRecent = z.infer<typeof classicRecentSchema>;
+
+/**
+ * `GET /classic/recent`'s 200, both views in one object (one serializer, no
+ * branch trial): the activity feed (`events`, `nextCursor`) without a
+ * box-view filter, the box view (`boxes`, `pagination`) with one.
+ */
+export const classicRecentAnswerSchema = z
+  .object({
+    success: z.literal(true),
+    events: z
+      .array(classicActivityEventSchema)
+      .optional()
+      .describe(
+        "Activity, newest first: present in the activity feed (no `contractAddress`, no `rarityGreaterThan`), absent in the box view.",
+      ),
+    nextCursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "The activity feed's cursor of the next older page (null on the last); absent in the box view.",
+      ),
+    boxes: z
+      .array(classicRangePackSchema)
+      .optional()
+      .describe(`Packs, most recently changed first: ${BOX_VIEW_KEYS}`),
+    pagination: classicPaginationSchema.optional().describe(`The box view's pages: ${BOX_VIEW_KEYS}`),
+  })
+  .meta({ id: "ClassicRecentAnswer" });
+export type ClassicRecentAnswer = z.infer<typeof classicRecentAnswerSchema>;

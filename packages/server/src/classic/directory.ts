@@ -32,6 +32,8 @@ export interface CardCatalogue {
     imageUrl: string | null;
     featuredImageUrl: string | null;
     websiteUrl: string | null;
+    /** The game's NSFW flag (its metadata revision in effect); the one-pack read carries it. */
+    isNSFW: boolean;
     packsMinted: bigint;
   };
   /** The revision in effect: `user` with its version and validity, or `default` (version 0, no validity). */

@@ -134,6 +134,7 @@ export function mountClassic(
         directory: classicGames,
         profiles,
         publicUrl: config.publicUrl,
+        images: media.links,
       }),
       activity: createActivityReader({ db, directory: classicGames }),
     }),

@@ -69,6 +69,12 @@ export const CLASSIC_ROUTES = {
   "GET /collection/:contractAddress/events": { access: read, cache: state },
   "GET /recent": { access: read, cache: state },
   "GET /metadata/:addressOrSlug/:tokenId": { access: publicMetadata, cache: state },
+  // Live-compatible pack reads (classic/packs): one pack (`/` and by path), a drop's packs, the
+  // rarity of an opening. Pack state, so `state`, as the other pack reads.
+  "GET /": { access: read, cache: state },
+  "GET /contractAddress/:addressOrSlug/tokenId/:tokenId": { access: read, cache: state },
+  "GET /contractAddress/:addressOrSlug/all": { access: read, cache: state },
+  "GET /rarity": { access: read, cache: state },
   // Images and art (classic/images): for <img> tags, which send no headers, so no key.
   "GET /image/:signature": { access: publicMetadata, cache: cache.public(86_400) },
   "GET /art/:chainId/:address/:what.svg": { access: publicMetadata, cache: cache.public(86_400) },

@@ -168,6 +168,7 @@ export function createGameRenderer(images: ImageLinks) {
         imageUrl: images.link(resolved.game.imageUrl, bypass),
         featuredImageUrl: images.link(resolved.game.featuredImageUrl, bypass),
         websiteUrl: resolved.game.websiteUrl,
+        isNSFW: resolved.game.isNSFW,
         packsMinted: BigInt(row.packs_minted),
       },
       metadataSource: resolved.source,

@@ -1,23 +1,33 @@
 import {
   CLASSIC_ERROR_CODES,
+  CLASSIC_PACK_STATUSES,
   CLASSIC_RARITY_NAMES,
+  type ClassicBoxPage,
+  type ClassicDropPacksQuery,
   type ClassicHoldings,
   type ClassicHoldingsPack,
   type ClassicHoldingsQuery,
-  type ClassicOwnerPage,
+  type ClassicOwnerAnswer,
   type ClassicOwnerQuery,
+  type ClassicPackAnswer,
+  type ClassicPackPathQuery,
+  type ClassicPackRarity,
   type ClassicPackStatus,
   type ClassicPagination,
   type ClassicRangePack,
   type ClassicRangePage,
   type ClassicRangeQuery,
+  type ClassicRarity,
+  type ClassicRarityQuery,
+  type ClassicRecentQuery,
   type ClassicTokenMetadata,
 } from "@mkt/protocol";
 import { type RawBuilder, sql } from "kysely";
+import { encodeAbiParameters, keccak256 } from "viem";
 import type { Database } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
 import type { ProfileReader } from "../../identity/index.ts";
-import { artUrl } from "../../media/index.ts";
+import { artUrl, type ImageLinks } from "../../media/index.ts";
 import type { CardCatalogue, ClassicGameDirectory, RenderOptions } from "../directory.ts";
 import { assertPageDepth } from "../page-depth.ts";
 import { type DrawnCard, drawPackCard, isFirstEdition } from "./card.ts";
@@ -71,10 +81,28 @@ const PACK_COLUMNS = sql`
  * per pack of the page), so neither join runs over a whole list.
  */
 const pagePacks = (where: RawBuilder<unknown>, order: RawBuilder<unknown>, limit: number, offset: number) =>
-  sql`(SELECT p.chain_id, p.contract_address, p.token_id FROM classic_packs p WHERE ${where}
-        ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) k
+  packsOfKeys(sql`SELECT p.chain_id, p.contract_address, p.token_id FROM classic_packs p WHERE ${where}
+        ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
+
+/** The rows (with their games) of the keys `(chain_id, contract_address, token_id)` a subquery selects. */
+const packsOfKeys = (keys: RawBuilder<unknown>) =>
+  sql`(${keys}) k
     JOIN classic_packs p ON p.chain_id = k.chain_id AND p.contract_address = k.contract_address AND p.token_id = k.token_id
     JOIN classic_games g ON g.chain_id = p.chain_id AND g.drop_address = p.contract_address`;
+
+/**
+ * A pack's `_id`: the first 24 hex digits of
+ * keccak256(abi.encode(uint256 chainId, address drop, uint256 tokenId)).
+ * Stable (a function of the pack's identity only) and distinct per pack;
+ * the live service's clients keep it as an opaque 24-hex key.
+ */
+export function classicPackId(chainId: number, contractAddress: string, tokenId: bigint): string {
+  const encoded = encodeAbiParameters(
+    [{ type: "uint256" }, { type: "address" }, { type: "uint256" }],
+    [BigInt(chainId), contractAddress as `0x${string}`, tokenId],
+  );
+  return keccak256(encoded).slice(2, 26);
+}
 
 /** The summary column of `classic_collectors` and `classic_game_collectors` that counts a status. */
 const STATUS_COLUMN: Record<ClassicPackStatus, string> = {
@@ -118,7 +146,12 @@ export interface PackReaderDeps {
   directory: ClassicGameDirectory;
   profiles: Pick<ProfileReader, "ofAccount">;
   publicUrl: string;
+  /** Rewrites a creator's image URL to the image proxy when the proxy serves it (and the caller did not bypass it). */
+  images: Pick<ImageLinks, "link">;
 }
+
+/** Catalogues are read with original image URLs; answers link them per the caller's bypass. */
+const ORIGINAL_URLS = { bypassImageProxy: true } as const;
 
 /**
  * The pack reads of the Classic API (`/range`, `/owner/{address}`,
@@ -126,7 +159,7 @@ export interface PackReaderDeps {
  * projection; games, their card catalogues and prices come from the
  * directory.
  */
-export function createPackReader({ db, directory, profiles, publicUrl }: PackReaderDeps) {
+export function createPackReader({ db, directory, profiles, publicUrl, images }: PackReaderDeps) {
   const gameNotFound = (what: string) =>
     notFound(`no game ${what} on this chain`, CLASSIC_ERROR_CODES.gameNotFound);
 
@@ -161,9 +194,20 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
     return Number(rows[0]?.total ?? 0);
   };
 
-  const tokenMetadata = (row: PackRow, catalogue: CardCatalogue | undefined): ClassicTokenMetadata => {
+  /**
+   * The token metadata of a pack, from its game's catalogue read with original
+   * image URLs (`ORIGINAL_URLS`); `image`, `imageUrl` and `unopenedImageUrl`
+   * are linked per `bypass` (the proxy's URL when it serves the image), and
+   * `originalImageUrl` stays the creator's.
+   */
+  const tokenMetadata = (
+    row: PackRow,
+    catalogue: CardCatalogue | undefined,
+    bypass: boolean,
+  ): ClassicTokenMetadata => {
     const tokenId = row.token_id;
     const packArt = artUrl(publicUrl, row.chain_id, row.contract_address, "pack");
+    const link = (url: string) => (url === packArt ? url : (images.link(url, bypass) ?? url));
     const draw = drawn(row, catalogue);
     const firstEdition = isFirstEdition(BigInt(tokenId), BigInt(row.first_token_id));
     const attributes: ClassicTokenMetadata["attributes"] = [
@@ -172,12 +216,18 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       { trait_type: "First Edition", value: firstEdition ? "Yes" : "No" },
     ];
     if (!draw) {
+      const pack = catalogue?.cards[0]?.unopenedImageUrl ?? packArt;
       return {
         name: `${row.nft_name} Pack #${tokenId}`,
         description: `A booster pack of ${row.nft_name}. Its card is drawn once its rarity is assigned.`,
-        image: catalogue?.cards[0]?.unopenedImageUrl ?? packArt,
+        image: link(pack),
+        imageUrl: link(pack),
+        originalImageUrl: pack,
+        unopenedImageUrl: link(pack),
         external_url: `${publicUrl}/classic/metadata/${row.contract_address}/${tokenId}`,
         attributes,
+        foil: null,
+        wear: null,
       };
     }
     attributes.push(
@@ -189,17 +239,25 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
     );
     const opened = row.opened_time !== null || row.status === "opened" || row.status === "burned";
     const cardImage = (firstEdition ? draw.card.firstEditionImageUrl : null) ?? draw.card.imageUrl;
+    const pack = draw.card.unopenedImageUrl ?? packArt;
+    const shown = (opened ? cardImage : null) ?? pack;
     return {
       name: `${draw.card.name} #${tokenId}`,
       description: draw.card.metadataDescription || draw.card.description,
-      image: (opened ? cardImage : draw.card.unopenedImageUrl) ?? draw.card.unopenedImageUrl ?? packArt,
+      image: link(shown),
+      imageUrl: link(shown),
+      originalImageUrl: shown,
+      unopenedImageUrl: link(pack),
       external_url:
         draw.card.externalLink ?? `${publicUrl}/classic/metadata/${row.contract_address}/${tokenId}`,
       attributes,
+      foil: draw.foil,
+      wear: draw.wear,
     };
   };
 
   const rangePack = (row: PackRow): ClassicRangePack => ({
+    _id: classicPackId(row.chain_id, row.contract_address, BigInt(row.token_id)),
     tokenId: BigInt(row.token_id),
     tokenIdString: row.token_id,
     contractAddress: row.contract_address,
@@ -229,7 +287,7 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
     const addresses = rows.map((row) => row.contract_address);
     const cards =
       include.metadata && rows.length > 0
-        ? await directory.catalogues(chainId, addresses, options)
+        ? await directory.catalogues(chainId, addresses, { ...options, ...ORIGINAL_URLS })
         : undefined;
     const games =
       include.contractDetails && rows.length > 0
@@ -237,7 +295,8 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
         : undefined;
     return rows.map((row) => {
       const pack = rangePack(row);
-      if (cards) pack.metadata = tokenMetadata(row, cards.get(row.contract_address));
+      if (cards)
+        pack.metadata = tokenMetadata(row, cards.get(row.contract_address), options.bypassImageProxy);
       const game = games?.get(row.contract_address);
       if (game) pack.contractDetails = game;
       return pack;
@@ -264,8 +323,7 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       packRows(where, order, query.limit, (query.page - 1) * query.limit),
     ]);
     return {
-      success: true as const,
-      boosterBoxes: await rangePacks(
+      packs: await rangePacks(
         query.chainId,
         rows,
         { metadata: query.includeMetadata, contractDetails: query.includeContractDetails },
@@ -273,6 +331,37 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       ),
       pagination: pagination(query.page, query.limit, total),
     };
+  };
+
+  /** The rows of a box-view page cut by `keys` (a key subquery), in `order`. */
+  const keyedRows = async (keys: RawBuilder<unknown>, order: RawBuilder<unknown>) =>
+    (
+      await sql<PackRow>`SELECT ${PACK_COLUMNS} FROM ${packsOfKeys(keys)} ORDER BY ${order}`.execute(
+        db.kysely,
+      )
+    ).rows;
+
+  /** One pack with its game's NSFW flag (`GET /`, `/contractAddress/{x}/tokenId/{id}`). */
+  const onePack = async (
+    addressOrSlug: string,
+    tokenId: bigint,
+    query: ClassicPackPathQuery,
+    options: RenderOptions,
+  ): Promise<ClassicPackAnswer> => {
+    const address = await resolve(query.chainId, addressOrSlug);
+    const where = sql`p.chain_id = ${query.chainId} AND p.contract_address = ${address} AND p.token_id = ${tokenId.toString()}::numeric`;
+    const [[row], catalogue] = await Promise.all([
+      packRows(where, sql`p.token_id`, 1, 0),
+      directory.catalogue(query.chainId, address, ORIGINAL_URLS),
+    ]);
+    if (!row) throw notFound(`no pack ${tokenId} in this game`, CLASSIC_ERROR_CODES.packNotFound);
+    const [pack] = await rangePacks(
+      query.chainId,
+      [row],
+      { metadata: query.includeMetadata, contractDetails: query.includeContractDetails },
+      options,
+    );
+    return { success: true, boosterBox: { ...pack!, isNSFW: catalogue?.game.isNSFW ?? false } };
   };
 
   return {
@@ -304,24 +393,179 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
               WHERE chain_id = ${query.chainId} AND contract_address = ${address}
                 ${query.status ? sql`AND status = ${query.status}` : sql``}
                 ${query.rarity !== undefined ? sql`AND rarity = ${query.rarity}` : sql``}`);
-      return rangePage(where, order, total, query, options);
+      const { packs, pagination } = await rangePage(where, order, total, query, options);
+      return { success: true, boosterBoxes: packs, pagination };
     },
 
+    /**
+     * An owner's packs: `boosterBoxes` (every game), or the box view `boxes`
+     * when the query has a box-view filter (`contractAddress`,
+     * `rarityGreaterThan`). Both walk an owner index in latest-update order;
+     * totals come from the per-wallet summaries, or, with a rarity bound
+     * (which no summary keeps), are counted in that owner's index range.
+     */
     async owner(
       ownerAddress: string,
       query: ClassicOwnerQuery,
       options: RenderOptions,
-    ): Promise<ClassicOwnerPage> {
+    ): Promise<ClassicOwnerAnswer> {
+      const contractAddress =
+        query.contractAddress === undefined ? undefined : await resolve(query.chainId, query.contractAddress);
       const filters = [sql`p.chain_id = ${query.chainId}`, sql`p.owner = ${ownerAddress}`];
+      if (contractAddress) filters.push(sql`p.contract_address = ${contractAddress}`);
       if (query.status) filters.push(sql`p.status = ${query.status}`);
+      if (query.rarityGreaterThan !== undefined) filters.push(sql`p.rarity > ${query.rarityGreaterThan}`);
       const where = sql.join(filters, sql` AND `);
       const direction = sql.raw(query.sortOrder === "asc" ? "ASC" : "DESC");
       const order = sql`p.updated_at ${direction}, p.contract_address ${direction}, p.token_id ${direction}`;
       const packs = query.status ? sql.raw(STATUS_COLUMN[query.status]) : ALL_PACKS;
       const total = () =>
-        summed(sql`SELECT ${packs} AS total FROM classic_collectors
-          WHERE chain_id = ${query.chainId} AND owner = ${ownerAddress}`);
-      return rangePage(where, order, total, query, options);
+        query.rarityGreaterThan !== undefined
+          ? count(where)
+          : contractAddress
+            ? summed(sql`SELECT ${packs} AS total FROM classic_game_collectors
+                WHERE chain_id = ${query.chainId} AND contract_address = ${contractAddress} AND owner = ${ownerAddress}`)
+            : summed(sql`SELECT ${packs} AS total FROM classic_collectors
+                WHERE chain_id = ${query.chainId} AND owner = ${ownerAddress}`);
+      const page = await rangePage(where, order, total, query, options);
+      const boxView = query.contractAddress !== undefined || query.rarityGreaterThan !== undefined;
+      return boxView
+        ? { success: true, boxes: page.packs, pagination: page.pagination }
+        : { success: true, boosterBoxes: page.packs, pagination: page.pagination };
+    },
+
+    /**
+     * `/recent`'s box view: packs of one game (`contractAddress`) or of every
+     * game on the chain, above `rarityGreaterThan` when given, most recently
+     * changed first (latest update, then drop address and token id, all
+     * descending). With a rarity bound the page is merged from one index scan
+     * per (rarity, status) pair the filters allow, each reading at most
+     * `offset + limit` keys, so a rare rarity is found without walking the
+     * common packs; without one, one game's walk of its update index.
+     */
+    async recentBoxes(query: ClassicRecentQuery, options: RenderOptions): Promise<ClassicBoxPage> {
+      const page = query.page ?? 1;
+      assertPageDepth(page, query.limit);
+      const offset = (page - 1) * query.limit;
+      const contractAddress =
+        query.contractAddress === undefined ? undefined : await resolve(query.chainId, query.contractAddress);
+      const order = sql`p.updated_at DESC, p.contract_address DESC, p.token_id DESC`;
+      const bound = query.rarityGreaterThan;
+      const counts = sql`SELECT sum(packs) AS total FROM classic_pack_counts
+        WHERE chain_id = ${query.chainId}
+          ${contractAddress ? sql`AND contract_address = ${contractAddress}` : sql``}
+          ${query.status ? sql`AND status = ${query.status}` : sql``}
+          ${bound !== undefined ? sql`AND rarity > ${bound}` : sql``}`;
+      let keys: RawBuilder<unknown>;
+      if (bound === undefined) {
+        // The box view needs a game or a bound (the query schema): here the game.
+        const filters = [sql`p.chain_id = ${query.chainId}`, sql`p.contract_address = ${contractAddress}`];
+        if (query.status) filters.push(sql`p.status = ${query.status}`);
+        keys = sql`SELECT p.chain_id, p.contract_address, p.token_id FROM classic_packs p
+          WHERE ${sql.join(filters, sql` AND `)}
+          ORDER BY p.updated_at DESC, p.token_id DESC LIMIT ${query.limit} OFFSET ${offset}`;
+      } else {
+        const pairs: RawBuilder<unknown>[] = [];
+        for (let rarity = bound + 1; rarity <= 5; rarity++)
+          for (const status of query.status ? [query.status] : CLASSIC_PACK_STATUSES)
+            pairs.push(sql`(${rarity}::smallint, ${status}::text)`);
+        const depth = offset + query.limit;
+        keys = sql`SELECT b.chain_id, b.contract_address, b.token_id
+          FROM (VALUES ${sql.join(pairs)}) v (rarity, status)
+          CROSS JOIN LATERAL (
+            SELECT p.chain_id, p.contract_address, p.token_id, p.updated_at FROM classic_packs p
+            WHERE p.chain_id = ${query.chainId}
+              ${contractAddress ? sql`AND p.contract_address = ${contractAddress}` : sql``}
+              AND p.rarity = v.rarity AND p.status = v.status
+            ORDER BY p.updated_at DESC, p.contract_address DESC, p.token_id DESC LIMIT ${depth}
+          ) b
+          ORDER BY b.updated_at DESC, b.contract_address DESC, b.token_id DESC
+          LIMIT ${query.limit} OFFSET ${offset}`;
+      }
+      const [total, rows] = await Promise.all([summed(counts), keyedRows(keys, order)]);
+      return {
+        success: true,
+        boxes: await rangePacks(
+          query.chainId,
+          rows,
+          {
+            metadata: query.includeMetadata ?? false,
+            contractDetails: query.includeContractDetails ?? false,
+          },
+          options,
+        ),
+        pagination: pagination(page, query.limit, total),
+      };
+    },
+
+    /** Every pack of one game in token id order, paged (`/contractAddress/{x}/all`). */
+    async dropPacks(
+      addressOrSlug: string,
+      query: ClassicDropPacksQuery,
+      options: RenderOptions,
+    ): Promise<ClassicBoxPage> {
+      const address = await resolve(query.chainId, addressOrSlug);
+      const where = sql`p.chain_id = ${query.chainId} AND p.contract_address = ${address}`;
+      const total = () =>
+        summed(sql`SELECT sum(packs) AS total FROM classic_pack_counts
+          WHERE chain_id = ${query.chainId} AND contract_address = ${address}`);
+      const page = await rangePage(where, sql`p.token_id ASC`, total, query, options);
+      return { success: true, boxes: page.packs, pagination: page.pagination };
+    },
+
+    /** One pack by drop and token id, with its game's NSFW flag (404 PACK_NOT_FOUND, GAME_NOT_FOUND). */
+    pack: onePack,
+
+    /**
+     * The rarity of the packs of `contractAddress` an opening transaction
+     * opened: its `Opened` log (found by transaction hash), then each pack's
+     * current rarity. A transaction that opened none of that drop's packs, or
+     * is not indexed yet, is 404 TRANSACTION_NOT_FOUND; a pack whose rarity is
+     * pending answers rarity 0 `NOT_ASSIGNED` (a successful negative result).
+     */
+    async rarity(query: ClassicRarityQuery): Promise<ClassicRarity> {
+      const address = await resolve(query.chainId, query.contractAddress);
+      const { rows: opened } = await sql<{ token_ids: unknown }>`
+        SELECT e.args->'tokenIds' AS token_ids FROM chain_events e
+        WHERE e.transaction_hash = ${query.transactionHash} AND e.chain_id = ${query.chainId}
+          AND e.address = ${address} AND e.event = 'Opened'`.execute(db.kysely);
+      const tokenIds = [
+        ...new Set(
+          opened.flatMap(({ token_ids }) =>
+            Array.isArray(token_ids) ? token_ids.map((id) => BigInt(String(id)).toString()) : [],
+          ),
+        ),
+      ];
+      const { rows } =
+        tokenIds.length === 0
+          ? { rows: [] }
+          : await sql<{
+              token_id: string;
+              rarity: number;
+              random_value: string | null;
+              token_seed: string | null;
+            }>`
+              SELECT p.token_id::text AS token_id, p.rarity, p.random_value::text AS random_value,
+                     p.token_seed::text AS token_seed
+              FROM classic_packs p
+              WHERE p.chain_id = ${query.chainId} AND p.contract_address = ${address}
+                AND p.token_id IN (${sql.join(tokenIds.map((id) => sql`${id}::numeric`))})
+              ORDER BY p.token_id`.execute(db.kysely);
+      const packs: ClassicPackRarity[] = rows.map((row) => ({
+        tokenId: BigInt(row.token_id),
+        tokenIdString: row.token_id,
+        rarity: row.rarity,
+        rarityName: rarityName(row.rarity),
+        randomValue: row.rarity > 0 ? row.random_value : null,
+        tokenSpecificRandomness: row.rarity > 0 ? row.token_seed : null,
+      }));
+      const [first] = packs;
+      if (!first)
+        throw notFound(
+          `transaction ${query.transactionHash} opened no pack of this game (or is not indexed yet)`,
+          CLASSIC_ERROR_CODES.transactionNotFound,
+        );
+      return { success: true, ...first, packs };
     },
 
     async holdings(
@@ -419,7 +663,11 @@ export function createPackReader({ db, directory, profiles, publicUrl }: PackRea
       const where = sql`p.chain_id = ${chainId} AND p.contract_address = ${address} AND p.token_id = ${tokenId.toString()}::numeric`;
       const [row] = await packRows(where, sql`p.token_id`, 1, 0);
       if (!row) throw notFound(`no pack ${tokenId} in this game`, CLASSIC_ERROR_CODES.packNotFound);
-      return tokenMetadata(row, await directory.catalogue(chainId, address, options));
+      return tokenMetadata(
+        row,
+        await directory.catalogue(chainId, address, { ...options, ...ORIGINAL_URLS }),
+        options.bypassImageProxy,
+      );
     },
   };
 

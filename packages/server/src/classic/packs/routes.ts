@@ -1,20 +1,30 @@
 import {
   CLASSIC_HOLDINGS_MAX,
   CLASSIC_PAGE_DEPTH_RULE,
+  CLASSIC_RECENT_BOX_PARAMS,
   classicAddressParamsSchema,
+  classicBoxPageSchema,
   classicCollectionEventsQuerySchema,
   classicCollectionEventsSchema,
   classicContractAddressParamsSchema,
+  classicDropPacksQuerySchema,
+  classicGameParamsSchema,
   classicHoldingsQuerySchema,
   classicHoldingsSchema,
   classicOwnerAddressParamsSchema,
-  classicOwnerPageSchema,
+  classicOwnerAnswerSchema,
   classicOwnerQuerySchema,
+  classicPackAnswerSchema,
+  classicPackParamsSchema,
+  classicPackPathQuerySchema,
+  classicPackQuerySchema,
   classicQuery,
   classicRangePageSchema,
   classicRangeQuerySchema,
+  classicRarityQuerySchema,
+  classicRaritySchema,
+  classicRecentAnswerSchema,
   classicRecentQuerySchema,
-  classicRecentSchema,
   classicTokenMetadataParamsSchema,
   classicTokenMetadataSchema,
 } from "@mkt/protocol";
@@ -38,6 +48,18 @@ const EXACT_IDS =
   "Token ids are exact JSON integers of any size (never rounded through a 64-bit float), each with a decimal-string twin `tokenIdString` for parsers that keep only 53 bits.";
 
 const metadataQuerySchema = z.object({ chainId: classicQuery.chainId });
+
+/** The OpenAPI tag of every route a client of the live Classic service calls (with `/classic` as its base). */
+const LIVE = "Live-compatible";
+const ID_RULE =
+  "`_id` is an opaque, stable identifier of the pack in the live service's id form (24 lowercase hex digits: the first 24 hex digits of keccak256(abi.encode(uint256 chainId, address drop, uint256 tokenId))).";
+const LIVE_METADATA =
+  "With `includeMetadata=true` each pack has `metadata`: its token metadata (as `/metadata/{addressOrSlug}/{tokenId}`) with `imageUrl` (what to show: the pack image until the pack is opened, the card image after; the same URL as `image`), `originalImageUrl` (that image as the creator gave it, never proxied), `unopenedImageUrl` (the pack image), `foil` and `wear` (the card rule's words; null until the rarity is assigned).";
+const BOX_VIEW_RULE = `Two views: the request selects one, never both. The box view (\`{success, boxes, pagination}\`) answers a request with \`contractAddress\` or \`rarityGreaterThan\`, the filters only clients of the live service send; without either the answer is as before.`;
+const noPack = {
+  description:
+    "No game with that address or slug (`GAME_NOT_FOUND`), or no such pack in it (`PACK_NOT_FOUND`).",
+};
 
 export function classicPackRoutes({
   packs,
@@ -75,17 +97,25 @@ export function classicPackRoutes({
       method: "GET",
       path: "/owner/:address",
       operationId: "classicOwnerPacks",
-      summary: "Packs of an owner across games",
+      summary: "Packs of an owner across games, or of one game (box view)",
       description: [
         "Every pack the address holds (or held until it sold it back) on the chain, of every game, newest change first by default (`sortOrder` applies to the latest update time; ties by drop address and token id).",
+        `${BOX_VIEW_RULE} Without them: \`{success, boosterBoxes, pagination}\`. With them: \`{success, boxes, pagination}\`, the owner's packs of that game (\`contractAddress\`, address or slug; 404 \`GAME_NOT_FOUND\` when unknown) and/or above that rarity code. Both views take \`status\`, \`page\`, \`limit\`, \`sortOrder\`, \`includeMetadata\`, \`includeContractDetails\` and \`chainId\`; their packs have the same shape.`,
+        "Live service: serves `GET /owner/{wallet}?contractAddress&chainId&page&limit&includeMetadata&includeContractDetails` (older clients add `status`), whose clients read `boxes[]`.",
+        LIVE_METADATA,
+        ID_RULE,
         `Paging: ${CLASSIC_PAGE_DEPTH_RULE}`,
         EXACT_IDS,
       ].join("\n\n"),
-      tags: ["Packs"],
+      tags: ["Packs", LIVE],
       request: { params: classicAddressParamsSchema, query: classicOwnerQuerySchema },
       responses: {
-        200: { description: "A page of packs.", schema: classicOwnerPageSchema },
+        200: {
+          description: "A page of packs: `boosterBoxes` (no box-view filter) or `boxes` (box view).",
+          schema: classicOwnerAnswerSchema,
+        },
         400: malformedOrTooDeep,
+        404: noGame,
         429: keyRefused,
         503: noPrice,
       },
@@ -143,17 +173,32 @@ export function classicPackRoutes({
       method: "GET",
       path: "/recent",
       operationId: "classicRecent",
-      summary: "Recent activity across games",
-      description:
-        "The activity of every game on the chain, newest first (block time, then block number and log index). `nextCursor` (`timestamp-objectId`) pages to older events; walking it while new activity arrives never repeats or skips an older event (new events appear before the first page).",
-      tags: ["Activity"],
+      summary: "Recent activity across games, or recently changed packs (box view)",
+      description: [
+        "The activity of every game on the chain, newest first (block time, then block number and log index): `{success, events, nextCursor}`. `nextCursor` (`timestamp-objectId`) pages to older events; walking it while new activity arrives never repeats or skips an older event (new events appear before the first page).",
+        `${BOX_VIEW_RULE} The box view lists packs, not events: those of that game (\`contractAddress\`, address or slug; 404 \`GAME_NOT_FOUND\` when unknown), or of every game on the chain, whose rarity code is above \`rarityGreaterThan\` when given, most recently changed first (latest update time, then drop address and token id), paged by \`page\` and \`limit\`; \`status\`, \`includeMetadata\` and \`includeContractDetails\` apply. The box-view parameters (${CLASSIC_RECENT_BOX_PARAMS.map((name) => `\`${name}\``).join(", ")}) with \`cursor\` are a 400, and so are \`status\`, \`page\` or the include flags without \`contractAddress\` or \`rarityGreaterThan\`.`,
+        "Live service: serves `GET /recent?contractAddress&chainId&limit&includeMetadata=true&rarityGreaterThan=2`, whose clients read `boxes[]`.",
+        LIVE_METADATA,
+        ID_RULE,
+        `Paging of the box view: ${CLASSIC_PAGE_DEPTH_RULE}`,
+      ].join("\n\n"),
+      tags: ["Activity", LIVE],
       request: { query: classicRecentQuerySchema },
       responses: {
-        200: { description: "A page of events.", schema: classicRecentSchema },
-        400: malformed,
+        200: {
+          description:
+            "Activity feed: `events` and `nextCursor`. Box view: `boxes` and `pagination`. `success` always.",
+          schema: classicRecentAnswerSchema,
+        },
+        400: malformedOrTooDeep,
+        404: noGame,
         429: keyRefused,
+        503: noPrice,
       },
-      handler: (request) => activity.recent(request.query),
+      handler: (request) =>
+        request.query.contractAddress !== undefined || request.query.rarityGreaterThan !== undefined
+          ? packs.recentBoxes(request.query, { bypassImageProxy: bypassesImageProxy(request.headers) })
+          : activity.recent(request.query),
     }),
     defineRoute({
       method: "GET",
@@ -177,6 +222,109 @@ export function classicPackRoutes({
         packs.tokenMetadata(request.query.chainId, request.params.addressOrSlug, request.params.tokenId, {
           bypassImageProxy: bypassesImageProxy(request.headers),
         }),
+    }),
+    // Live-compatible pack reads: the live Classic service's one-pack, drop and rarity reads.
+    defineRoute({
+      method: "GET",
+      path: "/",
+      operationId: "classicPack",
+      summary: "One pack by drop and token id",
+      description: [
+        "One pack (booster box): `{success, boosterBox}`, the range pack (with `_id`) plus the game's `isNSFW`. `contractAddress` is the drop address or the game's slug.",
+        "Live service: serves `GET /?tokenId&contractAddress&chainId&includeMetadata&includeContractDetails` (the surface root, `/classic` and `/classic/`).",
+        LIVE_METADATA,
+        ID_RULE,
+        EXACT_IDS,
+      ].join("\n\n"),
+      tags: ["Packs", LIVE],
+      request: { query: classicPackQuerySchema },
+      responses: {
+        200: { description: "The pack.", schema: classicPackAnswerSchema },
+        400: malformed,
+        404: noPack,
+        429: keyRefused,
+        503: noPrice,
+      },
+      handler: (request) =>
+        packs.pack(request.query.contractAddress, request.query.tokenId, request.query, {
+          bypassImageProxy: bypassesImageProxy(request.headers),
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/contractAddress/:addressOrSlug/tokenId/:tokenId",
+      operationId: "classicPackByPath",
+      summary: "One pack by drop and token id, in the path",
+      description: [
+        "The answer of `GET /classic/?tokenId&contractAddress`, with the drop (address or slug) and the token id in the path.",
+        "Live service: serves `GET /contractAddress/{address}/tokenId/{tokenId}`.",
+        LIVE_METADATA,
+        EXACT_IDS,
+      ].join("\n\n"),
+      tags: ["Packs", LIVE],
+      request: { params: classicPackParamsSchema, query: classicPackPathQuerySchema },
+      responses: {
+        200: { description: "The pack.", schema: classicPackAnswerSchema },
+        400: malformed,
+        404: noPack,
+        429: keyRefused,
+        503: noPrice,
+      },
+      handler: (request) =>
+        packs.pack(request.params.addressOrSlug, request.params.tokenId, request.query, {
+          bypassImageProxy: bypassesImageProxy(request.headers),
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/contractAddress/:addressOrSlug/all",
+      operationId: "classicDropPacks",
+      summary: "Every pack of one game, by token id",
+      description: [
+        "The game's packs in token id order (ascending), paged: `{success, boxes, pagination}` (the box view). `pagination.total` is every pack the game minted.",
+        "Live service: serves `GET /contractAddress/{address}/all?chainId&page&limit`.",
+        LIVE_METADATA,
+        ID_RULE,
+        `Paging: ${CLASSIC_PAGE_DEPTH_RULE} A larger game is walked with \`/range?sortBy=tokenId&sortOrder=asc&startTokenId=\`.`,
+        EXACT_IDS,
+      ].join("\n\n"),
+      tags: ["Packs", LIVE],
+      request: { params: classicGameParamsSchema, query: classicDropPacksQuerySchema },
+      responses: {
+        200: { description: "A page of packs.", schema: classicBoxPageSchema },
+        400: malformedOrTooDeep,
+        404: noGame,
+        429: keyRefused,
+        503: noPrice,
+      },
+      handler: (request) =>
+        packs.dropPacks(request.params.addressOrSlug, request.query, {
+          bypassImageProxy: bypassesImageProxy(request.headers),
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/rarity",
+      operationId: "classicRarity",
+      summary: "Rarity of the packs an opening transaction opened",
+      description: [
+        "The packs of the game (`contractAddress`, address or slug) that the transaction `transactionHash` opened (its `Opened` log), with each pack's current rarity: the top-level `rarity`, `rarityName`, `tokenId` (+ `tokenIdString`), `randomValue` and `tokenSpecificRandomness` are the lowest token id's; `packs` lists every pack it opened, by token id.",
+        "A pack whose rarity is still pending is a 200 with `rarity` 0 and `rarityName` `NOT_ASSIGNED` (a successful negative result; poll again). A transaction that opened no pack of that game, or that the indexer has not applied yet, is 404 `TRANSACTION_NOT_FOUND`.",
+        "Live service: serves `GET /rarity?transactionHash&contractAddress`.",
+        EXACT_IDS,
+      ].join("\n\n"),
+      tags: ["Packs", LIVE],
+      request: { query: classicRarityQuerySchema },
+      responses: {
+        200: { description: "The rarity of the opened packs.", schema: classicRaritySchema },
+        400: malformed,
+        404: {
+          description:
+            "No game with that address or slug (`GAME_NOT_FOUND`), or the transaction opened none of its packs (`TRANSACTION_NOT_FOUND`).",
+        },
+        429: keyRefused,
+      },
+      handler: (request) => packs.rarity(request.query),
     }),
   ];
 }

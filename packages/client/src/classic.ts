@@ -1,6 +1,8 @@
 import {
+  type CLASSIC_RECENT_BOX_PARAMS,
   type ClassicActivityEvent,
   type ClassicAllMetadata,
+  type ClassicBoxPage,
   type ClassicCardCatalogueView,
   type ClassicCollectionEvents,
   type ClassicCollectorsPage,
@@ -14,9 +16,11 @@ import {
   type ClassicHoldingsPack,
   type ClassicOddsView,
   type ClassicOwnerPage,
+  type ClassicPackAnswer,
   type ClassicPagination,
   type ClassicRangePack,
   type ClassicRangePage,
+  type ClassicRarity,
   type ClassicReady,
   type ClassicRecent,
   type ClassicSearchGame,
@@ -26,12 +30,14 @@ import {
   type ClassicUnboxing,
   type classicAllMetadataQuerySchema,
   classicAllMetadataSchema,
+  classicBoxPageSchema,
   classicCardCatalogueSchema,
   type classicCollectionEventsQuerySchema,
   classicCollectionEventsSchema,
   classicCollectorsPageSchema,
   type classicCollectorsQuerySchema,
   classicContractMetadataSchema,
+  type classicDropPacksQuerySchema,
   type classicFeaturedQuerySchema,
   classicFeaturedSchema,
   classicGameDetailSchema,
@@ -45,8 +51,12 @@ import {
   classicOddsViewSchema,
   classicOwnerPageSchema,
   type classicOwnerQuerySchema,
+  classicPackAnswerSchema,
+  type classicPackPathQuerySchema,
   classicRangePageSchema,
   type classicRangeQuerySchema,
+  type classicRarityQuerySchema,
+  classicRaritySchema,
   classicReadySchema,
   type classicRecentQuerySchema,
   classicRecentSchema,
@@ -133,6 +143,12 @@ export type ClassicQuery = Record<
 type QueryOf<S extends z.ZodType> = Partial<z.output<S>>;
 
 const segment = (value: string | bigint) => encodeURIComponent(value.toString());
+
+/** The filters that select the box view (`boxes`) of `/owner/{address}` and `/recent`. */
+type BoxFilter = { contractAddress: string; rarityGreaterThan?: number } | { rarityGreaterThan: number };
+type OwnerQuery = QueryOf<typeof classicOwnerQuerySchema>;
+type RecentQuery = QueryOf<typeof classicRecentQuerySchema>;
+type RecentBoxParam = (typeof CLASSIC_RECENT_BOX_PARAMS)[number];
 
 /**
  * The Classic booster-box API (`/classic`): every read. Answers are parsed
@@ -291,13 +307,85 @@ export function classicApi(
             (page) => read("/range", classicRangePageSchema, { ...q(query), page }),
             (answer) => answer.boosterBoxes,
           ),
-    /** One page of an owner's packs across games (`GET /classic/owner/{address}`). */
-    owner: (address: string, query?: QueryOf<typeof classicOwnerQuerySchema>): Promise<ClassicOwnerPage> =>
-      read(`/owner/${segment(address)}`, classicOwnerPageSchema, q(query)),
+    /** One page of an owner's packs across games (`GET /classic/owner/{address}`, `boosterBoxes`). */
+    owner: (
+      address: string,
+      query?: Omit<OwnerQuery, "contractAddress" | "rarityGreaterThan">,
+    ): Promise<ClassicOwnerPage> => read(`/owner/${segment(address)}`, classicOwnerPageSchema, q(query)),
+    /**
+     * The box view of an owner's packs (`GET /classic/owner/{address}` with `contractAddress` and/or
+     * `rarityGreaterThan`): `boxes`, the answer clients of the live service read.
+     *
+     * @example
+     * ```ts
+     * const { boxes } = await client.classic.packs.ownerBoxes(wallet, { contractAddress: drop, includeMetadata: true });
+     * for (const box of boxes) console.log(box._id, box.rarityName, box.metadata?.imageUrl);
+     * ```
+     */
+    ownerBoxes: (
+      address: string,
+      query: Omit<OwnerQuery, "contractAddress" | "rarityGreaterThan"> & BoxFilter,
+    ): Promise<ClassicBoxPage> => read(`/owner/${segment(address)}`, classicBoxPageSchema, q(query)),
+    /**
+     * Recently changed packs (`GET /classic/recent`'s box view): of one game and/or above a rarity,
+     * most recently changed first, paged.
+     *
+     * @example
+     * ```ts
+     * const { boxes } = await client.classic.packs.recentBoxes({ contractAddress: drop, rarityGreaterThan: 2 });
+     * ```
+     */
+    recentBoxes: (
+      query: Omit<RecentQuery, "cursor" | "contractAddress" | "rarityGreaterThan"> & BoxFilter,
+    ): Promise<ClassicBoxPage> => read("/recent", classicBoxPageSchema, q(query)),
+    /**
+     * One pack by drop (address or slug) and token id (`GET /classic/?tokenId&contractAddress`), with
+     * its game's `isNSFW`. 404 `PACK_NOT_FOUND` for a token never minted.
+     *
+     * @example
+     * ```ts
+     * const { boosterBox } = await client.classic.packs.get(drop, 12n, { includeMetadata: true });
+     * ```
+     */
+    get: (
+      addressOrSlug: string,
+      tokenId: bigint | string,
+      query?: QueryOf<typeof classicPackPathQuerySchema>,
+    ): Promise<ClassicPackAnswer> =>
+      read("/", classicPackAnswerSchema, { ...q(query), contractAddress: addressOrSlug, tokenId }),
+    /** The same pack by path (`GET /classic/contractAddress/{addressOrSlug}/tokenId/{tokenId}`). */
+    getByPath: (
+      addressOrSlug: string,
+      tokenId: bigint | string,
+      query?: QueryOf<typeof classicPackPathQuerySchema>,
+    ): Promise<ClassicPackAnswer> =>
+      read(
+        `/contractAddress/${segment(addressOrSlug)}/tokenId/${segment(tokenId)}`,
+        classicPackAnswerSchema,
+        q(query),
+      ),
+    /** One page of every pack of a game in token id order (`GET /classic/contractAddress/{addressOrSlug}/all`). */
+    all: (
+      addressOrSlug: string,
+      query?: QueryOf<typeof classicDropPacksQuerySchema>,
+    ): Promise<ClassicBoxPage> =>
+      read(`/contractAddress/${segment(addressOrSlug)}/all`, classicBoxPageSchema, q(query)),
+    /**
+     * The rarity of the packs an opening transaction opened (`GET /classic/rarity`). A pending rarity
+     * is `rarity: 0`, `rarityName: "NOT_ASSIGNED"`; a transaction not (yet) indexed as an opening of
+     * that game throws `MktApiError` 404 `TRANSACTION_NOT_FOUND`.
+     *
+     * @example
+     * ```ts
+     * const { rarityName, packs } = await client.classic.packs.rarity({ transactionHash: hash, contractAddress: drop });
+     * ```
+     */
+    rarity: (query: QueryOf<typeof classicRarityQuerySchema>): Promise<ClassicRarity> =>
+      read("/rarity", classicRaritySchema, q(query)),
     /** Every pack of an owner, page after page (at most 10,000: deeper pages are 400 `PAGE_TOO_DEEP`). */
     iterateOwner: (
       address: string,
-      query?: Omit<QueryOf<typeof classicOwnerQuerySchema>, "page">,
+      query?: Omit<OwnerQuery, "page" | "contractAddress" | "rarityGreaterThan">,
     ): AsyncGenerator<ClassicRangePack> =>
       everyPageItem(
         (page) => read(`/owner/${segment(address)}`, classicOwnerPageSchema, { ...q(query), page }),
@@ -351,10 +439,10 @@ export function classicApi(
       }
     },
     /** Recent activity across games (`GET /classic/recent`), newest first. */
-    recent: (query?: QueryOf<typeof classicRecentQuerySchema>): Promise<ClassicRecent> =>
+    recent: (query?: Omit<RecentQuery, RecentBoxParam>): Promise<ClassicRecent> =>
       read("/recent", classicRecentSchema, q(query)),
     /** Every recent event, older and older, following `nextCursor` until it is null. */
-    async *iterateRecent(query: Omit<QueryOf<typeof classicRecentQuerySchema>, "cursor"> = {}) {
+    async *iterateRecent(query: Omit<RecentQuery, "cursor" | RecentBoxParam> = {}) {
       let cursor: string | undefined;
       do {
         const page = await activity.recent({ ...query, ...(cursor ? { cursor } : {}) });

@@ -2,7 +2,7 @@ import { createMktClient, MktApiError } from "@mkt/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { insertClassicFlags } from "../_test/classic.ts";
-import { addressOf, insertEvent, insertGame, insertPack, setHead } from "../_test/classic-packs.ts";
+import { addressOf, insertEvent, insertGame, insertPack, setHead, txHash } from "../_test/classic-packs.ts";
 import { CLASSIC_INDEXER_SOURCE } from "../classic/routes.ts";
 
 const A = addressOf(0xa1);
@@ -165,6 +165,49 @@ describe("SDK classic reads over real HTTP", () => {
     const stats = await client.classic.stats.platform();
     expect(stats.stats).toMatchObject({ games: 3 });
     expect(await client.classic.unboxingDisallowed()).toEqual({ disallowed: false });
+  });
+
+  it("reads the live-compatible box views, one pack, a game's packs and the rarity of an opening", async () => {
+    const owner = await client.classic.packs.ownerBoxes(ALICE, { contractAddress: C, includeMetadata: true });
+    expect(owner.boxes.map((box) => [box.tokenId, box.status])).toEqual([
+      [BIG + 1n, "minted"],
+      [BIG, "opened"],
+    ]);
+    expect(owner.boxes[0]?._id).toMatch(/^[0-9a-f]{24}$/);
+    expect(owner.boxes[1]?.metadata).toMatchObject({ foil: expect.any(String), wear: expect.any(String) });
+    const rare = await client.classic.packs.recentBoxes({ rarityGreaterThan: 1 });
+    expect(rare.boxes.map((box) => [box.contractAddress, box.tokenId])).toEqual([
+      [C, BIG],
+      [A, 2n],
+    ]);
+    expect(rare.pagination.total).toBe(2);
+    const one = await client.classic.packs.get(C, BIG);
+    expect(one.boosterBox).toMatchObject({ tokenId: BIG, rarityName: "Legendary", isNSFW: false });
+    expect(one.boosterBox._id).toBe(owner.boxes[1]?._id);
+    expect((await client.classic.packs.getByPath(C, BIG)).boosterBox._id).toBe(one.boosterBox._id);
+    const all = await client.classic.packs.all(C, { limit: 1, page: 2 });
+    expect(all.boxes.map((box) => box.tokenId)).toEqual([BIG + 1n]);
+    expect(all.pagination).toEqual({ page: 2, limit: 1, total: 2, totalPages: 2 });
+
+    await insertEvent(t.db, {
+      blockNumber: 14,
+      logIndex: 0,
+      blockTime: day(6),
+      address: C,
+      event: "Opened",
+      args: { owner: ALICE, tokenIds: [BIG.toString()], batchId: "1" },
+    });
+    await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
+    const rarity = await client.classic.packs.rarity({ transactionHash: txHash(14_000), contractAddress: C });
+    expect(rarity).toMatchObject({ tokenId: BIG, rarity: 4, rarityName: "Legendary" });
+    expect(rarity.packs.map((pack) => pack.tokenId)).toEqual([BIG]);
+    const unknown = await client.classic.packs
+      .rarity({ transactionHash: txHash(14_001), contractAddress: C })
+      .catch((error: unknown) => error);
+    expect([(unknown as MktApiError).status, (unknown as MktApiError).code]).toEqual([
+      404,
+      "TRANSACTION_NOT_FOUND",
+    ]);
   });
 
   it("throws errors that carry the status and the stable code", async () => {

@@ -159,6 +159,67 @@ export const classicScale: ScaleSurface = {
       `/classic/leaderboards/games?sortBy=volume&limit=100&page=${Math.ceil(games / 100)}`,
     );
     add("GET /classic/stats", `${n(volume.packs)} packs`, "/classic/stats");
+    // Live-compatible pack reads: the box views of /owner and /recent, one pack, a game's packs, /rarity.
+    const [live] = await q<{
+      owned_in_game: string;
+      rare: string;
+      rare_all: string;
+      token: string;
+      tx: string;
+    }>(
+      `SELECT (SELECT minted + assigned + opened + burned FROM classic_game_collectors
+               WHERE contract_address = $1 AND owner = $2)::text AS owned_in_game,
+              (SELECT sum(packs) FROM classic_pack_counts WHERE contract_address = $1 AND rarity > 2)::text AS rare,
+              (SELECT sum(packs) FROM classic_pack_counts WHERE rarity > 3)::text AS rare_all,
+              (SELECT min(token_id) + (max(token_id) - min(token_id)) / 2 FROM classic_packs
+               WHERE contract_address = $1)::text AS token,
+              (SELECT transaction_hash FROM chain_events WHERE address = $1 AND event = 'Opened'
+               ORDER BY block_number DESC, log_index DESC LIMIT 1) AS tx`,
+      [game, whale],
+    );
+    const ownedInGame = Number(live!.owned_in_game ?? 0);
+    const ownerBoxes = `/classic/owner/${whale}?contractAddress=${game}&limit=50&includeMetadata=true`;
+    add(
+      "GET /classic/owner/{address}?contractAddress (box view)",
+      `${n(ownedInGame)} packs of the largest holder in the largest game`,
+      ownerBoxes,
+      `${ownerBoxes}&page=${deepestPage(ownedInGame, 50)}`,
+    );
+    const recentRare = `/classic/recent?contractAddress=${game}&rarityGreaterThan=2&limit=50&includeMetadata=true`;
+    add(
+      "GET /classic/recent?contractAddress&rarityGreaterThan=2 (box view)",
+      `${n(Number(live!.rare ?? 0))} Epic or rarer packs of the largest game`,
+      recentRare,
+      `${recentRare}&page=${deepestPage(Number(live!.rare ?? 0), 50)}`,
+    );
+    add(
+      "GET /classic/recent?rarityGreaterThan=3 (box view, every game)",
+      `${n(Number(live!.rare_all ?? 0))} Legendary or Mythic packs (${n(volume.packs)} in all)`,
+      "/classic/recent?rarityGreaterThan=3&limit=50",
+      `/classic/recent?rarityGreaterThan=3&limit=50&page=${deepestPage(Number(live!.rare_all ?? 0), 50)}`,
+    );
+    add(
+      "GET /classic/?tokenId&contractAddress",
+      packsOfGame,
+      `/classic/?tokenId=${live!.token}&contractAddress=${game}&includeMetadata=true`,
+    );
+    add(
+      "GET /classic/contractAddress/{addressOrSlug}/tokenId/{tokenId}",
+      packsOfGame,
+      `/classic/contractAddress/${game}/tokenId/${live!.token}`,
+    );
+    add(
+      "GET /classic/contractAddress/{addressOrSlug}/all",
+      packsOfGame,
+      `/classic/contractAddress/${game}/all?limit=50`,
+      `/classic/contractAddress/${game}/all?limit=50&page=${deepestPage(gamePacks, 50)}`,
+    );
+    if (live!.tx)
+      add(
+        "GET /classic/rarity",
+        allActivity,
+        `/classic/rarity?transactionHash=${live!.tx}&contractAddress=${game}`,
+      );
     return routes;
   },
 };

@@ -67,6 +67,15 @@ postgresOnly.describe(
           )
         ).rows;
         const objectId = `${BigInt(middle!.block).toString(16).padStart(16, "0")}${middle!.log.toString(16).padStart(8, "0")}`;
+        const [opening] = (
+          await t.db.withConnection((c) =>
+            c.query<{ tx: string }>(
+              `SELECT transaction_hash AS tx FROM chain_events WHERE address = $1 AND event = 'Opened'
+               ORDER BY block_number, log_index LIMIT 1`,
+              [game],
+            ),
+          )
+        ).rows;
         const range = `/classic/range?contractAddress=${game}&limit=50`;
         const paths = [
           "/classic/games?limit=20",
@@ -101,6 +110,20 @@ postgresOnly.describe(
           `/classic/collection/${game}/events?limit=100&cursor=${middle!.block}:${middle!.log}`,
           "/classic/recent?limit=50",
           `/classic/recent?limit=50&cursor=${middle!.ms}-${objectId}`,
+          // Live-compatible pack reads: the box views, one pack, a game's packs, the rarity of an opening.
+          `/classic/owner/${whale}?contractAddress=${game}&limit=50&includeMetadata=true`,
+          `/classic/owner/${whale}?contractAddress=${game}&limit=50&page=20&sortOrder=asc&status=opened`,
+          `/classic/owner/${whale}?rarityGreaterThan=3&limit=50`,
+          `/classic/recent?contractAddress=${game}&rarityGreaterThan=2&limit=50&includeMetadata=true`,
+          `/classic/recent?contractAddress=${game}&rarityGreaterThan=4&limit=50&page=20`,
+          `/classic/recent?contractAddress=${game}&limit=50&page=100&status=burned`,
+          "/classic/recent?rarityGreaterThan=3&limit=50",
+          "/classic/recent?rarityGreaterThan=0&limit=50&page=100&status=opened",
+          `/classic/?tokenId=${middle!.token}&contractAddress=${game}&includeMetadata=true`,
+          `/classic/contractAddress/${game}/tokenId/${middle!.token}`,
+          `/classic/contractAddress/${game}/all?limit=50`,
+          `/classic/contractAddress/${game}/all?limit=50&page=200`,
+          `/classic/rarity?transactionHash=${opening!.tx}&contractAddress=${game}`,
           "/classic/leaderboards/collectors?limit=100",
           "/classic/leaderboards/collectors?limit=100&page=50",
           `/classic/leaderboards/collectors?contractAddress=${game}&limit=100&page=20`,

@@ -138,6 +138,11 @@ export const classicTokenMetadataSchema = z
       .string()
       .describe("The pack image (the card's unopened image, else the game's pack image, else our art)."),
     external_url: z.string(),
+    animation_url: z
+      .literal("")
+      .describe(
+        'Always `""`: packs and cards are still images (uploads accept PNG, JPEG and WebP only), so there is no multimedia attachment. Present because clients of the live service read it as a string; marketplaces treat an empty `animation_url` as none.',
+      ),
     attributes: z.array(classicTokenAttributeSchema),
     foil: z
       .string()

@@ -225,6 +225,7 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
         originalImageUrl: pack,
         unopenedImageUrl: link(pack),
         external_url: `${publicUrl}/classic/metadata/${row.contract_address}/${tokenId}`,
+        animation_url: "",
         attributes,
         foil: null,
         wear: null,
@@ -250,6 +251,7 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
       unopenedImageUrl: link(pack),
       external_url:
         draw.card.externalLink ?? `${publicUrl}/classic/metadata/${row.contract_address}/${tokenId}`,
+      animation_url: "",
       attributes,
       foil: draw.foil,
       wear: draw.wear,

@@ -122,8 +122,6 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
         await call(
           { method: "GET", path: `/classic/metadata/draft/${segment(draftId)}` },
           classicDraftResponseSchema,
-          classicGenerateSlugSchema,
-          classicLiveDraftSchema,
         )
       ).draft,
 

@@ -2,18 +2,31 @@ import {
   CLASSIC_DEFAULT_CHAIN_ID,
   type ClassicSession as ClassicSessionBody,
   type ClassicSignIn as ClassicSignInBody,
+  type ClassicVerifySignature as ClassicVerifySignatureBody,
+  classicLiveMessageSchema,
+  classicLiveSignInMessage,
   classicSessionSchema,
   classicSignInMessage,
   classicSignInResponseSchema,
+  classicVerifySignatureResponseSchema,
 } from "@mkt/protocol";
 import type { Transport } from "./http.ts";
-import { type MktSigner, type SigningOptions, signFields } from "./signer.ts";
+import { type MktSigner, type SigningOptions, signFields, toMessageSigning } from "./signer.ts";
 
 /**
  * The classic sign-in's answer, its times in Unix epoch milliseconds like every
  * expiry the SDK returns (the classic wire's ISO 8601 strings, converted).
  */
 export type ClassicSignIn = Omit<ClassicSignInBody, "expiresAt"> & {
+  /** When the token stops working (Unix epoch milliseconds), 24 hours after sign-in. */
+  expiresAt: number;
+};
+
+/**
+ * The live-compatible sign-in's answer (`POST /classic/auth/verify-signature`):
+ * the sign-in's fields plus `userId` and `user`, `expiresAt` in Unix epoch milliseconds.
+ */
+export type ClassicChallengeSignIn = Omit<ClassicVerifySignatureBody, "expiresAt"> & {
   /** When the token stops working (Unix epoch milliseconds), 24 hours after sign-in. */
   expiresAt: number;
 };
@@ -80,6 +93,52 @@ export function classicAuthApi(request: Transport, credential: ClassicCredential
         ...(origin !== undefined ? { headers: { origin } } : {}),
       });
       const signedIn = classicSignInResponseSchema.parse(body);
+      credential.token = signedIn.accessToken;
+      return { ...signedIn, expiresAt: epochMs(signedIn.expiresAt) };
+    },
+
+    /**
+     * Signs in through the live-compatible routes: asks the server for a
+     * challenge (`GET /classic/auth/message/{address}`), checks that its text
+     * is `classicLiveSignInMessage` of the answered fields for this wallet
+     * and the classic chain (so the wallet never signs server-chosen text),
+     * signs it and posts the signature (`POST /classic/auth/verify-signature`).
+     * The same token as `signIn`; the server keeps the challenge and its
+     * expiry (10 minutes), so this client's clock does not matter. Also
+     * answers `userId` and `user` (the shared market profile).
+     *
+     * @example
+     * ```ts
+     * import { privateKeyToAccount } from "viem/accounts";
+     * const { userId, user } = await client.classic.auth.signInWithChallenge(privateKeyToAccount(privateKey));
+     * ```
+     */
+    async signInWithChallenge(
+      signer: MktSigner,
+      { chainId = CLASSIC_DEFAULT_CHAIN_ID }: { chainId?: number } = {},
+    ): Promise<ClassicChallengeSignIn> {
+      const signing = toMessageSigning(signer);
+      const { body: issued } = await request<unknown>({
+        method: "GET",
+        path: `/classic/auth/message/${encodeURIComponent(signing.address)}`,
+      });
+      const challenge = classicLiveMessageSchema.parse(issued);
+      const expected = classicLiveSignInMessage({
+        address: signing.address,
+        chainId,
+        nonce: challenge.nonce,
+        expiresAt: challenge.expiresAt,
+      });
+      if (challenge.message !== expected)
+        throw new Error(
+          "the server's sign-in message is not the documented text for this wallet and chain; not signing it",
+        );
+      const { body } = await request<unknown>({
+        method: "POST",
+        path: "/classic/auth/verify-signature",
+        body: { address: signing.address, signature: await signing.sign(challenge.message) },
+      });
+      const signedIn = classicVerifySignatureResponseSchema.parse(body);
       credential.token = signedIn.accessToken;
       return { ...signedIn, expiresAt: epochMs(signedIn.expiresAt) };
     },

@@ -7,6 +7,8 @@ import {
   type ClassicDraftList,
   type ClassicDraftPoll,
   type ClassicDraftPollRequest,
+  type ClassicLiveDraft,
+  type ClassicLiveDraftRequest,
   type ClassicReady,
   type ClassicRevision,
   type ClassicRevisionRequest,
@@ -15,6 +17,8 @@ import {
   classicDraftListSchema,
   classicDraftPollSchema,
   classicDraftResponseSchema,
+  classicGenerateSlugSchema,
+  classicLiveDraftSchema,
   classicProofSchema,
   classicReadySchema,
   classicRevisionSchema,
@@ -70,6 +74,43 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
         { method: "POST", path: "/classic/metadata/draft/poll", body: draft, idempotent: true },
         classicDraftPollSchema,
       ),
+
+    /**
+     * A creator slug for a pack name (1 to 18 characters), free at the time of
+     * the answer (`POST /classic/generate-slug`). Not a reservation: confirm
+     * checks it again (409 `SLUG_TAKEN`). `classicSlugOfPackName` in
+     * `@mkt/protocol` shows the slug before uniqueness, offline.
+     *
+     * @example
+     * ```ts
+     * const slug = await client.classic.creator.generateSlug("Tin Robots"); // "tin-robots"
+     * ```
+     */
+    generateSlug: async (packName: string): Promise<string> =>
+      (
+        await call(
+          { method: "POST", path: "/classic/generate-slug", body: { packName } },
+          classicGenerateSlugSchema,
+        )
+      ).slug,
+
+    /**
+     * Creates a draft from the live service's body (`POST /classic/metadata/draft`):
+     * `name`/`symbol` name the NFT, `metadataItems` become cards in `tokenId`
+     * order, rarity words become codes. Each call creates a new draft. The
+     * answer's `createGame` is what to pass to `DropFactory.createGame` (from
+     * `creator`) for confirm to accept the deployment.
+     *
+     * @example
+     * ```ts
+     * const { draftId, createGame } = await client.classic.creator.createLiveDraft({
+     *   creator: wallet, name: "Tin Robots", symbol: "TIN", slug,
+     *   metadataItems: [{ name: "Bolt", rarity: "Common", tokenId: 1, imageUrl: "https://img.example/1.png" }],
+     * });
+     * ```
+     */
+    createLiveDraft: (draft: ClassicLiveDraftRequest): Promise<ClassicLiveDraft> =>
+      call({ method: "POST", path: "/classic/metadata/draft", body: draft }, classicLiveDraftSchema),
 
     /** One page of the signed-in account's drafts (`GET /classic/metadata/draft`). */
     list: (query: { page?: number; limit?: number } = {}): Promise<ClassicDraftList> =>

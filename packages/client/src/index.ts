@@ -51,6 +51,8 @@ export type {
   ClassicGamesPage,
   ClassicHoldings,
   ClassicHoldingsPack,
+  ClassicLiveDraft,
+  ClassicLiveDraftRequest,
   ClassicOddsView,
   ClassicOwnerPage,
   ClassicPagination,
@@ -70,6 +72,7 @@ export type {
   ClassicStats,
   ClassicTokenMetadata,
   ClassicUnboxing,
+  ClassicVerifySignature,
   CollectorBoardQuery,
   CreatedKey,
   CreateKeyRequest,
@@ -121,7 +124,12 @@ export type {
   SessionState,
 } from "@mkt/protocol";
 export type { MarketSessionCredentials, SignInOptions } from "./account.ts";
-export type { ClassicSession, ClassicSignIn, ClassicSignInOptions } from "./classic-auth.ts";
+export type {
+  ClassicChallengeSignIn,
+  ClassicSession,
+  ClassicSignIn,
+  ClassicSignInOptions,
+} from "./classic-auth.ts";
 export type { ClassicChatListOptions, ClassicChatSubscribeOptions } from "./classic-chat.ts";
 export type { WaitUntilReadyOptions } from "./classic-creator.ts";
 export type { ClassicRefresh, ClassicTargetInput } from "./classic-tools.ts";

@@ -157,6 +157,36 @@ export { classicSearchGameSchema, classicSearchPageSchema } from "./classic/inde
 export { classicSearchQuerySchema, classicSessionSchema, classicSignInMessage } from "./classic/index.ts";
 export { classicSignInRequestSchema, classicSignInResponseSchema } from "./classic/index.ts";
 export { classicSignOutSchema, classicStatsQuerySchema, classicStatsSchema } from "./classic/index.ts";
+// Live-compatible sign-in and creator routes.
+export type {
+  ClassicCreateGameParams,
+  ClassicGenerateSlug,
+  ClassicGenerateSlugRequest,
+} from "./classic/index.ts";
+export type { ClassicLiveDraft, ClassicLiveDraftRequest, ClassicLiveMessage } from "./classic/index.ts";
+export type {
+  ClassicLiveRarityWord,
+  ClassicLiveSignInFields,
+  ClassicVerifySignature,
+} from "./classic/index.ts";
+export type { ClassicVerifySignatureRequest } from "./classic/index.ts";
+export { CLASSIC_LIVE_CHALLENGE_LIFETIME_MS, CLASSIC_LIVE_CHALLENGES_PER_ADDRESS } from "./classic/index.ts";
+export {
+  CLASSIC_LIVE_DEFAULT_ODDS_BPS,
+  CLASSIC_LIVE_NONCE,
+  CLASSIC_LIVE_RARITY_WORDS,
+} from "./classic/index.ts";
+export { CLASSIC_LIVE_TOKEN_NAME_SUFFIX, CLASSIC_LIVE_TOKEN_SYMBOL_SUFFIX } from "./classic/index.ts";
+export { CLASSIC_PACK_NAME_MAX, classicCreateGameParamsSchema } from "./classic/index.ts";
+export { classicGenerateSlugRequestSchema, classicGenerateSlugSchema } from "./classic/index.ts";
+export { classicLiveCardDraftSchema, classicLiveDraftRequestSchema } from "./classic/index.ts";
+export { classicLiveDraftSchema, classicLiveMessageParamsSchema } from "./classic/index.ts";
+export { classicLiveMessageSchema, classicLiveMetadataItemSchema } from "./classic/index.ts";
+export { classicLiveSignInMessage, classicLiveUserSchema, classicSlugOfPackName } from "./classic/index.ts";
+export {
+  classicVerifySignatureRequestSchema,
+  classicVerifySignatureResponseSchema,
+} from "./classic/index.ts";
 export { classicTargetSchema, classicTokenAttributeSchema } from "./classic/index.ts";
 export { classicTokenMetadataParamsSchema, classicTokenMetadataSchema } from "./classic/index.ts";
 export { classicTraitSchema, classicTxHashParamsSchema, classicUnboxingSchema } from "./classic/index.ts";

@@ -185,3 +185,129 @@ export type ClassicSession = z.output<typeof classicSessionSchema>;
 export const classicSignOutSchema = z
   .object({ success: z.literal(true), message: z.string() })
   .meta({ id: "ClassicSignOut" });
+
+/**
+ * The live-compatible sign-in (`GET /classic/auth/message/{address}`, then
+ * `POST /classic/auth/verify-signature`): the flow clients of the live
+ * Classic service already implement. The server issues the challenge and
+ * keeps it, because the verify request names only the wallet and the
+ * signature; it issues the same access token as `POST /classic/auth/sign-in`.
+ */
+
+/** How long a live sign-in challenge can be signed and verified: 10 minutes. */
+export const CLASSIC_LIVE_CHALLENGE_LIFETIME_MS = 10 * 60_000;
+/** Unexpired challenges kept per wallet; issuing one more drops the oldest. */
+export const CLASSIC_LIVE_CHALLENGES_PER_ADDRESS = 5;
+/** A live challenge's nonce: 64 lowercase hex digits (32 random bytes). */
+export const CLASSIC_LIVE_NONCE = /^[0-9a-f]{64}$/;
+
+/** What a live sign-in challenge states. */
+export interface ClassicLiveSignInFields {
+  address: string;
+  /** The classic chain. */
+  chainId: number;
+  /** 64 lowercase hex digits. */
+  nonce: string;
+  /** ISO 8601 date-time (UTC, milliseconds), as the server answered it. */
+  expiresAt: string;
+}
+
+/**
+ * The exact text of a live sign-in challenge: three lines, no trailing newline.
+ * The first names the API, the wallet (lowercase) and the chain; distinct from
+ * `classicSignInMessage` and the market's, so no signature serves two of them.
+ *
+ * @example
+ * ```ts
+ * const { message } = await (await fetch(`${base}/classic/auth/message/${address}`, { headers })).json();
+ * const signature = await account.signMessage({ message });
+ * ```
+ */
+export function classicLiveSignInMessage({
+  address,
+  chainId,
+  nonce,
+  expiresAt,
+}: ClassicLiveSignInFields): string {
+  if (!Number.isSafeInteger(chainId) || chainId < 1)
+    throw new TypeError("chainId must be a positive integer");
+  return [
+    `Sign in to the mkt Classic API as wallet ${address.toLowerCase()} on chain ${chainId}.`,
+    `Nonce: ${nonce}`,
+    `Expires: ${expiresAt}`,
+  ].join("\n");
+}
+
+/** `GET /classic/auth/message/{address}`. */
+export const classicLiveMessageParamsSchema = z.object({
+  address: addressSchema.describe("The wallet that will sign (any case)."),
+});
+
+export const classicLiveMessageSchema = z
+  .object({
+    success: z.literal(true),
+    message: z
+      .string()
+      .describe(
+        "The exact text to sign (personal_sign), three lines: a sentence naming the mkt Classic API, the wallet and the chain id; `Nonce: <64 hex>`; `Expires: <ISO time>`.",
+      ),
+    nonce: z.string().regex(CLASSIC_LIVE_NONCE).describe("64 lowercase hex digits, random, single use."),
+    expiresAt: isoDateTime("When the challenge stops being accepted, 10 minutes after it was issued."),
+    address: z.string().describe("The wallet (lowercase)."),
+    chainId: z.number().int().describe("The classic chain the message names."),
+  })
+  .meta({ id: "ClassicLiveSignInMessage" });
+export type ClassicLiveMessage = z.output<typeof classicLiveMessageSchema>;
+
+/** `POST /classic/auth/verify-signature`. */
+export const classicVerifySignatureRequestSchema = z
+  .object({
+    address: addressSchema.describe("The wallet the challenge was issued for (any case)."),
+    signature: z
+      .string()
+      .regex(/^0x([0-9a-fA-F]{2})+$/, "signature must be 0x-prefixed hex")
+      .max(2 + 2 * MAX_SIGNATURE_BYTES, `signature is longer than ${MAX_SIGNATURE_BYTES} bytes`)
+      .describe(
+        `personal_sign of the challenge's \`message\`: 65 bytes from an EOA, an ERC-1271 signature of a deployed contract wallet or an ERC-6492 wrapped one of a counterfactual wallet; at most ${MAX_SIGNATURE_BYTES} bytes.`,
+      ),
+    chainId: z
+      .number()
+      .int("chainId must be an integer")
+      .min(1, "chainId must be at least 1")
+      .optional()
+      .describe(
+        "Optional (the live service's documented body has it): when given, the classic chain (400 otherwise).",
+      ),
+    type: z
+      .string()
+      .max(32)
+      .optional()
+      .describe(
+        "Optional and ignored: the live service's documented body names a wallet type; this server tells wallets apart itself (EOA, ERC-1271, ERC-6492).",
+      ),
+  })
+  .strict()
+  .meta({ id: "ClassicVerifySignatureRequest" });
+export type ClassicVerifySignatureRequest = z.input<typeof classicVerifySignatureRequestSchema>;
+
+/** The signed-in account as the live-compatible answer shows it. */
+export const classicLiveUserSchema = z
+  .object({
+    id: z.string().describe("The account id (= `userId`)."),
+    primaryAddress: z
+      .string()
+      .describe("The account's primary wallet (lowercase): the first it signed in with."),
+    wallets: classicAccountSchema.shape.wallets,
+    username: z.string().describe("The shared market profile's username; empty when none is set."),
+    displayName: z.string().describe("The username, else the verified X username, else empty."),
+    profileImage: z.string().nullable().describe("The profile picture's URL, null when none."),
+  })
+  .meta({ id: "ClassicLiveUser" });
+
+export const classicVerifySignatureResponseSchema = classicSignInResponseSchema
+  .extend({
+    userId: z.string().describe("The account id (= `account.id`)."),
+    user: classicLiveUserSchema,
+  })
+  .meta({ id: "ClassicVerifySignature" });
+export type ClassicVerifySignature = z.output<typeof classicVerifySignatureResponseSchema>;

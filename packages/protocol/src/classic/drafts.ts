@@ -172,6 +172,16 @@ export const classicCardInputSchema = z
   .meta({ id: "ClassicCardInput" });
 export type ClassicCardInput = z.input<typeof classicCardInputSchema>;
 
+const packAmount = z
+  .number()
+  .int()
+  .min(0)
+  .max(1_000_000)
+  .nullable()
+  .describe(
+    "Packs the creator means to buy after deploying (the live service's `packAmount`). Kept on the draft for the creator's tooling; `DropFactory.createGame` buys no packs and confirm does not check it: mint them with `BoosterDrop.mint` after deploying. Null when not stated.",
+  );
+
 const oddsBps = z
   .array(z.number().int().min(0).max(10_000))
   .length(5)
@@ -204,6 +214,7 @@ export const classicDraftPollRequestSchema = z
     game: classicGameMetadataInputSchema.default(classicGameMetadataInputSchema.parse({})),
     cards: z.array(classicCardInputSchema).max(CLASSIC_DRAFT_MAX_CARDS).default([]),
     oddsBps: oddsBps.default([...CLASSIC_DEFAULT_ODDS_BPS]),
+    packAmount: packAmount.default(null),
   })
   .strict();
 export type ClassicDraftPollRequest = z.input<typeof classicDraftPollRequestSchema>;
@@ -247,6 +258,7 @@ const draftFields = {
   nftSymbol: z.string(),
   slug: z.string().nullable(),
   oddsBps: z.array(z.number().int()),
+  packAmount: packAmount,
   whitelist: classicDraftWhitelistStateSchema,
   deployment: classicDraftDeploymentSchema.nullable(),
   createdAt: isoDateTime("Created."),
@@ -437,3 +449,233 @@ export const classicRevisionSchema = z
   })
   .meta({ id: "ClassicRevision" });
 export type ClassicRevision = z.output<typeof classicRevisionSchema>;
+
+/**
+ * Live-compatible creator routes (`POST /classic/generate-slug`,
+ * `POST /classic/metadata/draft`): the requests clients of the live Classic
+ * service send, translated by the server onto the drafts above.
+ */
+
+/** The longest pack name (the live rule: a pack name is at most 18 characters and becomes its slug). */
+export const CLASSIC_PACK_NAME_MAX = 18;
+
+/**
+ * Rarity odds of a live-compatible draft that states none, Common..Mythic in
+ * basis points: the live service's published example (66.53%, 24%, 9%, 0.45%, 0.02%).
+ */
+export const CLASSIC_LIVE_DEFAULT_ODDS_BPS = [6653, 2400, 900, 45, 2] as const;
+
+/** The rarity words of a live draft's `metadataItems`, Common (code 1) .. Mythic (code 5). */
+export const CLASSIC_LIVE_RARITY_WORDS = ["Common", "Rare", "Epic", "Legendary", "Mythic"] as const;
+export type ClassicLiveRarityWord = (typeof CLASSIC_LIVE_RARITY_WORDS)[number];
+
+/** The suffix of the ticket token's name derived from a live draft's `name`. */
+export const CLASSIC_LIVE_TOKEN_NAME_SUFFIX = " Tickets";
+/** The suffix of the ticket token's symbol derived from a live draft's `symbol`. */
+export const CLASSIC_LIVE_TOKEN_SYMBOL_SUFFIX = "T";
+
+/**
+ * The creator slug a pack name makes, before uniqueness (the metadata store's
+ * creator-slug rule, `isCreatorSlug`): accents dropped, lowercase, every run
+ * of other characters than a-z and 0-9 one `-`, trimmed of `-`, cut to 60
+ * characters; a final `-<digits>` loses its `-` (`pack-2` -> `pack2`: that form
+ * is the default slugs'); shorter than 3 characters or a reserved word gets
+ * `-pack` (`pack` when nothing is left).
+ *
+ * @example
+ * ```ts
+ * classicSlugOfPackName("Tin Robots #2"); // "tin-robots2"
+ * ```
+ */
+export function classicSlugOfPackName(packName: string): string {
+  let slug = packName
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/g, "");
+  while (/-\d+$/.test(slug)) slug = slug.replace(/-(\d+)$/, "$1");
+  if (slug === "") return "pack";
+  if (slug.length < 3 || !isCreatorSlug(slug)) slug = `${slug}-pack`;
+  return slug;
+}
+
+/** `POST /classic/generate-slug`. */
+export const classicGenerateSlugRequestSchema = z
+  .object({
+    packName: z
+      .string()
+      .refine(
+        (value) => [...value].length >= 1 && [...value].length <= CLASSIC_PACK_NAME_MAX,
+        `packName must be 1 to ${CLASSIC_PACK_NAME_MAX} characters`,
+      )
+      .refine((value) => value.trim() !== "", "packName must not be blank")
+      .describe(`The pack name, 1 to ${CLASSIC_PACK_NAME_MAX} characters (Unicode code points), not blank.`),
+  })
+  .strict();
+export type ClassicGenerateSlugRequest = z.input<typeof classicGenerateSlugRequestSchema>;
+
+export const classicGenerateSlugSchema = z
+  .object({
+    success: z.literal(true),
+    slug: z
+      .string()
+      .describe(
+        "A creator slug free at the time of the answer. Not a reservation: confirm checks again (409 `SLUG_TAKEN`).",
+      ),
+  })
+  .meta({ id: "ClassicGenerateSlug" });
+export type ClassicGenerateSlug = z.output<typeof classicGenerateSlugSchema>;
+
+/** A creator link that a live client may send as null: null and absent mean none (`""`). */
+const liveLink = classicCreatorUrlString(CLASSIC_CREATOR_LINK_MAX)
+  .nullish()
+  .transform((value) => value ?? "");
+const liveUrl = classicCreatorUrlString(CLASSIC_CREATOR_URL_MAX)
+  .nullish()
+  .transform((value) => value ?? null);
+
+/** One card of a live draft. */
+export const classicLiveMetadataItemSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    description: z
+      .string()
+      .max(5000)
+      .nullish()
+      .transform((value) => value ?? ""),
+    imageUrl: liveUrl,
+    rarity: z.enum(CLASSIC_LIVE_RARITY_WORDS, {
+      error: `rarity must be one of ${CLASSIC_LIVE_RARITY_WORDS.join(", ")}`,
+    }),
+    tokenId: z
+      .union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,78}$/)], {
+        error: "tokenId must be a non-negative integer (a number or decimal digits)",
+      })
+      .describe("The card's place: cards get card ids 1..N in tokenId order (tokenIds unique in a draft)."),
+  })
+  .strict()
+  .meta({ id: "ClassicLiveMetadataItem" });
+
+/** `POST /classic/metadata/draft`: the live service's draft body. */
+export const classicLiveDraftRequestSchema = z
+  .object({
+    creator: address("creator").describe("The wallet that will deploy: one linked to the signed-in account."),
+    owner: address("owner")
+      .optional()
+      .describe("When given, the creator (any case): the deploying wallet owns the drop (400 otherwise)."),
+    name: z
+      .string()
+      .min(1)
+      .max(100 - CLASSIC_LIVE_TOKEN_NAME_SUFFIX.length)
+      .describe(
+        `The collection's NFT name (\`nftName\`); the ticket token's name is it + "${CLASSIC_LIVE_TOKEN_NAME_SUFFIX}".`,
+      ),
+    symbol: z
+      .string()
+      .min(1)
+      .max(20 - CLASSIC_LIVE_TOKEN_SYMBOL_SUFFIX.length)
+      .describe(
+        `The NFT symbol (\`nftSymbol\`); the ticket token's symbol is it + "${CLASSIC_LIVE_TOKEN_SYMBOL_SUFFIX}".`,
+      ),
+    description: z
+      .string()
+      .max(5000)
+      .nullish()
+      .transform((value) => value ?? ""),
+    slug: z
+      .string()
+      .refine(isCreatorSlug, "slug: 3 to 80 of a-z, 0-9 and inner -, not ending in -<digits>, not `draft`")
+      .nullish()
+      .transform((value) => value ?? null)
+      .describe(
+        "The creator slug (from `POST /classic/generate-slug`); absent or null keeps the default slug.",
+      ),
+    featuredImageUrl: liveUrl.describe("The collection image: the game's `imageUrl` and `featuredImageUrl`."),
+    metadataItems: z
+      .array(classicLiveMetadataItemSchema)
+      .max(CLASSIC_DRAFT_MAX_CARDS)
+      .default([])
+      .describe("The cards; confirm needs every rarity at least once."),
+    bgColor: z
+      .string()
+      .max(32)
+      .nullish()
+      .transform((value) => value ?? "#111827"),
+    disableFoil: z.boolean().default(false),
+    disableWear: z.boolean().default(false),
+    isNSFW: z.boolean().default(false),
+    twitterLink: liveLink.describe("The game's `links.twitter`."),
+    websiteLink: liveLink.describe("The game's `links.website` and `websiteUrl`."),
+    packAmount: packAmount.optional().transform((value) => value ?? null),
+    oddsBps: oddsBps
+      .optional()
+      .describe(
+        `Not in the live body (an mkt extension): the rarity odds; default ${CLASSIC_LIVE_DEFAULT_ODDS_BPS.join("/")}, the live service's published example.`,
+      ),
+  })
+  .strict();
+export type ClassicLiveDraftRequest = z.input<typeof classicLiveDraftRequestSchema>;
+
+/** A card of a live draft's answer. */
+export const classicLiveCardDraftSchema = z
+  .object({
+    cardId: z.number().int().min(1).describe("The card id this item got (1..N in tokenId order)."),
+    tokenId: z.string().describe("The item's tokenId as sent, in decimal digits."),
+    name: z.string(),
+    description: z.string(),
+    imageUrl: z.string().nullable(),
+    rarity: z.enum(CLASSIC_LIVE_RARITY_WORDS),
+    rarityCode: z.number().int().min(1).max(5),
+  })
+  .meta({ id: "ClassicLiveCardDraft" });
+
+/** What `DropFactory.createGame` must be given for confirm to accept the deployment. */
+export const classicCreateGameParamsSchema = z
+  .object({
+    chainId: z.number().int(),
+    factory: z
+      .string()
+      .nullable()
+      .describe(
+        "The drop factory confirm accepts deployments from; null when this server has no classic chain.",
+      ),
+    nftName: z.string(),
+    nftSymbol: z.string(),
+    tokenName: z.string(),
+    tokenSymbol: z.string(),
+    merkleRoot: hex32.describe("The draft's allowlist root; the zero root without an allowlist."),
+    oddsBps: z.array(z.number().int()).describe("Common..Mythic, basis points."),
+  })
+  .describe(
+    "The `GameParams` fields confirm checks (the rest, `pricePerPack`, `offers`, the curve's reserves, `graduationEth` and `firstTokenId`, are the creator's choice). Deploy from `creator`.",
+  )
+  .meta({ id: "ClassicCreateGameParams" });
+export type ClassicCreateGameParams = z.output<typeof classicCreateGameParamsSchema>;
+
+export const classicLiveDraftSchema = z
+  .object({
+    success: z.literal(true),
+    draftId: z
+      .string()
+      .regex(/^[a-f0-9]{24}$/)
+      .describe("The draft id (24 lowercase hex) for confirm."),
+    drafts: z.array(classicLiveCardDraftSchema),
+    draftGame: z
+      .object({
+        id: z.string().describe("The draft id."),
+        slug: z.string().nullable(),
+        name: z.string(),
+        symbol: z.string(),
+        creator: z.string(),
+        status: z.enum(["draft", "confirmed"]),
+        packAmount: z.number().int().nullable(),
+      })
+      .meta({ id: "ClassicLiveDraftGame" }),
+    createGame: classicCreateGameParamsSchema,
+    draft: classicDraftSchema,
+  })
+  .meta({ id: "ClassicLiveDraft" });
+export type ClassicLiveDraft = z.output<typeof classicLiveDraftSchema>;

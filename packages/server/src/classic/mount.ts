@@ -84,7 +84,13 @@ export function mountClassic(
     clock,
   });
   const classicChainId = roles.classic?.deployment.chainId ?? CLASSIC_DEFAULT_CHAIN_ID;
-  const classicAuth = createClassicAuthService({ db, clock, sessions, chainId: classicChainId });
+  const classicAuth = createClassicAuthService({
+    db,
+    clock,
+    sessions,
+    chainId: classicChainId,
+    profiles,
+  });
   const classicDrafts = createClassicDraftService({
     db,
     clock,
@@ -139,7 +145,10 @@ export function mountClassic(
       activity: createActivityReader({ db, directory: classicGames }),
     }),
     ...classicImageRoutes({ links: media.links, fetcher: media.fetcher }),
-    ...classicDraftRoutes({ drafts: classicDrafts }),
+    ...classicDraftRoutes({
+      drafts: classicDrafts,
+      factory: roles.classic?.factory.address.toLowerCase() ?? null,
+    }),
     ...classicStatsRoutes({ stats: classicStats }),
     ...classicRecoveryRoutes({ recovery: classicRecovery }),
     ...classicTools,

@@ -87,6 +87,12 @@ export const CLASSIC_ROUTES = {
   "POST /auth/sign-in": { access: write, cache: cache.noStore },
   "GET /auth/session": { access: read, session: "classic", cache: cache.private },
   "POST /auth/sign-out": { access: bearerOnly, session: "classic", cache: cache.noStore },
+  // Live-compatible sign-in and creator routes (classic/auth, classic/drafts): what clients of
+  // the live Classic service call, at the same paths below /classic.
+  "GET /auth/message/:address": { access: read, cache: cache.noStore },
+  "POST /auth/verify-signature": { access: write, cache: cache.noStore },
+  "POST /generate-slug": { access: write, session: "classic", cache: cache.noStore },
+  "POST /metadata/draft": { access: write, session: "classic", cache: cache.noStore },
   // Creator workflow (classic/drafts, issue 14): drafts, allowlists, confirm, revisions.
   "POST /metadata/draft/poll": { access: write, session: "classic", cache: cache.noStore, idempotent: true },
   "GET /metadata/draft": { access: read, session: "classic", cache: cache.private },

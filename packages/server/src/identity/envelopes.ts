@@ -112,6 +112,27 @@ export function createEnvelopeChecks({
     for (const { id, budget } of counters(address, ip)) limiter.take(id, budget.limit, budget.windowMs);
   };
 
+  /**
+   * Which of `texts` the signature is the address's signature of (its index),
+   * charging one failure to the budgets when it is none of them (401).
+   */
+  const verifySignature = async (
+    signed: Pick<SignedFields, "address" | "signature">,
+    ip: string,
+    texts: readonly string[],
+  ): Promise<number> => {
+    const index = await verifier.verifyAny(
+      { address: signed.address, messages: texts, signature: signed.signature },
+      { beforeChain: () => refuseWhenSpent(signed.address, ip) },
+    );
+    if (index < 0) {
+      refuseWhenSpent(signed.address, ip);
+      chargeFailure(signed.address, ip);
+      throw unauthorized("the signature is not valid for this wallet and message");
+    }
+    return index;
+  };
+
   /** Time window, then the signature over `text`, charging a failure to the budgets. */
   const verifySigned = async (signed: SignedFields, ip: string, text: string): Promise<void> => {
     const now = clock.now();
@@ -119,15 +140,7 @@ export function createEnvelopeChecks({
     if (signed.expires > now + MAX_SIGNATURE_WINDOW_MS) {
       throw badRequest("expires must be at most five minutes ahead");
     }
-    const valid = await verifier.verify(
-      { address: signed.address, message: text, signature: signed.signature },
-      { beforeChain: () => refuseWhenSpent(signed.address, ip) },
-    );
-    if (!valid) {
-      refuseWhenSpent(signed.address, ip);
-      chargeFailure(signed.address, ip);
-      throw unauthorized("the signature is not valid for this wallet and message");
-    }
+    await verifySignature(signed, ip, [text]);
   };
 
   return {
@@ -169,6 +182,19 @@ export function createEnvelopeChecks({
      */
     verifyAction: (signed: SignedFields, { ip }: Pick<EnvelopeRequest, "ip">, text: string) =>
       verifySigned(signed, ip, text),
+
+    /**
+     * The checks of a signature over one of the challenges the server issued
+     * and keeps (their expiry is the caller's: it passes only unexpired
+     * ones): the same signature verification and failed-verification budgets,
+     * one failure charged when the signature matches none of `texts`. Answers
+     * the index of the text signed.
+     */
+    verifyChallenge: (
+      signed: Pick<SignedFields, "address" | "signature">,
+      { ip }: Pick<EnvelopeRequest, "ip">,
+      texts: readonly string[],
+    ) => verifySignature(signed, ip, texts),
 
     /**
      * Marks a verified envelope's nonce used, in the caller's transaction; a

@@ -51,6 +51,15 @@ export interface WalletSignatureVerifier {
     input: { address: string; message: string; signature: string },
     hooks?: VerificationHooks,
   ): Promise<boolean>;
+  /**
+   * Which of `messages` `signature` is `address`'s EIP-191 signature of: the
+   * index of the first in order, or -1. Every message is tried locally
+   * before the chain is asked about any (one code lookup for all of them).
+   */
+  verifyAny(
+    input: { address: string; messages: readonly string[]; signature: string },
+    hooks?: VerificationHooks,
+  ): Promise<number>;
 }
 
 const recoveryIds: Record<number, 0 | 1> = { 0: 0, 1: 1, 27: 0, 28: 1 };
@@ -157,26 +166,40 @@ export function createWalletVerifier({
     }
   };
 
+  const verifyAny: WalletSignatureVerifier["verifyAny"] = async (
+    { address, messages, signature },
+    hooks = {},
+  ) => {
+    if (!isHex(signature, { strict: true }) || signature.length % 2 !== 0) return -1;
+    if ((signature.length - 2) / 2 > MAX_SIGNATURE_BYTES) {
+      throw badRequest(`the signature is longer than ${MAX_SIGNATURE_BYTES} bytes`);
+    }
+    const hashes = messages.map((message) => hashMessage(message));
+    const claimed = address.toLowerCase() as Address;
+    const wrapped = isErc6492Signature(signature);
+    if (!wrapped) {
+      const bytes = hexToBytes(signature);
+      const local = hashes.findIndex((hash) => recoverSigner(hexToBytes(hash), bytes) === claimed);
+      if (local >= 0) return local;
+    }
+    if (!client || hashes.length === 0) return -1;
+    hooks.beforeChain?.();
+    try {
+      if (!wrapped && !(await hasCode(client, claimed))) return -1;
+      for (const [index, hash] of hashes.entries()) {
+        if (await validateOnChain(client, claimed, hash, signature)) return index;
+      }
+      return -1;
+    } catch (error) {
+      throw new UnavailableError("the chain RPC could not verify the signature; try again shortly", {
+        cause: error,
+      });
+    }
+  };
+
   return {
-    async verify({ address, message, signature }, hooks = {}) {
-      if (!isHex(signature, { strict: true }) || signature.length % 2 !== 0) return false;
-      if ((signature.length - 2) / 2 > MAX_SIGNATURE_BYTES) {
-        throw badRequest(`the signature is longer than ${MAX_SIGNATURE_BYTES} bytes`);
-      }
-      const hash = hashMessage(message);
-      const claimed = address.toLowerCase() as Address;
-      const wrapped = isErc6492Signature(signature);
-      if (!wrapped && recoverSigner(hexToBytes(hash), hexToBytes(signature)) === claimed) return true;
-      if (!client) return false;
-      hooks.beforeChain?.();
-      try {
-        if (!wrapped && !(await hasCode(client, claimed))) return false;
-        return await validateOnChain(client, claimed, hash, signature);
-      } catch (error) {
-        throw new UnavailableError("the chain RPC could not verify the signature; try again shortly", {
-          cause: error,
-        });
-      }
-    },
+    verify: async ({ address, message, signature }, hooks?: VerificationHooks) =>
+      (await verifyAny({ address, messages: [message], signature }, hooks)) === 0,
+    verifyAny,
   } satisfies WalletSignatureVerifier;
 }

@@ -1,13 +1,19 @@
 import {
   CLASSIC_ACCESS_TOKEN_LIFETIME_MS,
+  CLASSIC_LIVE_CHALLENGE_LIFETIME_MS,
+  CLASSIC_LIVE_CHALLENGES_PER_ADDRESS,
   CLASSIC_SIGN_IN_CONSENT,
   CLASSIC_SIGN_IN_LIMITS,
+  classicLiveMessageParamsSchema,
+  classicLiveMessageSchema,
   classicNonceQuerySchema,
   classicNonceSchema,
   classicSessionSchema,
   classicSignInRequestSchema,
   classicSignInResponseSchema,
   classicSignOutSchema,
+  classicVerifySignatureRequestSchema,
+  classicVerifySignatureResponseSchema,
   MAX_SIGNATURE_BYTES,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
@@ -61,7 +67,26 @@ const errors = {
   503: { description: "The database is unavailable (`SERVICE_UNAVAILABLE`)." },
 };
 
-/** The Classic API's bearer sign-in (issue 14): nonce, sign-in, the signed-in session, sign-out. */
+const LIVE_MINUTES = CLASSIC_LIVE_CHALLENGE_LIFETIME_MS / 60_000;
+
+const liveMessageDescription = `Serves the live Classic service's \`GET /vibe/auth/message/{address}\` (a client of it works here by changing its base URL to \`/classic/auth\`). Issues a sign-in challenge for \`address\`: \`{success, message, nonce, expiresAt}\` (plus \`address\` and \`chainId\`). \`message\` is the exact text to sign with personal_sign, three lines, no trailing newline (\`classicLiveSignInMessage\` in \`@mkt/protocol\`):
+
+    Sign in to the mkt Classic API as wallet <lowercase address> on chain <classic chain id>.
+    Nonce: <64 lowercase hex digits>
+    Expires: <ISO 8601 time, UTC, milliseconds>
+
+The challenge is valid ${LIVE_MINUTES} minutes and single use; post its signature to \`POST /classic/auth/verify-signature\`. The server keeps the challenge (in its database, so any replica verifies it): at most ${CLASSIC_LIVE_CHALLENGES_PER_ADDRESS} unexpired challenges per wallet, issuing one more drops the oldest (a signature of a dropped challenge is then refused). Anyone with an API key may ask for a wallet's challenge: it grants nothing without that wallet's signature. Access: API-KEY (the read budget).`;
+
+const verifyDescription = `Serves the live Classic service's \`POST /vibe/auth/verify-signature\`. Body \`{address, signature}\` (the live service's documented \`chainId\` and \`type\` are accepted too: \`chainId\`, when given, must be the classic chain, 400 otherwise; \`type\` is ignored), \`signature\` the personal_sign of a \`message\` from \`GET /classic/auth/message/{address}\`. The server tries the wallet's unexpired challenges, newest first, and spends the one signed in the transaction that issues the token: the same access token, account model and rules as \`POST /classic/auth/sign-in\` (${HOURS} hours, stored only hashed, revoked by sign-out, by unlinking the wallet or deleting the account; note the live service's tokens last 30 days, ours ${HOURS} hours: sign in again). Answers the sign-in's fields (\`accessToken\`, \`tokenType\`, \`expiresAt\`, \`address\`, \`account\`) plus \`userId\` (the account id) and \`user\` (\`id\`, \`primaryAddress\`, \`wallets\` and the shared market profile's \`username\`, \`displayName\`, \`profileImage\`).
+
+Refusals, in the classic body \`{success:false, message, error}\`:
+- 401 \`UNAUTHORIZED\`: no unexpired challenge for the wallet (never asked, expired after ${LIVE_MINUTES} minutes, already spent: a replay, or dropped by newer ones), or a signature that is not the wallet's over any of them; \`message\` says which;
+- 400: a malformed address or signature, a signature over ${MAX_SIGNATURE_BYTES} bytes, an unknown field, another \`chainId\`;
+- 429: the API key's refusal, or the failed verifications of this wallet or client network spent (${perAddress.limit} per wallet and ${perClientGroup.limit} per client network in ${perAddress.windowMs / 60_000} minutes, shared with \`POST /classic/auth/sign-in\`; one request counts once however many challenges it was tried against). As on sign-in, a 65-byte EOA signature is checked locally, and contract wallets (ERC-1271, ERC-6492 counterfactual) on the classic chain, capped at ${VERIFICATION_GAS_LIMIT} gas.
+
+Access: API-KEY (the search and API-key write budget).`;
+
+/** The Classic API's bearer sign-in (issue 14): nonce, sign-in, the signed-in session, sign-out; and the live flow. */
 export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): RouteSpec[] {
   return [
     defineRoute({
@@ -113,6 +138,64 @@ export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): Route
           expiresAt: iso(signedIn.expiresAt),
           address: signedIn.address,
           account: signedIn.account,
+        };
+      },
+    }),
+    // The live-compatible sign-in: the challenge the server keeps, and its signature for the same token.
+    defineRoute({
+      method: "GET",
+      path: "/auth/message/:address",
+      operationId: "classicLiveSignInMessage",
+      summary: "A sign-in challenge to sign (live-compatible)",
+      description: liveMessageDescription,
+      tags: ["Authentication", "Live-compatible"],
+      request: { params: classicLiveMessageParamsSchema },
+      responses: {
+        200: { description: "The challenge and the exact text to sign.", schema: classicLiveMessageSchema },
+        400: { description: "`address` is not a 0x-prefixed 20-byte address." },
+        429: errors[429],
+        503: errors[503],
+      },
+      handler: async (request) => ({
+        success: true,
+        ...(await auth.liveMessage(request.params.address)),
+      }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/auth/verify-signature",
+      operationId: "classicVerifySignature",
+      summary: "Exchange a signed challenge for a bearer token (live-compatible)",
+      description: verifyDescription,
+      tags: ["Authentication", "Live-compatible"],
+      request: { body: classicVerifySignatureRequestSchema },
+      responses: {
+        200: {
+          description: "Signed in: the access token, shown once.",
+          schema: classicVerifySignatureResponseSchema,
+        },
+        400: { description: "A missing or malformed field, an unknown field, or another `chainId`." },
+        401: {
+          description:
+            "No unexpired challenge for the wallet (expired, spent, replaced), or the signature is not the wallet's over any of them.",
+        },
+        429: {
+          description:
+            "API key missing or invalid, quota exhausted, or the failed signature verifications of this wallet or client network spent (Retry-After).",
+        },
+        503: { description: "The database or the chain RPC (contract wallets) is unavailable." },
+      },
+      handler: async (request) => {
+        const signedIn = await auth.verifySignature(request.body, { origin: undefined, ip: request.ip });
+        return {
+          success: true,
+          accessToken: signedIn.accessToken,
+          tokenType: "Bearer",
+          expiresAt: iso(signedIn.expiresAt),
+          address: signedIn.address,
+          account: signedIn.account,
+          userId: signedIn.account.id,
+          user: signedIn.user,
         };
       },
     }),

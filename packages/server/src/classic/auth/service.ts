@@ -1,19 +1,23 @@
 import { randomUUID } from "node:crypto";
 import {
   CLASSIC_ACCESS_TOKEN_LIFETIME_MS,
+  classicLiveSignInMessage,
   classicSignInMessage,
   type classicSignInRequestSchema,
+  type classicVerifySignatureRequestSchema,
 } from "@mkt/protocol";
 import type { z } from "zod";
-import type { Database } from "../../db/index.ts";
-import { badRequest, forbidden } from "../../errors.ts";
+import type { Database, Executor } from "../../db/index.ts";
+import { badRequest, forbidden, unauthorized } from "../../errors.ts";
 import {
   accountForSignIn,
   type ClassicAccountContext,
   MAX_SIGNATURE_WINDOW_MS,
+  type ProfileReader,
   type SessionService,
 } from "../../identity/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
+import { createSignInChallenges, type SignInChallenge } from "./challenges.ts";
 
 /** Who sent a sign-in, as plain values taken from the request. */
 export interface ClassicSignInSender {
@@ -29,7 +33,21 @@ export interface ClassicAuthDeps {
   sessions: SessionService;
   /** The chain a sign-in names: the classic chain, whose RPC verifies contract wallets. */
   chainId: number;
+  /** Shared market profiles: the live answer's `user`. */
+  profiles: ProfileReader;
 }
+
+/** The signed-in account as the live-compatible answer shows it. */
+export interface ClassicLiveUser {
+  id: string;
+  primaryAddress: string;
+  wallets: string[];
+  username: string;
+  displayName: string;
+  profileImage: string | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Classic API bearer tokens (classic-api.md section 5, issue 14), built on the
@@ -40,8 +58,56 @@ export interface ClassicAuthDeps {
  * Sign-out, unlinking the signing wallet and deleting the account revoke a
  * token at once, on every replica.
  */
-export function createClassicAuthService({ db, clock, sessions, chainId }: ClassicAuthDeps) {
+export function createClassicAuthService({ db, clock, sessions, chainId, profiles }: ClassicAuthDeps) {
   const { envelopes } = sessions;
+  const challenges = createSignInChallenges({ db, clock });
+  const liveMessage = (challenge: SignInChallenge) =>
+    classicLiveSignInMessage({
+      address: challenge.address,
+      chainId,
+      nonce: challenge.nonce,
+      expiresAt: iso(challenge.expiresAt),
+    });
+
+  /**
+   * The one token issuance of both sign-ins: `spend` spends the signed
+   * single-use value (a nonce, a challenge) in the transaction that issues the
+   * token, so a value is spent only with the token it bought. A wallet no
+   * account holds gets a new account.
+   */
+  const issue = async (address: string, origin: string | null, spend: (tx: Executor) => Promise<void>) => {
+    const issued = await db.kysely.transaction().execute(async (tx) => {
+      await spend(tx);
+      const accountId = await accountForSignIn(tx, address);
+      const session = await sessions.open(tx, {
+        kind: "classic",
+        accountId,
+        wallet: address,
+        origin,
+        expiresAt: clock.now() + CLASSIC_ACCESS_TOKEN_LIFETIME_MS,
+      });
+      return { ...session, accountId };
+    });
+    return {
+      accessToken: issued.token,
+      expiresAt: issued.expiresAt,
+      address,
+      account: { id: issued.accountId, wallets: await sessions.wallets.of(issued.accountId) },
+    };
+  };
+
+  /** The account with its shared market profile (two reads; the profile may be empty). */
+  const liveUser = async (account: { id: string; wallets: string[] }): Promise<ClassicLiveUser> => {
+    const profile = await profiles.ofAccount(account.id);
+    return {
+      id: account.id,
+      primaryAddress: profile?.address ?? account.wallets[0] ?? "",
+      wallets: account.wallets,
+      username: profile?.username ?? "",
+      displayName: profile ? profile.username || profile.xUsername : "",
+      profileImage: (profile && (profile.avatarUrl || profile.pixelPfpUrl || profile.xAvatarUrl)) || null,
+    };
+  };
 
   return {
     chainId,
@@ -74,24 +140,51 @@ export function createClassicAuthService({ db, clock, sessions, chainId }: Class
         throw forbidden("the request Origin does not equal the origin in the signed message");
       }
       await envelopes.verifyAction(signed, sender, classicSignInMessage(signed));
-      const issued = await db.kysely.transaction().execute(async (tx) => {
-        await envelopes.consumeNonce(tx, signed, "classic-sign-in");
-        const accountId = await accountForSignIn(tx, signed.address);
-        const session = await sessions.open(tx, {
-          kind: "classic",
-          accountId,
-          wallet: signed.address,
-          origin: signed.origin ?? null,
-          expiresAt: clock.now() + CLASSIC_ACCESS_TOKEN_LIFETIME_MS,
-        });
-        return { ...session, accountId };
-      });
+      return issue(signed.address, signed.origin ?? null, (tx) =>
+        envelopes.consumeNonce(tx, signed, "classic-sign-in"),
+      );
+    },
+
+    /**
+     * `GET /classic/auth/message/{address}` (the live flow): a challenge the
+     * server keeps, valid 10 minutes, and its text.
+     */
+    async liveMessage(address: string) {
+      const challenge = await challenges.issue(address);
       return {
-        accessToken: issued.token,
-        expiresAt: issued.expiresAt,
-        address: signed.address,
-        account: { id: issued.accountId, wallets: await sessions.wallets.of(issued.accountId) },
+        message: liveMessage(challenge),
+        nonce: challenge.nonce,
+        expiresAt: iso(challenge.expiresAt),
+        address,
+        chainId,
       };
+    },
+
+    /**
+     * `POST /classic/auth/verify-signature` (the live flow): the address's
+     * unexpired challenges, newest first, are tried against the signature
+     * (the envelope checks' verification and failed-verification budgets,
+     * one failure per request), and the challenge it signed is spent in the
+     * transaction that issues the same token as `signIn`.
+     */
+    async verifySignature(
+      signed: z.output<typeof classicVerifySignatureRequestSchema>,
+      sender: ClassicSignInSender,
+    ) {
+      if (signed.chainId !== undefined && signed.chainId !== chainId)
+        throw badRequest(`chainId must be ${chainId}, the classic chain`);
+      const open = await challenges.unexpired(signed.address);
+      if (open.length === 0)
+        throw unauthorized(
+          "no unexpired sign-in message for this wallet: get one from GET /classic/auth/message/{address} and sign it",
+        );
+      const index = await envelopes.verifyChallenge(signed, sender, open.map(liveMessage));
+      const challenge = open[index] as SignInChallenge;
+      const signedIn = await issue(signed.address, null, async (tx) => {
+        if (!(await challenges.consume(tx, challenge)))
+          throw unauthorized("this sign-in message was already used or has expired; get a new one");
+      });
+      return { ...signedIn, user: await liveUser(signedIn.account) };
     },
 
     /** `POST /classic/auth/sign-out`: revokes the token at once, on every replica. */

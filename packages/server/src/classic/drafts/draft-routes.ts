@@ -7,6 +7,10 @@ import {
   CLASSIC_DRAFT_MAX_CARDS,
   CLASSIC_DRAFTS_MAX_LIMIT,
   CLASSIC_DRAFTS_PER_ACCOUNT,
+  CLASSIC_LIVE_DEFAULT_ODDS_BPS,
+  CLASSIC_LIVE_TOKEN_NAME_SUFFIX,
+  CLASSIC_LIVE_TOKEN_SYMBOL_SUFFIX,
+  CLASSIC_PACK_NAME_MAX,
   classicAllowlistResultSchema,
   classicConfirmRequestSchema,
   classicConfirmSchema,
@@ -17,6 +21,10 @@ import {
   classicDraftPollRequestSchema,
   classicDraftPollSchema,
   classicDraftResponseSchema,
+  classicGenerateSlugRequestSchema,
+  classicGenerateSlugSchema,
+  classicLiveDraftRequestSchema,
+  classicLiveDraftSchema,
   classicProofQuerySchema,
   classicProofSchema,
   classicRevisionParamsSchema,
@@ -35,6 +43,7 @@ import {
   keyRefused,
 } from "../responses.ts";
 import type { CreatorActor } from "./draft-rows.ts";
+import { draftOfLiveBody, liveDraftAnswer } from "./live-drafts.ts";
 import type { ClassicDraftService } from "./service.ts";
 
 /** The signed-in account as plain values (the pipeline's bearer step has set it). */
@@ -69,9 +78,91 @@ function bodyBytes(request: FastifyRequest): number {
     : Buffer.byteLength(JSON.stringify(request.body ?? null));
 }
 
-/** The creator workflow (section 3): drafts, allowlists and proofs, confirm, revisions. */
-export function classicDraftRoutes({ drafts }: { drafts: ClassicDraftService }): RouteSpec[] {
+/** The 413 of a draft body over CLASSIC_DRAFT_MAX_BODY_BYTES. */
+function checkBodySize(request: FastifyRequest) {
+  if (bodyBytes(request) > CLASSIC_DRAFT_MAX_BODY_BYTES)
+    throw new AppError(
+      "payload_too_large",
+      `a draft body is at most ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB`,
+    );
+}
+
+const generateSlugDescription = `Serves the live Classic service's \`POST /vibe/boosterbox/generate-slug\`. Body \`{packName}\`: 1 to ${CLASSIC_PACK_NAME_MAX} characters (Unicode code points; the live rule: a pack name is at most ${CLASSIC_PACK_NAME_MAX} characters and becomes its slug), not blank; 400 otherwise. Answers \`{success, slug}\`: the creator-slug rule applied to the name (\`classicSlugOfPackName\` in \`@mkt/protocol\`: accents dropped, lowercase, every run of other characters than a-z and 0-9 one \`-\`, trimmed; a final \`-<digits>\` loses its \`-\`, since that form is the default slugs'; shorter than 3 characters or a reserved word gets \`-pack\`), made unique among the game slugs (creator and default slugs) and the slugs of drafts other than the signed-in account's own unconfirmed ones, at the time of the answer: the plain slug, else \`-v2\` to \`-v9\`, else \`-x\` and 8 random hex digits. Not a reservation: another creator may take it first, and confirm checks it again (409 \`SLUG_TAKEN\`). ${keyAndBearer}`;
+
+const liveDraftDescription = `Serves the live Classic service's \`POST /vibe/boosterbox/metadata/draft\` (step 1 of the creator workflow in the live body; \`POST /classic/metadata/draft/poll\` is the same service with our body). Each request creates a new draft (live semantics): a repeated identical request creates another one (there is no idempotency key; the account's cap of ${CLASSIC_DRAFTS_PER_ACCOUNT} unconfirmed drafts bounds retries, and \`DELETE /classic/metadata/draft/{draftId}\` removes extras). Autosave the draft afterwards with \`/metadata/draft/poll\` (revision 2 and up).
+
+Body \`{creator, owner, name, symbol, description, slug, featuredImageUrl, metadataItems[{name, description, imageUrl, rarity, tokenId}], bgColor, disableFoil, disableWear, isNSFW, twitterLink, websiteLink, packAmount}\`, translated onto a draft:
+- \`creator\`: the deploying wallet, linked to the signed-in account (403); \`owner\`, when given, must be the creator (400);
+- \`name\` -> \`nftName\` (1 to ${100 - CLASSIC_LIVE_TOKEN_NAME_SUFFIX.length} characters), \`symbol\` -> \`nftSymbol\` (1 to ${20 - CLASSIC_LIVE_TOKEN_SYMBOL_SUFFIX.length}); the ticket token (the ERC-20 that buys packs) is named \`<name>${CLASSIC_LIVE_TOKEN_NAME_SUFFIX}\`, symbol \`<symbol>${CLASSIC_LIVE_TOKEN_SYMBOL_SUFFIX}\`;
+- \`metadataItems\` -> cards: card ids 1..N in \`tokenId\` order (integers, unique: 400 on a repeat), one id per card; \`rarity\` one of Common, Rare, Epic, Legendary, Mythic (codes 1..5; any other word 400); at most ${CLASSIC_DRAFT_MAX_CARDS}. Confirm needs every rarity at least once;
+- \`featuredImageUrl\` -> the game's \`imageUrl\` and \`featuredImageUrl\`; \`twitterLink\` -> \`links.twitter\`, \`websiteLink\` -> \`links.website\` and \`websiteUrl\` (null or absent: none); \`description\`, \`bgColor\`, \`disableFoil\`, \`disableWear\`, \`isNSFW\` as they are;
+- \`slug\`: a creator slug (from \`POST /classic/generate-slug\`), or absent/null for the default slug;
+- \`oddsBps\` (an mkt extension, not in the live body): default ${CLASSIC_LIVE_DEFAULT_ODDS_BPS.join("/")}, the live service's published example (66.53%, 24%, 9%, 0.45%, 0.02%);
+- \`packAmount\`: kept on the draft as stated (null when absent). Our \`DropFactory.createGame\` is not payable and buys no packs, so confirm does not check it: buy them with \`BoosterDrop.mint\` after deploying.
+Unknown fields are 400. The same limits, URL rules and stored shapes as \`/metadata/draft/poll\` apply.
+
+${creatorUrls}
+
+Answer: \`{success, draftId, drafts, draftGame, createGame, draft}\`: \`draftId\` is our 24-hex draft id (not the live \`draft_<ms>_<rand>\` form); \`drafts\` the card drafts (\`cardId\`, \`tokenId\`, \`name\`, \`description\`, \`imageUrl\`, \`rarity\` word and \`rarityCode\`); \`draftGame\` \`{id, slug, name, symbol, creator, status, packAmount}\`; \`createGame\` what to deploy with \`DropFactory.createGame\` from \`creator\` so that confirm accepts it (\`factory\`, \`chainId\`, \`nftName\`, \`nftSymbol\`, \`tokenName\`, \`tokenSymbol\`, \`merkleRoot\`: the zero root until an allowlist is set with \`/metadata/draft/whitelist\`, then read the draft again, \`oddsBps\`); \`draft\` the whole draft as \`GET /classic/metadata/draft/{draftId}\` answers it.
+
+${ownership} ${keyAndBearer}`;
+
+/** The creator workflow (section 3): drafts, allowlists and proofs, confirm, revisions; and the live-compatible routes. */
+export function classicDraftRoutes({
+  drafts,
+  factory,
+}: {
+  drafts: ClassicDraftService;
+  /** The drop factory confirm accepts deployments from (lowercase), null without a classic chain. */
+  factory: string | null;
+}): RouteSpec[] {
   return [
+    // Live-compatible: the live service's slug helper and draft body, over the same drafts.
+    defineRoute({
+      method: "POST",
+      path: "/generate-slug",
+      operationId: "classicGenerateSlug",
+      summary: "A free creator slug for a pack name (live-compatible)",
+      description: generateSlugDescription,
+      tags: ["Creator workflow", "Live-compatible"],
+      request: { body: classicGenerateSlugRequestSchema },
+      responses: {
+        200: { description: "The slug.", schema: classicGenerateSlugSchema },
+        400: { description: "`packName` missing, blank, longer than 18 characters, or an unknown field." },
+        401: responses[401],
+        429: responses[429],
+      },
+      handler: async (request) => ({
+        success: true,
+        slug: await drafts.generateSlug(actorOf(request), request.body.packName),
+      }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/metadata/draft",
+      operationId: "classicLiveDraft",
+      summary: "Create a draft from the live service's body (live-compatible)",
+      description: liveDraftDescription,
+      tags: ["Creator workflow", "Live-compatible"],
+      request: { body: classicLiveDraftRequestSchema },
+      responses: {
+        200: { description: "The draft, its cards and what to deploy.", schema: classicLiveDraftSchema },
+        400: responses[400],
+        401: responses[401],
+        403: { description: "`creator` is not a wallet linked to the account (`FORBIDDEN`)." },
+        409: {
+          description:
+            "`DRAFT_LIMIT` (too many unconfirmed drafts) or `DRAFT_STORAGE_LIMIT` (the account's drafts would take more than 16 MiB).",
+        },
+        413: { description: `The body is larger than ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB.` },
+        429: responses[429],
+      },
+      handler: async (request) => {
+        checkBodySize(request);
+        const { draft } = await drafts.poll(actorOf(request), draftOfLiveBody(request.body));
+        return liveDraftAnswer(request.body, draft, factory);
+      },
+    }),
     defineRoute({
       method: "POST",
       path: "/metadata/draft/poll",
@@ -100,11 +191,7 @@ ${ownership} ${keyAndBearer}`,
         413: { description: `The body is larger than ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB.` },
       },
       handler: async (request) => {
-        if (bodyBytes(request) > CLASSIC_DRAFT_MAX_BODY_BYTES)
-          throw new AppError(
-            "payload_too_large",
-            `a draft body is at most ${CLASSIC_DRAFT_MAX_BODY_BYTES / 1024} KiB`,
-          );
+        checkBodySize(request);
         return { success: true, ...(await drafts.poll(actorOf(request), request.body)) };
       },
     }),
@@ -236,8 +323,10 @@ ${ownership} ${keyAndBearer}`,
 - the draft's cards are complete (1 to ${CLASSIC_DRAFT_MAX_CARDS}, card ids 1..N without gaps, every rarity present): else 400; its slug is free: else 409 \`SLUG_TAKEN\`.
 Then the draft is confirmed (read-only; its allowlist is frozen) and its game, cards and slug are published as the game's first metadata revision. If the indexer has not seen the game yet, the confirmation is kept and the metadata is published as soon as it has: \`published: false\`, and \`GET /classic/contractAddress/{address}/ready\` stays \`ready: false\` until then (polling it publishes). Idempotent: the same draft and transaction answer the same result again; another transaction for a confirmed draft, or a deployment already attached to another draft, is 409 \`DRAFT_CONFIRMED\`. 503 when the chain cannot be read.
 
+Live-compatible: serves the live Classic service's \`POST /vibe/boosterbox/metadata/confirm\` \`{draftId, txHash}\` (\`draftId\` the 24-hex id of ours). Live clients send \`API-KEY\` beside the bearer: the key is accepted and not needed (this route is bearer only, it neither checks nor charges the key). The answer carries the live \`{success, message}\` and our fields; a live client that reads only the HTTP status should treat 200 with \`receiptFound: false\` as "not yet" and confirm again.
+
 ${ownership} ${bearerOnly}`,
-      tags: ["Creator workflow"],
+      tags: ["Creator workflow", "Live-compatible"],
       request: { body: classicConfirmRequestSchema },
       responses: {
         200: { description: "The confirmation, or `receiptFound: false`.", schema: classicConfirmSchema },

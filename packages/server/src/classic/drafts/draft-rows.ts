@@ -17,7 +17,7 @@ export interface CreatorActor {
 /** What a draft's autosaves write: everything the creator chooses before deploying. */
 export type Content = Pick<
   ClassicDraft,
-  "tokenName" | "tokenSymbol" | "nftName" | "nftSymbol" | "slug" | "game" | "cards" | "oddsBps"
+  "tokenName" | "tokenSymbol" | "nftName" | "nftSymbol" | "slug" | "game" | "cards" | "oddsBps" | "packAmount"
 >;
 
 export interface DraftRow {
@@ -78,6 +78,8 @@ export function record(row: DraftRow): ClassicDraft {
     nftSymbol: content.nftSymbol,
     slug: content.slug,
     oddsBps: content.oddsBps,
+    // Drafts saved before packAmount existed have none.
+    packAmount: content.packAmount ?? null,
     game: content.game,
     cards: content.cards,
     whitelist: {

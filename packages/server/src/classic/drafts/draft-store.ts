@@ -65,6 +65,7 @@ export function createDraftStore({
         game: input.game,
         cards: input.cards,
         oddsBps: input.oddsBps,
+        packAmount: input.packAmount,
       };
       return db.kysely.transaction().execute(async (tx) => {
         const at = now();

@@ -7,6 +7,7 @@ import { createDraftAllowlists } from "./draft-allowlists.ts";
 import { createDraftConfirmation } from "./draft-confirm.ts";
 import { createDraftPublication } from "./draft-publication.ts";
 import { createDraftStore } from "./draft-store.ts";
+import { createSlugGenerator } from "./live-drafts.ts";
 
 /**
  * The Classic creator workflow (section 3): drafts and their autosaves,
@@ -55,6 +56,8 @@ export function createClassicDraftService({
     ...createDraftStore({ db, chainId, now, checkUrlSchemes }),
     ...createDraftAllowlists({ db, now, checkUrlSchemes }),
     confirm,
+    /** `POST /classic/generate-slug`: a creator slug for a pack name, free at the time of the answer. */
+    generateSlug: createSlugGenerator({ db, chainId }).generate,
     pendingPublication: publication.pendingPublication,
     revise: publication.revise,
   };

@@ -142,8 +142,8 @@ export function classicGameRoutes({
       operationId: "classicGameReady",
       summary: "Whether a new game can be read yet",
       description:
-        'Step 5 of the creator workflow: poll until `ready`. A drop address the indexer has not seen yet is not an error (its deployment may still be on its way): 200 with `ready: false`, `progress: 0`, `status: "indexing"`. Indexed, but the creator\'s confirmed metadata (`POST /classic/metadata/confirm`) not published yet: `ready: false`, `progress: 50`, `status: "indexing"` (this read publishes it when it can). Once indexed and published: `ready: true`, `progress: 100`, `status: "ready"`, and `metadataSource` says whether the creator\'s metadata (`user`) or the default one is in effect. A slug nobody has is 404 `GAME_NOT_FOUND` (a slug exists only once its game does). Cached about 5 seconds.',
-      tags: ["Games"],
+        'Step 5 of the creator workflow: poll until `ready`. A drop address the indexer has not seen yet is not an error (its deployment may still be on its way): 200 with `ready: false`, `progress: 0`, `status: "indexing"`. Indexed, but the creator\'s confirmed metadata (`POST /classic/metadata/confirm`) not published yet: `ready: false`, `progress: 50`, `status: "indexing"` (this read publishes it when it can). Once indexed and published: `ready: true`, `progress: 100`, `status: "ready"`, and `metadataSource` says whether the creator\'s metadata (`user`) or the default one is in effect. A slug nobody has is 404 `GAME_NOT_FOUND` (a slug exists only once its game does). Cached about 5 seconds. Live-compatible: serves the live Classic service\'s `GET /vibe/boosterbox/contractAddress/{address}/ready?chainId`; `progress` here is always one of 0, 50 and 100, never null (the live service may answer null, so a client written for it accepts both and branches on `ready`).',
+      tags: ["Games", "Live-compatible"],
       request: { params: classicGameParamsSchema, query: classicChainQuerySchema },
       responses: {
         200: { description: "The game's readiness.", schema: classicReadySchema },

@@ -70,6 +70,9 @@ export type {
   ClassicStats,
   ClassicTokenMetadata,
   ClassicUnboxing,
+  ClassicUpload,
+  ClassicUploadResult,
+  ClassicUploadType,
   CollectorBoardQuery,
   CreatedKey,
   CreateKeyRequest,
@@ -125,6 +128,7 @@ export type { ClassicSession, ClassicSignIn, ClassicSignInOptions } from "./clas
 export type { ClassicChatListOptions, ClassicChatSubscribeOptions } from "./classic-chat.ts";
 export type { WaitUntilReadyOptions } from "./classic-creator.ts";
 export type { ClassicRefresh, ClassicTargetInput } from "./classic-tools.ts";
+export type { UploadImageOptions } from "./classic-uploads.ts";
 export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export type { MktSurface } from "./errors.ts";

@@ -72,6 +72,7 @@ import { bearerHeaders, type ClassicCredential, classicAuthApi } from "./classic
 import { classicChatApi } from "./classic-chat.ts";
 import { classicCreatorApi } from "./classic-creator.ts";
 import { classicToolsApi } from "./classic-tools.ts";
+import { classicUploadImage } from "./classic-uploads.ts";
 import type { Transport, TransportOptions } from "./http.ts";
 
 /**
@@ -473,6 +474,8 @@ export function classicApi(
     tools: classicToolsApi(request, credential),
     /** Game chat (`/classic/chat`): `list`, `iterate`, `post`, `delete`, `subscribe`. */
     chat: classicChatApi(request, credential, defaults.stream ?? { baseUrl: "" }),
+    /** Uploads one still PNG, JPEG or WebP (`POST /classic/image/upload`); see `classicUploadImage`. */
+    uploadImage: classicUploadImage(request, credential),
     games,
     metadata,
     packs,

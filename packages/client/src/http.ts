@@ -44,6 +44,8 @@ export interface RequestOptions {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** A multipart/form-data body instead of JSON (`fetch` writes its Content-Type, with the boundary). */
+  form?: FormData;
   /** Send the API key (default true: the route needs one). False for public routes and bearer-only ones. */
   authenticated?: boolean;
   /** Extra headers (session credentials, Origin, X-MKT-Wallet). */
@@ -133,7 +135,11 @@ export function createTransport(options: TransportOptions) {
         response = await fetchImpl(url, {
           method: req.method,
           headers,
-          ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+          ...(req.form !== undefined
+            ? { body: req.form }
+            : req.body !== undefined
+              ? { body: JSON.stringify(req.body) }
+              : {}),
         });
       } catch (failure) {
         // No answer: the request may or may not have been done.

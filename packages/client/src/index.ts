@@ -72,6 +72,9 @@ export type {
   ClassicStats,
   ClassicTokenMetadata,
   ClassicUnboxing,
+  ClassicUpload,
+  ClassicUploadResult,
+  ClassicUploadType,
   ClassicVerifySignature,
   CollectorBoardQuery,
   CreatedKey,
@@ -133,6 +136,7 @@ export type {
 export type { ClassicChatListOptions, ClassicChatSubscribeOptions } from "./classic-chat.ts";
 export type { WaitUntilReadyOptions } from "./classic-creator.ts";
 export type { ClassicRefresh, ClassicTargetInput } from "./classic-tools.ts";
+export type { UploadImageOptions } from "./classic-uploads.ts";
 export type { MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export type { MktSurface } from "./errors.ts";

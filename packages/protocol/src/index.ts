@@ -195,6 +195,9 @@ export { classicWhitelistRequestSchema, decimalString, defaultGameSlug } from ".
 export { exactInteger, isClassicCreatorUrl, isCreatorSlug, isoDateTime } from "./classic/index.ts";
 export { isPlainHttpUrl, parseClassicChatEvent, txHashString, uint256Param } from "./classic/index.ts";
 export { weiString } from "./classic/index.ts";
+export type { ClassicUpload, ClassicUploadResult, ClassicUploadType } from "./classic/index.ts";
+export { CLASSIC_UPLOAD_ID, CLASSIC_UPLOADS, classicUploadParamsSchema } from "./classic/index.ts";
+export { classicUploadResultSchema, classicUploadSchema } from "./classic/index.ts";
 export type { ClassicError, MarketError, PredictError, PredictRateLimited } from "./errors/index.ts";
 export { classicErrorSchema, marketErrorSchema, PREDICT_RATE_LIMIT_CODE } from "./errors/index.ts";
 export { ERROR_CODE_OF_STATUS, errorCodeOfStatus } from "./errors/index.ts";
@@ -287,4 +290,9 @@ export { predictResolutionEventSchema, predictResyncSchema, predictRuntimeSchema
 export { predictStreamEventSchema, predictStreamEventSchemas } from "./predict/index.ts";
 export { predictTradeEventSchema } from "./predict/index.ts";
 export type { RateLimit } from "./quotas/index.ts";
-export { RATE_LIMIT_HEADERS, rateLimitSchema, readRateLimit } from "./quotas/index.ts";
+export {
+  LIVE_RATE_LIMIT_HEADERS,
+  RATE_LIMIT_HEADERS,
+  rateLimitSchema,
+  readRateLimit,
+} from "./quotas/index.ts";

@@ -101,7 +101,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const surfaces: Record<SurfaceName, Surface> = {
     platform: platformSurface(),
     market: marketSurface(),
-    classic: classicSurface(),
+    classic: classicSurface(shared.clock),
     predict: predictSurface(config.publicUrl),
     app: appProxySurface(),
   };
@@ -167,6 +167,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     guard: createGuard({
       keys,
       limiter,
+      clock: shared.clock,
       policies: shared.policies,
       publicReads: config.publicReads,
       onRejected: (surface, reason) => metrics.quotaRejections.inc({ surface, reason }),

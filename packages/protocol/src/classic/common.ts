@@ -102,6 +102,14 @@ export const CLASSIC_ERROR_CODES = {
   reportLimit: "REPORT_LIMIT",
   refreshLimit: "REFRESH_LIMIT",
   recoveryUnavailable: "RECOVERY_UNAVAILABLE",
+  // Creator image uploads (classic/uploads).
+  /** Not a still PNG, JPEG or WebP of its declared type, or beyond the pixel limits (400). */
+  invalidImage: "INVALID_IMAGE",
+  /** A file over the upload's byte limit (413). */
+  imageTooLarge: "IMAGE_TOO_LARGE",
+  /** The account's uploads per rolling 24 hours spent (429, with Retry-After). */
+  uploadLimit: "UPLOAD_LIMIT",
+  uploadNotFound: "UPLOAD_NOT_FOUND",
 } as const;
 
 /**

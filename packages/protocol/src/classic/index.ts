@@ -360,3 +360,12 @@ export {
   classicTargetSchema,
   classicTxHashParamsSchema,
 } from "./tools.ts";
+// Creator image uploads (classic/uploads): the live service's upload call.
+export type { ClassicUpload, ClassicUploadResult, ClassicUploadType } from "./uploads.ts";
+export {
+  CLASSIC_UPLOAD_ID,
+  CLASSIC_UPLOADS,
+  classicUploadParamsSchema,
+  classicUploadResultSchema,
+  classicUploadSchema,
+} from "./uploads.ts";

@@ -7,6 +7,17 @@ export const RATE_LIMIT_HEADERS = {
   reset: "RateLimit-Reset",
 } as const;
 
+/**
+ * The live Classic service's budget headers, sent by the classic surface beside
+ * `RATE_LIMIT_HEADERS` (same limit and remaining); `reset` is the Unix time in
+ * seconds at which the window has room again, not a number of seconds.
+ */
+export const LIVE_RATE_LIMIT_HEADERS = {
+  limit: "x-ratelimit-limit",
+  remaining: "x-ratelimit-remaining",
+  reset: "x-ratelimit-reset",
+} as const;
+
 /** A budget's state, as the RateLimit headers carry it. */
 export const rateLimitSchema = z.object({
   limit: z.number().int().min(0).describe("The budget: its base times the key's multiplier."),

@@ -35,6 +35,7 @@ import {
   createClassicReports,
   registerClassicReportsAdmin,
 } from "./tools/index.ts";
+import { classicUploadRoutes, createClassicUploads } from "./uploads/index.ts";
 
 /** What only the classic surface is built from (an `AppOptions` field). */
 export interface ClassicOptions {
@@ -145,6 +146,7 @@ export function mountClassic(
       activity: createActivityReader({ db, directory: classicGames }),
     }),
     ...classicImageRoutes({ links: media.links, fetcher: media.fetcher }),
+    ...classicUploadRoutes({ uploads: createClassicUploads({ db, clock, publicUrl: config.publicUrl }) }),
     ...classicDraftRoutes({
       drafts: classicDrafts,
       factory: roles.classic?.factory.address.toLowerCase() ?? null,

@@ -78,6 +78,10 @@ export const CLASSIC_ROUTES = {
   // Images and art (classic/images): for <img> tags, which send no headers, so no key.
   "GET /image/:signature": { access: publicMetadata, cache: cache.public(86_400) },
   "GET /art/:chainId/:address/:what.svg": { access: publicMetadata, cache: cache.public(86_400) },
+  // Creator image uploads (classic/uploads): the live service's upload call, stored in the
+  // database; the stored bytes are public and immutable, for <img> tags (no key).
+  "POST /image/upload": { access: write, session: "classic", cache: cache.noStore },
+  "GET /uploads/:id": { access: publicMetadata, cache: cache.public(31_536_000, true) },
   // Leaderboards and platform statistics (classic/stats).
   "GET /leaderboards/collectors": { access: read, cache: stable },
   "GET /leaderboards/games": { access: read, cache: stable },

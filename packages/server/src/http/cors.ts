@@ -1,4 +1,4 @@
-import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
+import { LIVE_RATE_LIMIT_HEADERS, RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import type { FastifyInstance, RouteShorthandOptions } from "fastify";
 import { INDEXED_HEADERS } from "./indexed-head.ts";
 import type { RouteDefinition } from "./route.ts";
@@ -23,9 +23,14 @@ export const CREDENTIAL_HEADERS = [
   "X-Bypass-Image-Proxy",
 ] as const;
 
-/** Response headers a client reads (beyond the CORS-safelisted ones): budgets, retries, validators, ids, replays, indexed heads. */
+/**
+ * Response headers a client reads (beyond the CORS-safelisted ones): budgets (in both names: the
+ * classic surface also sends the live service's `x-ratelimit-*`), retries, validators, ids,
+ * replays, indexed heads.
+ */
 export const EXPOSED_HEADERS = [
   ...Object.values(RATE_LIMIT_HEADERS),
+  ...Object.values(LIVE_RATE_LIMIT_HEADERS),
   "Retry-After",
   "ETag",
   "X-Request-Id",

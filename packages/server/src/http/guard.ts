@@ -1,15 +1,20 @@
-import { MARKET_BUCKETS, type MarketBucket, RATE_LIMIT_HEADERS } from "@mkt/protocol";
+import {
+  LIVE_RATE_LIMIT_HEADERS,
+  MARKET_BUCKETS,
+  type MarketBucket,
+  RATE_LIMIT_HEADERS,
+} from "@mkt/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config/index.ts";
 import { badRequest, RateLimitedError, unauthorized } from "../errors.ts";
 import type { CachedKey } from "../keys/cache.ts";
 import type { KeyLookup, KeyService } from "../keys/service.ts";
 import { clientGroup } from "../quotas/client-group.ts";
-import type { LimitDecision, SlidingWindowLimiter } from "../quotas/limiter.ts";
+import { type Clock, type LimitDecision, type SlidingWindowLimiter, systemClock } from "../quotas/limiter.ts";
 import { type Budget, counterIds, type QuotaPolicies } from "../quotas/policies.ts";
 import { repeatedParameter } from "./query-names.ts";
 import type { Access } from "./route.ts";
-import type { SurfaceName } from "./surfaces.ts";
+import { liveResetAt, type SurfaceName } from "./surfaces.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -23,6 +28,8 @@ export interface GuardDeps {
   limiter: SlidingWindowLimiter;
   policies: QuotaPolicies;
   publicReads: Config["publicReads"];
+  /** The limiter's clock: `x-ratelimit-reset` is a time, not a number of seconds. */
+  clock?: Clock;
   onRejected?: (surface: SurfaceName, reason: string) => void;
 }
 
@@ -67,6 +74,13 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
   reply.header(BUDGET_HEADERS.reset, decision.resetSeconds);
 }
 
+/** The classic surface's budget headers in the live service's names (`liveRateLimitHeaders`). */
+function setLiveBudgetHeaders(reply: FastifyReply, decision: LimitDecision, nowMs: number) {
+  reply.header(LIVE_RATE_LIMIT_HEADERS.limit, decision.limit);
+  reply.header(LIVE_RATE_LIMIT_HEADERS.remaining, decision.remaining);
+  reply.header(LIVE_RATE_LIMIT_HEADERS.reset, liveResetAt(nowMs, decision.resetSeconds));
+}
+
 /**
  * The one place that applies credentials and budgets, before any body is
  * read. Each route's rule is compiled once, when the route is mounted, from
@@ -81,7 +95,14 @@ function setBudgetHeaders(reply: FastifyReply, decision: LimitDecision) {
  *   the key: its headers carry the route class's base budget as exhausted and
  *   Retry-After the whole window.
  */
-export function createGuard({ keys, limiter, policies, publicReads, onRejected }: GuardDeps) {
+export function createGuard({
+  keys,
+  limiter,
+  policies,
+  publicReads,
+  clock = systemClock,
+  onRejected,
+}: GuardDeps) {
   const failed = policies.failedKeyAttempts;
   const groupOf = createClientGroups();
   // The failed-attempts counter id of the client group asked last: a client's requests in a row
@@ -142,9 +163,13 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
       : toResolved(group, lookup);
   };
 
-  const charge = (reply: FastifyReply, id: string, budget: Budget, multiplier: number) => {
+  /** Charges one request; `live`: a classic route, whose answers also carry `x-ratelimit-*`. */
+  const charge = (reply: FastifyReply, id: string, budget: Budget, multiplier: number, live = false) => {
     const decision = limiter.take(id, budget.limit * multiplier, budget.windowMs);
-    if (decision.allowed) setBudgetHeaders(reply, decision);
+    if (decision.allowed) {
+      setBudgetHeaders(reply, decision);
+      if (live) setLiveBudgetHeaders(reply, decision, clock.now());
+    }
     return decision;
   };
 
@@ -262,6 +287,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
     budgets: readonly { prefix: string; budget: Budget }[],
     refusal: Budget,
     reject: Reject,
+    live = false,
   ): AccessCheck => {
     // The counter ids of the key and client group a connection presented last, built once for
     // the run of requests they make on it.
@@ -282,7 +308,7 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
         const valid = key as CachedKey;
         const ids = counterIdsOf(request, valid.id, group);
         for (let i = 0; i < budgets.length; i++) {
-          if (!charge(reply, ids[i]!, budgets[i]!.budget, valid.multiplier).allowed)
+          if (!charge(reply, ids[i]!, budgets[i]!.budget, valid.multiplier, live).allowed)
             reject("quota", opaqueRefusal(refusal, "quota"));
         }
         request.apiKey = valid;
@@ -347,13 +373,18 @@ export function createGuard({ keys, limiter, policies, publicReads, onRejected }
           if (!access.key) {
             return {
               beforeSession: (request, reply) => {
-                if (!charge(reply, `classic:${access.class}:ip:${groupOf(request)}`, budget, 1).allowed)
+                if (!charge(reply, `classic:${access.class}:ip:${groupOf(request)}`, budget, 1, true).allowed)
                   reject("quota", opaqueRefusal(budget, "quota"));
               },
             };
           }
           return {
-            beforeSession: compileOpaque([{ prefix: `classic:${access.class}`, budget }], budget, reject),
+            beforeSession: compileOpaque(
+              [{ prefix: `classic:${access.class}`, budget }],
+              budget,
+              reject,
+              true,
+            ),
           };
         }
         case "predict": {

@@ -1,4 +1,4 @@
-import { RATE_LIMIT_HEADERS } from "@mkt/protocol";
+import { LIVE_RATE_LIMIT_HEADERS, RATE_LIMIT_HEADERS } from "@mkt/protocol";
 import type { JsonObject } from "./openapi-schemas.ts";
 import { REQUEST_ID } from "./request-ids.ts";
 import type { RouteDefinition } from "./route.ts";
@@ -94,6 +94,16 @@ export const RATE_LIMIT_HEADER_REFS = {
   [RATE_LIMIT_HEADERS.reset]: { $ref: "#/components/headers/RateLimitReset" },
 };
 
+/**
+ * The live Classic service's budget headers, on every answer of a classic route that charges a
+ * budget, beside `RateLimit-*` (the same budget).
+ */
+export const LIVE_RATE_LIMIT_HEADER_REFS = {
+  [LIVE_RATE_LIMIT_HEADERS.limit]: { $ref: "#/components/headers/XRateLimitLimit" },
+  [LIVE_RATE_LIMIT_HEADERS.remaining]: { $ref: "#/components/headers/XRateLimitRemaining" },
+  [LIVE_RATE_LIMIT_HEADERS.reset]: { $ref: "#/components/headers/XRateLimitReset" },
+};
+
 /** The request headers every document describes once (`components.parameters`), named by the operations. */
 export const PARAMETER_COMPONENTS = {
   RequestId: {
@@ -143,6 +153,21 @@ export const HEADER_COMPONENTS = {
   },
   RateLimitReset: {
     description: "Seconds until the oldest request counted in the window leaves it and frees one request.",
+    schema: { type: "integer" },
+  },
+  XRateLimitLimit: {
+    description:
+      "The live Classic service's name for `RateLimit-Limit` (classic routes): the same number, for clients written for that service.",
+    schema: { type: "integer" },
+  },
+  XRateLimitRemaining: {
+    description:
+      "The live Classic service's name for `RateLimit-Remaining` (classic routes): the same number.",
+    schema: { type: "integer" },
+  },
+  XRateLimitReset: {
+    description:
+      "When the window has room again, as the live Classic service states it (classic routes): Unix time in whole seconds, rounded up (the server's clock now plus `RateLimit-Reset`).",
     schema: { type: "integer" },
   },
   ETag: {

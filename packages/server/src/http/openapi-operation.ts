@@ -5,6 +5,7 @@ import { errorResponses, withDeclaredErrors } from "./openapi-errors.ts";
 import {
   declaredHeaders,
   INDEXED_HEADER_REFS,
+  LIVE_RATE_LIMIT_HEADER_REFS,
   RATE_LIMIT_HEADER_REFS,
   RESERVED_HEADER_PARAMETERS,
 } from "./openapi-headers.ts";
@@ -72,7 +73,7 @@ export function buildOperation(
         throw new Error(`OpenAPI: ${where} declares a Content-Type response header, which OpenAPI ignores`);
     const limited = limitedRoute(route);
     const headers: JsonObject = {
-      ...(limited ? RATE_LIMIT_HEADER_REFS : {}),
+      ...(limited ? budgetHeaderRefs(route) : {}),
       ...(status === "429" || status === "503"
         ? { "Retry-After": { $ref: "#/components/headers/RetryAfter" } }
         : {}),
@@ -118,11 +119,15 @@ export function buildOperation(
       description: "`If-None-Match` named the current `ETag`: the body has not changed. Charged like a 200.",
       headers: {
         ETag: { $ref: "#/components/headers/ETag" },
-        ...(limitedRoute(route) ? RATE_LIMIT_HEADER_REFS : {}),
+        ...(limitedRoute(route) ? budgetHeaderRefs(route) : {}),
         ...(indexed ? INDEXED_HEADER_REFS : {}),
       },
     };
   }
+  // A multipart route reads its body itself: only its documented form describes it.
+  const bodySchema = route.multipart
+    ? route.documentedBody
+    : route.request?.body && (route.documentedBody ?? route.request.body);
   const description = copyOf
     ? `The first-party website's copy of \`${route.method} ${copyOf}\` (operation \`${route.operationId}\`), with the same parameters, body and answers: no API key, the proxy's origin check (\`Origin\` or \`Sec-Fetch-Site\`), the session in its cookie instead of a token, and the proxy's own budgets.`
     : [route.description, publicReadNote(route)].filter(Boolean).join("\n\n");
@@ -133,13 +138,13 @@ export function buildOperation(
     tags: copyOf ? ["First-party proxy"] : route.tags,
     ...(route.deprecated ? { deprecated: true } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.request?.body
+    ...(bodySchema
       ? {
           requestBody: {
             required: true,
             content: {
-              "application/json": {
-                schema: schemas.convert(route.documentedBody ?? route.request.body, "input", where),
+              [route.multipart ? "multipart/form-data" : "application/json"]: {
+                schema: schemas.convert(bodySchema, "input", where),
               },
             },
           },
@@ -151,6 +156,12 @@ export function buildOperation(
 }
 
 const limitedRoute = (route: RouteDefinition) => route.access.kind !== "none";
+
+/** The budget headers of a limited route: `RateLimit-*`, and on classic routes the live service's `x-ratelimit-*` too. */
+const budgetHeaderRefs = (route: RouteDefinition) =>
+  route.access.kind === "classic"
+    ? { ...RATE_LIMIT_HEADER_REFS, ...LIVE_RATE_LIMIT_HEADER_REFS }
+    : RATE_LIMIT_HEADER_REFS;
 
 const publicReadNote = (route: RouteDefinition) =>
   route.access.kind === "market" && route.access.publicRead

@@ -1,3 +1,4 @@
+import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { errorHandlerFor } from "./error-handler.ts";
 import { validatorCompiler } from "./input-text.ts";
@@ -61,7 +62,27 @@ export function createPipeline(deps: PipelineDeps) {
           scope.setValidatorCompiler(validatorCompiler);
           scope.setErrorHandler(errorHandlerFor(surface, logger));
           if (surface.prefix !== "") scope.setNotFoundHandler(notFoundHandler(surface));
-          for (const route of routes) scope.route(compileRoute(surface, route));
+          for (const route of routes) {
+            const { multipart: form } = route;
+            if (form === undefined) {
+              scope.route(compileRoute(surface, route));
+              continue;
+            }
+            // Multipart is parsed only in this route's own scope, with its limits.
+            scope.register(async (own) => {
+              await own.register(multipart, {
+                limits: {
+                  fileSize: form.maxFileBytes,
+                  files: 1,
+                  fields: 0,
+                  parts: 1,
+                  fieldNameSize: 100,
+                  headerPairs: 20,
+                },
+              });
+              own.route(compileRoute(surface, route));
+            });
+          }
         },
         { prefix: surface.prefix },
       );

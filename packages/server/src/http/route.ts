@@ -137,6 +137,14 @@ export interface RouteSpecOf<
   request?: { query?: Q; params?: P; body?: B; headers?: H };
   /** The body schema published in OpenAPI when it differs from the validating one (a union checked by the handler). */
   documentedBody?: z.ZodType;
+  /**
+   * The route reads a `multipart/form-data` body itself (`request.parts()`),
+   * as at most one file part of at most `maxFileBytes` and no other part: the
+   * pipeline mounts it in a scope of its own that parses multipart with these
+   * limits (the reader stops the stream past them), so no other route takes
+   * multipart. `documentedBody` describes the form for OpenAPI.
+   */
+  multipart?: { maxFileBytes: number };
   responses: Record<number, ResponseSpec>;
   handler: (
     request: FastifyRequest<{ Querystring: Infer<Q>; Params: Infer<P>; Body: Infer<B>; Headers: Infer<H> }>,

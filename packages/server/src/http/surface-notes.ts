@@ -43,7 +43,7 @@ const cors: NoteSection = {
   body: `Any origin may call the APIs without credentials (\`Access-Control-Allow-Origin: *\`); the first-party website origins (\`ALLOWED_ORIGINS\`) get their origin echoed with credentials. The first-party proxy \`/app/api\` answers first-party origins only.
 
 - Preflight never needs a key. It allows every request header a route reads: \`API-KEY\`, \`Authorization\`, \`X-MKT-Wallet\`, \`X-MKT-Session\`, \`Content-Type\`, \`Idempotency-Key\`, \`Last-Event-ID\`, \`If-None-Match\`, \`X-Request-Id\`, \`X-Bypass-Image-Proxy\` and every header a route declares.
-- Responses expose \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`, \`Retry-After\`, \`ETag\`, \`X-Request-Id\`, \`Idempotent-Replayed\`, \`Indexed-Block\`, \`Indexed-Lag\` and \`Indexed-Age\`.`,
+- Responses expose \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`, the classic API's \`x-ratelimit-limit\`, \`x-ratelimit-remaining\` and \`x-ratelimit-reset\`, \`Retry-After\`, \`ETag\`, \`X-Request-Id\`, \`Idempotent-Replayed\`, \`Indexed-Block\`, \`Indexed-Lag\` and \`Indexed-Age\`.`,
 };
 
 const caching: NoteSection = {
@@ -162,6 +162,8 @@ Times the key's multiplier:
 Each key's budget is counted per client IP, so several applications behind one address do not share a budget.
 
 A missing key, an invalid key and an exhausted budget give one identical 429 \`{success:false, message, error:"RATE_LIMITED"}\`, headers included: \`RateLimit-Limit\` is the route class's base budget, \`RateLimit-Remaining\` 0, \`RateLimit-Reset\` and \`Retry-After\` the whole window, whatever the key.
+
+Every classic answer that charges a budget also carries the live service's names: \`x-ratelimit-limit\` and \`x-ratelimit-remaining\` (the same numbers as \`RateLimit-Limit\` and \`RateLimit-Remaining\`) and \`x-ratelimit-reset\`, the Unix time in seconds at which the window has room again.
 
 ${budgets}`,
     },

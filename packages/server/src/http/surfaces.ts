@@ -1,6 +1,7 @@
 import {
   classicErrorSchema,
   errorCodeOfStatus,
+  LIVE_RATE_LIMIT_HEADERS,
   MARKET_API_VERSION,
   marketErrorSchema,
   PREDICT_API_VERSION,
@@ -11,6 +12,7 @@ import {
 } from "@mkt/protocol";
 import type { z } from "zod";
 import { type AppError, type ErrorKind, statusOfKind } from "../errors.ts";
+import { type Clock, systemClock } from "../quotas/limiter.ts";
 
 export type SurfaceName = "market" | "classic" | "predict" | "platform" | "app";
 
@@ -54,6 +56,28 @@ function commonHeaders(error: AppError): Record<string, string> {
   return headers;
 }
 
+/**
+ * The live Classic service's `x-ratelimit-reset`: the Unix time in whole seconds at which the
+ * window has room again (rounded up), from `RateLimit-Reset`'s seconds from now.
+ */
+export const liveResetAt = (nowMs: number, resetSeconds: number) => Math.ceil(nowMs / 1000) + resetSeconds;
+
+/**
+ * The classic surface's budget headers in the live service's names, beside `RateLimit-*`: the
+ * same limit and remaining, the reset as a Unix time. One rule for every classic answer that
+ * carries a budget: the key guard's charges (`http/guard.ts`) and every error with a budget state.
+ */
+export function liveRateLimitHeaders(
+  rateLimit: { limit: number; remaining: number; resetSeconds: number },
+  nowMs: number,
+): Record<string, string> {
+  return {
+    [LIVE_RATE_LIMIT_HEADERS.limit]: String(rateLimit.limit),
+    [LIVE_RATE_LIMIT_HEADERS.remaining]: String(rateLimit.remaining),
+    [LIVE_RATE_LIMIT_HEADERS.reset]: String(liveResetAt(nowMs, rateLimit.resetSeconds)),
+  };
+}
+
 /** Internal failures never show their cause to the client. */
 const publicMessage = (error: AppError) =>
   error.kind === "internal" ? "the server could not complete the operation" : error.message;
@@ -88,7 +112,8 @@ export function appProxySurface(): Surface {
   return { ...marketSurface(), name: "app", prefix: "/app/api", title: "mkt first-party website proxy" };
 }
 
-export function classicSurface(): Surface {
+/** `clock`: the one the limiter counts with, so `x-ratelimit-reset` agrees with `RateLimit-Reset`. */
+export function classicSurface(clock: Clock = systemClock): Surface {
   return {
     name: "classic",
     prefix: "/classic",
@@ -113,7 +138,9 @@ export function classicSurface(): Surface {
               error:
                 error.code ?? (error.kind === "bad_request" ? "VALIDATION_ERROR" : codeOfKind(error.kind)),
             },
-      headers: commonHeaders(error),
+      headers: error.rateLimit
+        ? { ...commonHeaders(error), ...liveRateLimitHeaders(error.rateLimit, clock.now()) }
+        : commonHeaders(error),
     }),
   };
 }

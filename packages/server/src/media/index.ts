@@ -22,7 +22,7 @@ export {
   type ImageProxyPolicy,
   type ImageProxyPolicyOptions,
 } from "./proxy-policy.ts";
-export type { UploadContentType } from "./uploads.ts";
+export type { ImageRules, UploadContentType, VerifiedImage } from "./uploads.ts";
 export {
   asBuffer,
   IMAGE_LIMITS,
@@ -30,5 +30,6 @@ export {
   normaliseAvatar,
   pixelate,
   readUpload,
+  verifyImageBytes,
   verifyPixels,
 } from "./uploads.ts";

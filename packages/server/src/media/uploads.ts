@@ -54,49 +54,90 @@ export class InvalidImageError extends Error {
   override readonly name = "InvalidImageError";
 }
 
+/** What an upload's bytes are checked against beyond the declared type. */
+export interface ImageRules {
+  /** Bytes at most (default `IMAGE_LIMITS.bytes`). */
+  maxBytes?: number;
+  /** Refuse animated images (an animated WebP, an APNG): still images only. */
+  still?: boolean;
+}
+
+/** Whether a PNG carries an animation control chunk (`acTL`, APNG) before its image data. */
+function isAnimatedPng(bytes: Buffer): boolean {
+  // Chunks after the signature: length (4), type (4), data, CRC (4).
+  let at = 8;
+  while (at + 8 <= bytes.length) {
+    const type = bytes.toString("latin1", at + 4, at + 8);
+    if (type === "acTL") return true;
+    if (type === "IDAT" || type === "IEND") return false;
+    at += 12 + bytes.readUInt32BE(at);
+  }
+  return false;
+}
+
 /**
- * Decodes a base64 upload and checks, with libvips, that it really is an
- * image of the declared type within the size limits. Throws a 400 for
- * anything else. Only the header is parsed here; `verifyPixels` decodes the
+ * Checks, before any pixel is decoded, that `bytes` really are an image of
+ * the declared type within the size limits: the file signature first (so no
+ * other libvips decoder, SVG, GIF, TIFF or HEIF, ever sees an upload), then
+ * the header as libvips reads it. Throws a 400 for anything else (`code`:
+ * the error code of the caller's surface). `verifyPixels` decodes the
  * whole image.
  */
-export async function readUpload(contentType: UploadContentType, data: string): Promise<VerifiedImage> {
-  const bytes = Buffer.from(data, "base64");
-  if (bytes.length === 0) throw badRequest("data is empty");
-  if (bytes.length > IMAGE_LIMITS.bytes) {
-    throw badRequest(`the image is larger than ${IMAGE_LIMITS.bytes / 1024} KiB`);
+export async function verifyImageBytes(
+  contentType: UploadContentType,
+  bytes: Buffer,
+  rules: ImageRules = {},
+  code?: string,
+): Promise<VerifiedImage> {
+  const maxBytes = rules.maxBytes ?? IMAGE_LIMITS.bytes;
+  const refuse = (message: string) => badRequest(message, code);
+  if (bytes.length === 0) throw refuse("the image is empty");
+  if (bytes.length > maxBytes) {
+    throw refuse(`the image is larger than ${maxBytes / 1024} KiB`);
   }
   if (!hasSignature(bytes, contentType)) {
-    throw badRequest(
-      `data is not a ${FORMAT_OF[contentType].toUpperCase()} image (contentType ${contentType})`,
-    );
+    throw refuse(`data is not a ${FORMAT_OF[contentType].toUpperCase()} image (contentType ${contentType})`);
   }
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { failOn: "error", limitInputPixels: false }).metadata();
   } catch {
-    throw badRequest(`data is not a readable ${contentType} image`);
+    throw refuse(`data is not a readable ${contentType} image`);
   }
   if (metadata.format !== FORMAT_OF[contentType]) {
-    throw badRequest(`data is a ${metadata.format ?? "unknown"} image, not ${contentType}`);
+    throw refuse(`data is a ${metadata.format ?? "unknown"} image, not ${contentType}`);
   }
   const { width, height } = metadata;
-  if (!width || !height) throw badRequest("the image has no dimensions");
+  if (!width || !height) throw refuse("the image has no dimensions");
   if (width > IMAGE_LIMITS.side || height > IMAGE_LIMITS.side || width * height > IMAGE_LIMITS.pixels) {
-    throw badRequest(
+    throw refuse(
       `the image is ${width}×${height}; at most ${IMAGE_LIMITS.side} pixels per side and ${IMAGE_LIMITS.pixels} pixels in all`,
     );
+  }
+  if (rules.still && ((metadata.pages ?? 1) > 1 || (contentType === "image/png" && isAnimatedPng(bytes)))) {
+    throw refuse("the image is animated; only still images are taken");
   }
   return { bytes, contentType, width, height };
 }
 
-/** Decodes every pixel; a truncated or corrupt image is a 400. */
-export async function verifyPixels(image: VerifiedImage): Promise<void> {
+/**
+ * Decodes a base64 upload and checks it as `verifyImageBytes` does (the
+ * market's account actions carry images as base64 in JSON).
+ */
+export async function readUpload(contentType: UploadContentType, data: string): Promise<VerifiedImage> {
+  const bytes = Buffer.from(data, "base64");
+  if (bytes.length === 0) throw badRequest("data is empty");
+  return verifyImageBytes(contentType, bytes);
+}
+
+/** Decodes every pixel; a truncated or corrupt image is a 400 (`code`: the caller's surface's code). */
+export async function verifyPixels(image: VerifiedImage, code?: string): Promise<void> {
   try {
     await sharp(image.bytes, decoding).stats();
   } catch {
     throw badRequest(
       `data is not a complete ${image.contentType} image: its pixel data is truncated or corrupt`,
+      code,
     );
   }
 }

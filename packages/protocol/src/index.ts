@@ -138,6 +138,13 @@ export { classicSearchGameSchema, classicSearchPageSchema } from "./classic/inde
 export { classicSearchQuerySchema, classicSessionSchema, classicSignInMessage } from "./classic/index.ts";
 export { classicSignInRequestSchema, classicSignInResponseSchema } from "./classic/index.ts";
 export { classicSignOutSchema, classicStatsQuerySchema, classicStatsSchema } from "./classic/index.ts";
+export { CLASSIC_CHART_TIMEFRAMES, CLASSIC_USD_FORMAT, classicUsdString } from "./classic/index.ts";
+export { classicCollectionStatsParamsSchema, classicCollectionStatsQuerySchema } from "./classic/index.ts";
+export { classicCollectionStatsSchema } from "./classic/index.ts";
+export { classicEthPriceSchema, classicPriceChartQuerySchema, classicPriceChartSchema } from "./classic/index.ts";
+export { classicPriceChartStatsSchema, classicPricePointSchema } from "./classic/index.ts";
+export type { ClassicChartTimeframe, ClassicCollectionStats, ClassicEthPrice } from "./classic/index.ts";
+export type { ClassicPriceChart, ClassicPriceChartQuery, ClassicPricePoint } from "./classic/index.ts";
 export { classicTargetSchema, classicTokenAttributeSchema } from "./classic/index.ts";
 export { classicTokenMetadataParamsSchema, classicTokenMetadataSchema } from "./classic/index.ts";
 export { classicTraitSchema, classicTxHashParamsSchema, classicUnboxingSchema } from "./classic/index.ts";

@@ -141,7 +141,11 @@ export { classicSignOutSchema, classicStatsQuerySchema, classicStatsSchema } fro
 export { CLASSIC_CHART_TIMEFRAMES, CLASSIC_USD_FORMAT, classicUsdString } from "./classic/index.ts";
 export { classicCollectionStatsParamsSchema, classicCollectionStatsQuerySchema } from "./classic/index.ts";
 export { classicCollectionStatsSchema } from "./classic/index.ts";
-export { classicEthPriceSchema, classicPriceChartQuerySchema, classicPriceChartSchema } from "./classic/index.ts";
+export {
+  classicEthPriceSchema,
+  classicPriceChartQuerySchema,
+  classicPriceChartSchema,
+} from "./classic/index.ts";
 export { classicPriceChartStatsSchema, classicPricePointSchema } from "./classic/index.ts";
 export type { ClassicChartTimeframe, ClassicCollectionStats, ClassicEthPrice } from "./classic/index.ts";
 export type { ClassicPriceChart, ClassicPriceChartQuery, ClassicPricePoint } from "./classic/index.ts";

@@ -136,7 +136,7 @@ export const classicEthPriceSchema = z
       .string()
       .regex(CLASSIC_USD_FORMAT)
       .describe(
-        "`price` as the live service writes it: `$`, thousands separated by commas, two decimals, rounded down to the cent (`\"$4,662.53\"`).",
+        '`price` as the live service writes it: `$`, thousands separated by commas, two decimals, rounded down to the cent (`"$4,662.53"`).',
       ),
     lastUpdated: isoDateTime(
       "When the price was obtained: the fixed source's start, or the HTTP source's last successful fetch.",
@@ -153,7 +153,10 @@ export const CLASSIC_CHART_TIMEFRAMES = {
   "30d": { windowMs: 2_592_000_000, bucketMs: 86_400_000, interval: "1d" },
 } as const;
 export type ClassicChartTimeframe = keyof typeof CLASSIC_CHART_TIMEFRAMES;
-const TIMEFRAMES = Object.keys(CLASSIC_CHART_TIMEFRAMES) as [ClassicChartTimeframe, ...ClassicChartTimeframe[]];
+const TIMEFRAMES = Object.keys(CLASSIC_CHART_TIMEFRAMES) as [
+  ClassicChartTimeframe,
+  ...ClassicChartTimeframe[],
+];
 
 /** `GET /classic/price-chart/{addressOrSlug}` query. */
 export const classicPriceChartQuerySchema = z.object({
@@ -164,7 +167,10 @@ export const classicPriceChartQuerySchema = z.object({
     .describe(
       "The window: `1h` (5-minute points), `24h` (hourly, the default), `7d` (6-hourly) or `30d` (daily).",
     ),
-  includeStats: classicQuery.boolean("Add `stats` (current, open, high, low, change, volume, trades).", false),
+  includeStats: classicQuery.boolean(
+    "Add `stats` (current, open, high, low, change, volume, trades).",
+    false,
+  ),
 });
 export type ClassicPriceChartQuery = z.output<typeof classicPriceChartQuerySchema>;
 
@@ -176,8 +182,12 @@ export const classicPricePointSchema = z
     ),
     priceUsd: classicUsdString("`price`")
       .nullable()
-      .describe("`price` in US dollars (`\"$3.00\"`), null while no ETH/USD price is known."),
-    trades: z.number().int().min(0).describe("Mint transactions in the bucket (0: the price is carried forward)."),
+      .describe('`price` in US dollars (`"$3.00"`), null while no ETH/USD price is known.'),
+    trades: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Mint transactions in the bucket (0: the price is carried forward)."),
     volume: weiString("Wei paid for packs in the bucket, in"),
   })
   .meta({ id: "ClassicPricePoint" });
@@ -237,9 +247,13 @@ export const classicCollectionStatsSchema = z
       holders: z.number().int().min(0).describe("Distinct wallets holding at least one unburned pack."),
       collectors: z.number().int().min(0).describe("Distinct wallets holding or having burned a pack."),
       volumeWei: weiString("Wei paid for packs (mint volume), all time, in"),
-      volumeUsd: classicUsdString("`volumeWei`").nullable().describe("`volumeWei` in US dollars; null without an ETH/USD price."),
+      volumeUsd: classicUsdString("`volumeWei`")
+        .nullable()
+        .describe("`volumeWei` in US dollars; null without an ETH/USD price."),
       pricePerPack: weiString("Price of one pack now, in"),
-      pricePerPackUsd: classicUsdString("`pricePerPack`").nullable().describe("Null without an ETH/USD price."),
+      pricePerPackUsd: classicUsdString("`pricePerPack`")
+        .nullable()
+        .describe("Null without an ETH/USD price."),
       marketCap: weiString("Spot price of the ticket token times its supply (as the game's `marketCap`), in"),
       marketCapUsd: classicUsdString("`marketCap`").nullable().describe("Null without an ETH/USD price."),
       isGraduated: z.boolean(),

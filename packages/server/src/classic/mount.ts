@@ -76,11 +76,13 @@ export function mountClassic(
     bump: () => revisions.bump(CLASSIC_METADATA_SOURCE),
   });
   // No configured source (a real chain without ETH_USD_PRICE[_URL]): every priced read answers 503.
-  const classicPrice: EthUsdPriceSource = options.ethUsdPrice ??
+  const classicPrice: EthUsdPriceSource =
+    options.ethUsdPrice ??
     createPriceSource(config, {
       clock,
       onError: (reason) => logger.warn({ msg: "ETH/USD price fetch failed", reason }),
-    }) ?? noPriceSource;
+    }) ??
+    noPriceSource;
   const classicGames = createClassicGameDirectory({
     db,
     publicUrl: config.publicUrl,

@@ -179,7 +179,9 @@ describe("readPrice", () => {
 describe("createPriceSource", () => {
   it("follows the configuration: fixed, HTTP or none", async () => {
     expect((await createPriceSource(loadConfig({}))?.quote())?.usdPerEth).toBe("3000");
-    expect((await createPriceSource(loadConfig({ ETH_USD_PRICE: "2500.5" }))?.quote())?.usdPerEth).toBe("2500.5");
+    expect((await createPriceSource(loadConfig({ ETH_USD_PRICE: "2500.5" }))?.quote())?.usdPerEth).toBe(
+      "2500.5",
+    );
     expect(createPriceSource(loadConfig({ RPC_URL_8453: "https://rpc.example.com" }))).toBeUndefined();
     expect(createPriceSource(loadConfig({ MKT_CONFIG: "chains.json" }))).toBeUndefined();
     const fetched: string[] = [];

@@ -4,7 +4,6 @@ import { setupApp, type TestApp } from "../../_test/app.ts";
 import { insertClassicFlags, insertClassicMetadata } from "../../_test/classic.ts";
 import { addressOf, insertGame, insertPack } from "../../_test/classic-packs.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
-import { fixedPriceSource, noPriceSource } from "../price.ts";
 import { CLASSIC_INDEXER_SOURCE } from "../routes.ts";
 
 const A = addressOf(0xa1);
@@ -31,7 +30,9 @@ describe("classic pack reads", () => {
     database = await setupDatabase();
     t = await setupApp({
       database,
-      ethUsdPrice: noPrice ? noPriceSource : fixedPriceSource("3000"),
+      ethUsdPrice: {
+        quote: async () => (noPrice ? undefined : { usdPerEth: "3000", obtainedAt: new Date() }),
+      },
     });
     key = (await t.createKey()).key;
     await insertGame(t.db, { drop: A, token: A_TOKEN, gameId: "1", nftName: "Alpha", slug: "alpha-1" });

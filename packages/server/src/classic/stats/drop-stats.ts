@@ -45,6 +45,9 @@ const count = (value: string | number | null | undefined) => Number(value ?? 0);
 /** A numeric sum of integers as a bigint (`null` for an empty sum). */
 const big = (value: string | null | undefined) => BigInt(value ?? "0");
 
+const maxOf = (a: bigint, b: bigint) => (a >= b ? a : b);
+const minOf = (a: bigint, b: bigint) => (a <= b ? a : b);
+
 interface MintBucket {
   bucket: string;
   trades: string;
@@ -58,7 +61,13 @@ interface MintBucket {
  * bucket of `bucketSeconds`: one range of `chain_events_trades`, never the
  * rows themselves.
  */
-const mintBuckets = (chainId: number, drop: string, from: Date, to: Date, bucketSeconds: number) => sql<MintBucket>`
+const mintBuckets = (
+  chainId: number,
+  drop: string,
+  from: Date,
+  to: Date,
+  bucketSeconds: number,
+) => sql<MintBucket>`
   SELECT floor(extract(epoch FROM e.block_time) / ${bucketSeconds})::bigint::text AS bucket,
          count(*)::text AS trades,
          sum((e.args->>'amount')::numeric)::text AS packs,
@@ -152,8 +161,8 @@ export function createClassicDropStats({
         stats: {
           current: currentPrice.toString(),
           open: open.toString(),
-          high: prices.reduce((a, b) => (b > a ? b : a), open).toString(),
-          low: prices.reduce((a, b) => (b < a ? b : a), open).toString(),
+          high: prices.reduce(maxOf, open).toString(),
+          low: prices.reduce(minOf, open).toString(),
           // Percent, two decimals, rounded toward zero.
           change: open === 0n ? 0 : Number(((currentPrice - open) * 10_000n) / open) / 100,
           volume: points.reduce((sum, point) => sum + BigInt(point.volume), 0n).toString(),

@@ -63,7 +63,7 @@ export function classicDropStatsRoutes({
         "Serves the live service's `GET /price-chart/{address}?timeframe=24h&includeStats=true`; takes the drop address or the game's slug and `chainId` (default 8453).",
         "**What is charted.** Packs are bought from the drop (its mints, `Minted`), at the drop's pack price (`pricePerPack`, Wei per pack). A point's `price` is what the bucket's mints paid per pack: their Wei over their packs, rounded down. A bucket without mints carries the last known price forward (`trades: 0`, `volume` \"0\"); before the window's first mint the price is the last mint's before the window, or without one the drop's pack price from its creation. On this chain a drop's pack price is fixed at deployment, so the line is flat for a drop's whole life: the chart shows the pack price and the mint activity (`trades`, `volume`) honestly rather than invent movement. The ticket token's bonding-curve trades price tickets, not packs; they move `marketCap`, not this chart.",
         "**Buckets.** `timeframe` `1h`: twelve 5-minute points; `24h` (default): 24 hourly; `7d`: 28 six-hourly; `30d`: 30 daily. Buckets are aligned to multiples of their width in UTC; the last one holds now and is still filling. A game younger than the window starts at the bucket of its creation. `timestamp` is a bucket's start.",
-        "**USD.** `priceUsd` is `price` at the current ETH/USD price (`GET /classic/eth-price`), in the live format (`\"$3.00\"`); without a price it is null and the chart is still answered (no 503).",
+        '**USD.** `priceUsd` is `price` at the current ETH/USD price (`GET /classic/eth-price`), in the live format (`"$3.00"`); without a price it is null and the chart is still answered (no 503).',
         "**Stats** (`includeStats=true`): `current` (last point), `open` (first point), `high`, `low` (over the points), `change` (percent from open to current, two decimals, toward zero; 0 when open is 0), `volume` and `trades` over the window.",
         "Read from an index of the drop's trades by time (aggregated by the database, so the cost is the window's mint transactions, never the drop's history). Cached up to 30 seconds, and rebuilt as soon as the classic projection moves.",
       ].join("\n\n"),
@@ -71,7 +71,10 @@ export function classicDropStatsRoutes({
       request: { params: classicGameParamsSchema, query: classicPriceChartQuerySchema },
       responses: {
         200: { description: "The chart.", schema: classicPriceChartSchema },
-        400: { description: "A malformed address or slug, or a `timeframe` other than 1h, 24h, 7d, 30d (`VALIDATION_ERROR`)." },
+        400: {
+          description:
+            "A malformed address or slug, or a `timeframe` other than 1h, 24h, 7d, 30d (`VALIDATION_ERROR`).",
+        },
         404: gameNotFound,
         429: keyRefused,
       },
@@ -89,7 +92,7 @@ export function classicDropStatsRoutes({
       description: [
         "Serves the live service's `GET /collection/{address}/stats`; takes the drop address or the game's slug and `chainId` (default 8453). Not to be confused with `GET /classic/collection/{ownerAddress}` (a wallet's holdings): that route takes an address only, and this path ends in `/stats`.",
         "Packs minted, opened (ever: a pack is opened before it can be sold back), burned (sold back), held (minted and not burned) and unopened, by the pack summaries the projection keeps in the transaction of every indexed block; holders (wallets with an unburned pack) and collectors (wallets with any pack of the game); mint volume; the pack price and market cap (as the game's `pricePerPack` and `marketCap`); and the last 24 hours' mints (packs, Wei, transactions) by block time from the index of the drop's trades.",
-        "`…Usd` fields are at the current ETH/USD price, in the live format (`\"$4,743.63\"`), and null without a price: statistics are answered without one (no 503).",
+        '`…Usd` fields are at the current ETH/USD price, in the live format (`"$4,743.63"`), and null without a price: statistics are answered without one (no 503).',
         "Cached like game state: up to 5 seconds, and rebuilt as soon as the classic projection moves (every figure moves with a mint).",
       ].join("\n\n"),
       tags: ["Analytics", LIVE],

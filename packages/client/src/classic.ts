@@ -3,8 +3,10 @@ import {
   type ClassicAllMetadata,
   type ClassicCardCatalogueView,
   type ClassicCollectionEvents,
+  type ClassicCollectionStats,
   type ClassicCollectorsPage,
   type ClassicContractMetadata,
+  type ClassicEthPrice,
   type ClassicFeatured,
   type ClassicGame,
   type ClassicGameDetail,
@@ -15,6 +17,7 @@ import {
   type ClassicOddsView,
   type ClassicOwnerPage,
   type ClassicPagination,
+  type ClassicPriceChart,
   type ClassicRangePack,
   type ClassicRangePage,
   type ClassicReady,
@@ -29,9 +32,11 @@ import {
   classicCardCatalogueSchema,
   type classicCollectionEventsQuerySchema,
   classicCollectionEventsSchema,
+  classicCollectionStatsSchema,
   classicCollectorsPageSchema,
   type classicCollectorsQuerySchema,
   classicContractMetadataSchema,
+  classicEthPriceSchema,
   type classicFeaturedQuerySchema,
   classicFeaturedSchema,
   classicGameDetailSchema,
@@ -45,6 +50,8 @@ import {
   classicOddsViewSchema,
   classicOwnerPageSchema,
   type classicOwnerQuerySchema,
+  type classicPriceChartQuerySchema,
+  classicPriceChartSchema,
   classicRangePageSchema,
   type classicRangeQuerySchema,
   classicReadySchema,
@@ -399,5 +406,43 @@ export function classicApi(
      * ```
      */
     unboxingDisallowed: (): Promise<ClassicUnboxing> => read("/unboxing-disallowed", classicUnboxingSchema),
+    /**
+     * The ETH/USD price behind every `…Usd` field (`GET /classic/eth-price`): `price` a number,
+     * `priceFormatted` (`"$4,662.53"`), `lastUpdated` (ISO time it was obtained). Throws
+     * `MktApiError` 503 `PRICE_UNAVAILABLE` while the server has no price.
+     *
+     * @example
+     * ```ts
+     * const { price, priceFormatted } = await client.classic.ethPrice();
+     * ```
+     */
+    ethPrice: (): Promise<ClassicEthPrice> => read("/eth-price", classicEthPriceSchema),
+    /**
+     * A drop's pack price over a window (`GET /classic/price-chart/{addressOrSlug}`): points
+     * oldest first (`timestamp`, `price` Wei per pack, `priceUsd` or null, `trades`, `volume`),
+     * `stats` with `includeStats: true`.
+     *
+     * @example
+     * ```ts
+     * const { points, stats } = await client.classic.priceChart("neon-foxes-4", { timeframe: "7d", includeStats: true });
+     * ```
+     */
+    priceChart: (
+      addressOrSlug: string,
+      query?: QueryOf<typeof classicPriceChartQuerySchema>,
+    ): Promise<ClassicPriceChart> =>
+      read(`/price-chart/${segment(addressOrSlug)}`, classicPriceChartSchema, q(query)),
+    /**
+     * A drop's statistics (`GET /classic/collection/{addressOrSlug}/stats`): packs by state,
+     * holders, volume, price, market cap, the last 24 hours; `…Usd` null without an ETH price.
+     *
+     * @example
+     * ```ts
+     * const { stats } = await client.classic.collectionStats("neon-foxes-4");
+     * console.log(stats.holders, stats.volumeUsd ?? "no price");
+     * ```
+     */
+    collectionStats: (addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicCollectionStats> =>
+      read(`/collection/${segment(addressOrSlug)}/stats`, classicCollectionStatsSchema, q(query)),
   };
 }

@@ -77,6 +77,8 @@ describe("classic live market reads: eth-price, price-chart, collection stats", 
       // 02:00: two mints at different prices; the point is the Wei paid per pack.
       minted(300, "2026-11-25T02:30:00Z", 2, 2n * FINNEY),
       minted(301, "2026-11-25T02:45:00Z", 1, FINNEY),
+      // A block time past the clock (a chain ahead of it): counted in the bucket holding now.
+      minted(400, "2026-11-25T12:20:00Z", 1, FINNEY),
       // Not mints of this drop on this chain: never counted.
       minted(302, "2026-11-25T03:00:00Z", 5, 9n * FINNEY, { address: OTHER_DROP }),
       minted(303, "2026-11-25T03:00:00Z", 5, 9n * FINNEY, { chainId: 4663 }),
@@ -237,7 +239,9 @@ describe("classic live market reads: eth-price, price-chart, collection stats", 
         if (hour === 0) expected.push(point(ts, FINNEY, 2, 4n * FINNEY));
         else if (hour < 13) expected.push(point(ts, FINNEY));
         else if (hour === 13) expected.push(point(ts, VWAP, 2, 5n * FINNEY));
-        else expected.push(point(ts, VWAP));
+        else if (hour < 23) expected.push(point(ts, VWAP));
+        // The hour holding now, with the mint whose block time is past the clock.
+        else expected.push(point(ts, FINNEY, 1, FINNEY));
       }
       expect(expected[13]!.timestamp).toBe("2026-11-25T02:00:00.000Z");
       expect(expected[13]!.priceUsd).toBe("$4.99");
@@ -249,13 +253,13 @@ describe("classic live market reads: eth-price, price-chart, collection stats", 
         interval: "1h",
         points: expected,
         stats: {
-          current: VWAP.toString(),
+          current: FINNEY.toString(),
           open: FINNEY.toString(),
           high: VWAP.toString(),
           low: FINNEY.toString(),
-          change: 66.66,
-          volume: (9n * FINNEY).toString(),
-          trades: 4,
+          change: 0,
+          volume: (10n * FINNEY).toString(),
+          trades: 5,
         },
       });
     });
@@ -266,8 +270,8 @@ describe("classic live market reads: eth-price, price-chart, collection stats", 
       expect(body.stats).toBeUndefined();
       expect(body.points).toHaveLength(12);
       expect(body.points[0]).toEqual(point("2026-11-25T11:05:00.000Z", FINNEY));
-      expect(body.points[11]).toEqual(point("2026-11-25T12:00:00.000Z", FINNEY));
-      expect(body.points.every((p: { trades: number }) => p.trades === 0)).toBe(true);
+      expect(body.points[11]).toEqual(point("2026-11-25T12:00:00.000Z", FINNEY, 1, FINNEY));
+      expect(body.points.slice(0, 11).every((p: { trades: number }) => p.trades === 0)).toBe(true);
     });
 
     it("starts a young game at its creation, from its pack price (7d: 6-hourly points)", async () => {
@@ -288,12 +292,13 @@ describe("classic live market reads: eth-price, price-chart, collection stats", 
       expect(byTime.get("2026-11-25T00:00:00.000Z")).toEqual(
         point("2026-11-25T00:00:00.000Z", VWAP, 2, 5n * FINNEY),
       );
-      expect(body.points[22]).toEqual(point("2026-11-25T12:00:00.000Z", VWAP));
+      expect(body.points[21]).toEqual(point("2026-11-25T06:00:00.000Z", VWAP));
+      expect(body.points[22]).toEqual(point("2026-11-25T12:00:00.000Z", FINNEY, 1, FINNEY));
       expect(body.stats).toMatchObject({
         low: (FINNEY / 2n).toString(),
         high: VWAP.toString(),
-        trades: 5,
-        change: 66.66,
+        trades: 6,
+        change: 0,
       });
     });
 
@@ -383,8 +388,8 @@ describe("classic live market reads: eth-price, price-chart, collection stats", 
           marketCapUsd: "$3,000.00",
           isGraduated: false,
           isActive: true,
-          // Since 2026-11-24T12:00: the mints at 13:10, 13:40, 02:30 and 02:45.
-          last24h: { packsMinted: 7, volumeWei: (9n * FINNEY).toString(), trades: 4 },
+          // Since 2026-11-24T12:00: the mints at 13:10, 13:40, 02:30, 02:45 and 12:20.
+          last24h: { packsMinted: 8, volumeWei: (10n * FINNEY).toString(), trades: 5 },
           updatedAt: "2026-11-25T02:45:00.000Z",
         },
       });

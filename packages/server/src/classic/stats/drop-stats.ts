@@ -57,24 +57,25 @@ interface MintBucket {
 
 /**
  * A drop's mints (`Minted`, one row per mint transaction: `amount` packs at
- * `pricePerPack` Wei each) in `[from, to)`, aggregated by the database per
+ * `pricePerPack` Wei each) from `from` on, aggregated by the database per
  * bucket of `bucketSeconds`: one range of `chain_events_trades`, never the
- * rows themselves.
+ * rows themselves. A block time past the bucket `last` (the one holding now:
+ * a chain whose clock runs ahead of ours) counts in that bucket.
  */
 const mintBuckets = (
   chainId: number,
   drop: string,
   from: Date,
-  to: Date,
+  last: number,
   bucketSeconds: number,
 ) => sql<MintBucket>`
-  SELECT floor(extract(epoch FROM e.block_time) / ${bucketSeconds})::bigint::text AS bucket,
+  SELECT least(floor(extract(epoch FROM e.block_time) / ${bucketSeconds})::bigint, ${last}::bigint)::text AS bucket,
          count(*)::text AS trades,
          sum((e.args->>'amount')::numeric)::text AS packs,
          sum((e.args->>'amount')::numeric * (e.args->>'pricePerPack')::numeric)::text AS volume
   FROM chain_events e
   WHERE e.address = ${drop} AND e.event = 'Minted' AND e.chain_id = ${chainId}
-    AND e.block_time >= ${from.toISOString()}::timestamptz AND e.block_time < ${to.toISOString()}::timestamptz
+    AND e.block_time >= ${from.toISOString()}::timestamptz
   GROUP BY 1`;
 
 export function createClassicDropStats({
@@ -115,9 +116,8 @@ export function createClassicDropStats({
       const created = Math.floor(new Date(game.created_at).getTime() / bucketMs) * bucketMs;
       const first = Math.min(Math.max(windowStart, created), current);
       const from = new Date(first);
-      const to = new Date(current + bucketMs);
       const [{ rows }, { rows: before }, usd] = await Promise.all([
-        mintBuckets(chainId, address, from, to, bucketMs / 1000).execute(db.kysely),
+        mintBuckets(chainId, address, from, current / bucketMs, bucketMs / 1000).execute(db.kysely),
         // The price the first bucket starts from: the last mint before the window.
         sql<{ price: string }>`
           SELECT e.args->>'pricePerPack' AS price FROM chain_events e

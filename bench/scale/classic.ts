@@ -220,6 +220,16 @@ export const classicScale: ScaleSurface = {
         allActivity,
         `/classic/rarity?transactionHash=${live!.tx}&contractAddress=${game}`,
       );
+    // The live-compatible market reads: the chart's widest window (30 daily points over a month of
+    // the largest game's mints) is its "deep" page.
+    add(
+      "GET /classic/price-chart/{address}",
+      packsOfGame,
+      `/classic/price-chart/${game}?timeframe=24h&includeStats=true`,
+      `/classic/price-chart/${game}?timeframe=30d&includeStats=true`,
+    );
+    add("GET /classic/collection/{address}/stats", packsOfGame, `/classic/collection/${game}/stats`);
+    add("GET /classic/eth-price", "one price", "/classic/eth-price");
     return routes;
   },
 };

@@ -5,8 +5,10 @@ import {
   type ClassicBoxPage,
   type ClassicCardCatalogueView,
   type ClassicCollectionEvents,
+  type ClassicCollectionStats,
   type ClassicCollectorsPage,
   type ClassicContractMetadata,
+  type ClassicEthPrice,
   type ClassicFeatured,
   type ClassicGame,
   type ClassicGameDetail,
@@ -18,6 +20,7 @@ import {
   type ClassicOwnerPage,
   type ClassicPackAnswer,
   type ClassicPagination,
+  type ClassicPriceChart,
   type ClassicRangePack,
   type ClassicRangePage,
   type ClassicRarity,
@@ -34,10 +37,12 @@ import {
   classicCardCatalogueSchema,
   type classicCollectionEventsQuerySchema,
   classicCollectionEventsSchema,
+  classicCollectionStatsSchema,
   classicCollectorsPageSchema,
   type classicCollectorsQuerySchema,
   classicContractMetadataSchema,
   type classicDropPacksQuerySchema,
+  classicEthPriceSchema,
   type classicFeaturedQuerySchema,
   classicFeaturedSchema,
   classicGameDetailSchema,
@@ -53,6 +58,8 @@ import {
   type classicOwnerQuerySchema,
   classicPackAnswerSchema,
   type classicPackPathQuerySchema,
+  type classicPriceChartQuerySchema,
+  classicPriceChartSchema,
   classicRangePageSchema,
   type classicRangeQuerySchema,
   type classicRarityQuerySchema,
@@ -490,5 +497,43 @@ export function classicApi(
      * ```
      */
     unboxingDisallowed: (): Promise<ClassicUnboxing> => read("/unboxing-disallowed", classicUnboxingSchema),
+    /**
+     * The ETH/USD price behind every `…Usd` field (`GET /classic/eth-price`): `price` a number,
+     * `priceFormatted` (`"$4,662.53"`), `lastUpdated` (ISO time it was obtained). Throws
+     * `MktApiError` 503 `PRICE_UNAVAILABLE` while the server has no price.
+     *
+     * @example
+     * ```ts
+     * const { price, priceFormatted } = await client.classic.ethPrice();
+     * ```
+     */
+    ethPrice: (): Promise<ClassicEthPrice> => read("/eth-price", classicEthPriceSchema),
+    /**
+     * A drop's pack price over a window (`GET /classic/price-chart/{addressOrSlug}`): points
+     * oldest first (`timestamp`, `price` Wei per pack, `priceUsd` or null, `trades`, `volume`),
+     * `stats` with `includeStats: true`.
+     *
+     * @example
+     * ```ts
+     * const { points, stats } = await client.classic.priceChart("neon-foxes-4", { timeframe: "7d", includeStats: true });
+     * ```
+     */
+    priceChart: (
+      addressOrSlug: string,
+      query?: QueryOf<typeof classicPriceChartQuerySchema>,
+    ): Promise<ClassicPriceChart> =>
+      read(`/price-chart/${segment(addressOrSlug)}`, classicPriceChartSchema, q(query)),
+    /**
+     * A drop's statistics (`GET /classic/collection/{addressOrSlug}/stats`): packs by state,
+     * holders, volume, price, market cap, the last 24 hours; `…Usd` null without an ETH price.
+     *
+     * @example
+     * ```ts
+     * const { stats } = await client.classic.collectionStats("neon-foxes-4");
+     * console.log(stats.holders, stats.volumeUsd ?? "no price");
+     * ```
+     */
+    collectionStats: (addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicCollectionStats> =>
+      read(`/collection/${segment(addressOrSlug)}/stats`, classicCollectionStatsSchema, q(query)),
   };
 }

@@ -187,6 +187,17 @@ export {
   classicVerifySignatureRequestSchema,
   classicVerifySignatureResponseSchema,
 } from "./classic/index.ts";
+export { CLASSIC_CHART_TIMEFRAMES, CLASSIC_USD_FORMAT, classicUsdString } from "./classic/index.ts";
+export { classicCollectionStatsParamsSchema, classicCollectionStatsQuerySchema } from "./classic/index.ts";
+export { classicCollectionStatsSchema } from "./classic/index.ts";
+export {
+  classicEthPriceSchema,
+  classicPriceChartQuerySchema,
+  classicPriceChartSchema,
+} from "./classic/index.ts";
+export { classicPriceChartStatsSchema, classicPricePointSchema } from "./classic/index.ts";
+export type { ClassicChartTimeframe, ClassicCollectionStats, ClassicEthPrice } from "./classic/index.ts";
+export type { ClassicPriceChart, ClassicPriceChartQuery, ClassicPricePoint } from "./classic/index.ts";
 export { classicTargetSchema, classicTokenAttributeSchema } from "./classic/index.ts";
 export { classicTokenMetadataParamsSchema, classicTokenMetadataSchema } from "./classic/index.ts";
 export { classicTraitSchema, classicTxHashParamsSchema, classicUnboxingSchema } from "./classic/index.ts";

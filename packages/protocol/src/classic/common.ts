@@ -28,6 +28,22 @@ export const addressString = (description: string) =>
     .regex(/^0x[0-9a-f]{40}$/)
     .describe(`${description} (lowercase 0x-prefixed 20-byte address).`);
 
+/** The live service's dollar format of every `…Usd` field: `$`, thousands separators, two decimals. */
+export const CLASSIC_USD_FORMAT = /^\$\d{1,3}(,\d{3})*\.\d{2}$/;
+
+/**
+ * A `…Usd` field: an amount in US dollars at the ETH/USD price of the
+ * answer, written as the live service writes it (`"$0.73"`, `"$4,743.63"`:
+ * `$`, thousands separated by commas, two decimals, rounded down to the cent).
+ */
+export const classicUsdString = (of: string) =>
+  z
+    .string()
+    .regex(CLASSIC_USD_FORMAT)
+    .describe(
+      `${of} in US dollars at the current ETH/USD price, as the live service writes it: \`$\`, thousands separated by commas, two decimals, rounded down to the cent (\`"$4,743.63"\`).`,
+    );
+
 export const txHashString = (description: string) =>
   z
     .string()

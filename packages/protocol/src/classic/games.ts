@@ -3,6 +3,7 @@ import {
   addressString,
   classicPaginationSchema,
   classicQuery,
+  classicUsdString,
   isoDateTime,
   txHashString,
   weiString,
@@ -110,9 +111,9 @@ const gameCommon = {
   disableFoil: z.boolean(),
   disableWear: z.boolean(),
   marketCap: weiString("Spot price of the token times its supply, in"),
-  marketCapUsd: z.string().describe("`marketCap` in US dollars, two decimals."),
+  marketCapUsd: classicUsdString("`marketCap`"),
   pricePerPack: weiString("Price of one pack, in"),
-  pricePerPackUsd: z.string().describe("`pricePerPack` in US dollars, two decimals."),
+  pricePerPackUsd: classicUsdString("`pricePerPack`"),
   preorderProgress: z
     .number()
     .min(0)

@@ -14,7 +14,7 @@ import {
 } from "./games/index.ts";
 import { classicImageRoutes } from "./images/image-routes.ts";
 import { classicPackRoutes, createActivityReader, createPackReader } from "./packs/index.ts";
-import { createPriceSource, type EthUsdPriceSource } from "./price.ts";
+import { createPriceSource, type EthUsdPriceSource, noPriceSource } from "./price.ts";
 import {
   CLASSIC_INDEXER_SOURCE,
   CLASSIC_METADATA_SOURCE,
@@ -24,7 +24,12 @@ import {
 } from "./routes.ts";
 import { createClassicSettings } from "./settings.ts";
 import { classicSettingsRoutes, registerClassicAdmin } from "./settings-routes.ts";
-import { classicStatsRoutes, createClassicStatsService } from "./stats/index.ts";
+import {
+  classicDropStatsRoutes,
+  classicStatsRoutes,
+  createClassicDropStats,
+  createClassicStatsService,
+} from "./stats/index.ts";
 import {
   classicRecoveryRoutes,
   classicSocialRoutes,
@@ -72,11 +77,13 @@ export function mountClassic(
     bump: () => revisions.bump(CLASSIC_METADATA_SOURCE),
   });
   // No configured source (a real chain without ETH_USD_PRICE[_URL]): every priced read answers 503.
-  const classicPrice: EthUsdPriceSource = options.ethUsdPrice ??
+  const classicPrice: EthUsdPriceSource =
+    options.ethUsdPrice ??
     createPriceSource(config, {
       clock,
       onError: (reason) => logger.warn({ msg: "ETH/USD price fetch failed", reason }),
-    }) ?? { usdPerEth: async () => undefined };
+    }) ??
+    noPriceSource;
   const classicGames = createClassicGameDirectory({
     db,
     publicUrl: config.publicUrl,
@@ -152,6 +159,10 @@ export function mountClassic(
       factory: roles.classic?.factory.address.toLowerCase() ?? null,
     }),
     ...classicStatsRoutes({ stats: classicStats }),
+    ...classicDropStatsRoutes({
+      stats: createClassicDropStats({ db, clock, price: classicPrice }),
+      games: classicGames,
+    }),
     ...classicRecoveryRoutes({ recovery: classicRecovery }),
     ...classicTools,
     // Game chat: its stream is the shared live hub, filtered per game.

@@ -4,7 +4,15 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createManualClock } from "../_test/app.ts";
 import { loadConfig } from "../config/index.ts";
-import { createHttpPriceSource, createPriceSource, fixedPriceSource, readPrice, weiToUsd } from "./price.ts";
+import {
+  createHttpPriceSource,
+  createPriceSource,
+  fixedPriceSource,
+  formatUsd,
+  readPrice,
+  weiToUsd,
+  weiToUsdText,
+} from "./price.ts";
 
 describe("weiToUsd", () => {
   it("converts exactly and rounds down to the cent", () => {
@@ -28,8 +36,41 @@ describe("weiToUsd", () => {
       ),
     );
   });
+  it("a fixed source's price was obtained when it started", async () => {
+    const started = new Date(Date.UTC(2026, 4, 1));
+    expect(await fixedPriceSource("4662.53", started).quote()).toEqual({
+      usdPerEth: "4662.53",
+      obtainedAt: started,
+    });
+    const clock = createManualClock();
+    expect((await createPriceSource(loadConfig({}), { clock })?.quote())?.obtainedAt).toEqual(
+      new Date(clock.now()),
+    );
+  });
   it("refuses a source that is not a price", () => {
     expect(() => fixedPriceSource("abc")).toThrow();
+  });
+});
+
+describe("formatUsd", () => {
+  it("writes the live service's dollar strings: $, thousands separators, two decimals, rounded down", () => {
+    expect(formatUsd("4662.53")).toBe("$4,662.53");
+    expect(formatUsd("0.5")).toBe("$0.50");
+    expect(formatUsd("1234567.891")).toBe("$1,234,567.89");
+    expect(formatUsd("4743.63")).toBe("$4,743.63");
+    expect(formatUsd("0.73")).toBe("$0.73");
+    expect(formatUsd("0")).toBe("$0.00");
+    expect(formatUsd("999.999")).toBe("$999.99");
+    expect(formatUsd("1000")).toBe("$1,000.00");
+    expect(formatUsd("00012.3")).toBe("$12.30");
+    expect(formatUsd("123456789012345678")).toBe("$123,456,789,012,345,678.00");
+    expect(() => formatUsd("-1")).toThrow();
+    expect(() => formatUsd("1e3")).toThrow();
+  });
+  it("formats exact Wei amounts", () => {
+    expect(weiToUsdText(1_581_210_000_000_000_000n, "3000")).toBe("$4,743.63");
+    expect(weiToUsdText(10n ** 16n, "3012.55")).toBe("$30.12");
+    expect(weiToUsdText(0n, "3000")).toBe("$0.00");
   });
 });
 
@@ -65,39 +106,42 @@ describe("createHttpPriceSource", () => {
     answer = { status: 200, body: '{"price":"3012.55"}' };
     hits = 0;
     const { clock, source } = sourceWith();
-    expect(await source.usdPerEth()).toBe("3012.55");
+    const fetchedAt = clock.now();
+    expect(await source.quote()).toEqual({ usdPerEth: "3012.55", obtainedAt: new Date(fetchedAt) });
     answer = { status: 200, body: '{"price":3100.5}' };
     clock.advance(59_000);
-    expect(await source.usdPerEth()).toBe("3012.55");
+    expect((await source.quote())?.usdPerEth).toBe("3012.55");
     expect(hits).toBe(1);
     // Due: the known price is answered at once while the refresh runs.
     clock.advance(1_000);
-    expect(await source.usdPerEth()).toBe("3012.55");
-    await vi.waitFor(async () => expect(await source.usdPerEth()).toBe("3100.5"));
+    expect((await source.quote())?.usdPerEth).toBe("3012.55");
+    await vi.waitFor(async () => expect((await source.quote())?.usdPerEth).toBe("3100.5"));
     expect(hits).toBe(2);
+    // The time of the fetch that brought the price, not of the read.
+    expect((await source.quote())?.obtainedAt).toEqual(new Date(fetchedAt + 60_000));
   });
 
   it("reads a dotted path (Coinbase's spot shape)", async () => {
     answer = { status: 200, body: '{"data":{"amount":"2999.01","base":"ETH","currency":"USD"}}' };
-    expect(await sourceWith("data.amount").source.usdPerEth()).toBe("2999.01");
+    expect((await sourceWith("data.amount").source.quote())?.usdPerEth).toBe("2999.01");
   });
 
   it("keeps the last price while the host is down, and drops it after 5 minutes", async () => {
     answer = { status: 200, body: '{"price":"3000"}' };
     const { clock, errors, source } = sourceWith();
-    expect(await source.usdPerEth()).toBe("3000");
+    expect((await source.quote())?.usdPerEth).toBe("3000");
     answer = { status: 503, body: "{}" };
     clock.advance(60_000);
-    expect(await source.usdPerEth()).toBe("3000");
+    expect((await source.quote())?.usdPerEth).toBe("3000");
     await vi.waitFor(() => expect(errors).toEqual(["price source answered 503"]));
     clock.advance(240_000);
-    expect(await source.usdPerEth()).toBe("3000"); // exactly 5 minutes old: still usable
+    expect((await source.quote())?.usdPerEth).toBe("3000"); // exactly 5 minutes old: still usable
     await vi.waitFor(() => expect(errors).toHaveLength(2));
     clock.advance(1);
-    expect(await source.usdPerEth()).toBeUndefined(); // stale, and the next fetch is not due yet
+    expect((await source.quote())?.usdPerEth).toBeUndefined(); // stale, and the next fetch is not due yet
     clock.advance(60_000);
     answer = { status: 200, body: '{"price":"3050.10"}' };
-    expect(await source.usdPerEth()).toBe("3050.10");
+    expect((await source.quote())?.usdPerEth).toBe("3050.10");
   });
 
   it("has no price from a malformed document or an unreachable host", async () => {
@@ -111,12 +155,12 @@ describe("createHttpPriceSource", () => {
     ]) {
       answer = { status: 200, body };
       const { source, errors } = sourceWith();
-      expect(await source.usdPerEth()).toBeUndefined();
+      expect((await source.quote())?.usdPerEth).toBeUndefined();
       expect(errors).toHaveLength(1);
     }
     // Port 1 on loopback: nothing listens there, the connection is refused.
     const down = createHttpPriceSource({ url: "http://127.0.0.1:1/price", clock: createManualClock() });
-    expect(await down.usdPerEth()).toBeUndefined();
+    expect((await down.quote())?.usdPerEth).toBeUndefined();
   });
 });
 
@@ -134,8 +178,10 @@ describe("readPrice", () => {
 
 describe("createPriceSource", () => {
   it("follows the configuration: fixed, HTTP or none", async () => {
-    expect(await createPriceSource(loadConfig({}))?.usdPerEth()).toBe("3000");
-    expect(await createPriceSource(loadConfig({ ETH_USD_PRICE: "2500.5" }))?.usdPerEth()).toBe("2500.5");
+    expect((await createPriceSource(loadConfig({}))?.quote())?.usdPerEth).toBe("3000");
+    expect((await createPriceSource(loadConfig({ ETH_USD_PRICE: "2500.5" }))?.quote())?.usdPerEth).toBe(
+      "2500.5",
+    );
     expect(createPriceSource(loadConfig({ RPC_URL_8453: "https://rpc.example.com" }))).toBeUndefined();
     expect(createPriceSource(loadConfig({ MKT_CONFIG: "chains.json" }))).toBeUndefined();
     const fetched: string[] = [];
@@ -152,7 +198,7 @@ describe("createPriceSource", () => {
         },
       },
     );
-    expect(await http?.usdPerEth()).toBe("3333.33");
+    expect((await http?.quote())?.usdPerEth).toBe("3333.33");
     expect(fetched).toEqual(["https://prices.example.com/eth"]);
   });
 });

@@ -1,22 +1,35 @@
 import type { Config } from "../config/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 
+/** One ETH/USD price and when it was obtained. */
+export interface EthUsdQuote {
+  /** US dollars per ETH as a plain decimal string (`"3012.55"`). */
+  usdPerEth: string;
+  /** When the source obtained it: a fixed source's start, an HTTP source's successful fetch. */
+  obtainedAt: Date;
+}
+
 /**
- * The ETH/USD price behind `marketCapUsd` and `pricePerPackUsd`. Routes that
- * need a price answer 503 (`PRICE_UNAVAILABLE`, classic body) when the source
- * has none. Sources: a fixed rate (the dev chain; `ETH_USD_PRICE`) and an
- * HTTP source for production (`ETH_USD_PRICE_URL`).
+ * The ETH/USD price behind every `…Usd` field and `GET /classic/eth-price`.
+ * Routes that need a price answer 503 (`PRICE_UNAVAILABLE`, classic body)
+ * when the source has none. Sources: a fixed rate (the dev chain;
+ * `ETH_USD_PRICE`) and an HTTP source for production (`ETH_USD_PRICE_URL`).
  */
 export interface EthUsdPriceSource {
-  /** US dollars per ETH as a decimal string (`"3012.55"`), or undefined while no fresh price is known. */
-  usdPerEth(): Promise<string | undefined>;
+  /** The current price and its time, or undefined while no fresh price is known. */
+  quote(): Promise<EthUsdQuote | undefined>;
 }
+
+/** A source that never has a price (a real chain without `ETH_USD_PRICE[_URL]`). */
+export const noPriceSource: EthUsdPriceSource = { quote: async () => undefined };
 
 const DECIMAL_PRICE = /^\d{1,12}(\.\d{1,18})?$/;
 
-export function fixedPriceSource(usdPerEth: string): EthUsdPriceSource {
+/** A fixed rate, obtained at `obtainedAt` (the process start by default). */
+export function fixedPriceSource(usdPerEth: string, obtainedAt: Date = new Date()): EthUsdPriceSource {
   if (!DECIMAL_PRICE.test(usdPerEth)) throw new Error(`not a decimal price: ${usdPerEth}`);
-  return { usdPerEth: async () => usdPerEth };
+  const quote = { usdPerEth, obtainedAt };
+  return { quote: async () => quote };
 }
 
 const CENT_SCALE = 10n ** 18n;
@@ -33,6 +46,24 @@ export function weiToUsd(wei: bigint, usdPerEth: string): string {
   const text = cents.toString().padStart(3, "0");
   return `${text.slice(0, -2)}.${text.slice(-2)}`;
 }
+
+/**
+ * A non-negative decimal amount of US dollars (`"4662.53"`, `"1234567.891"`,
+ * `"0.5"`) as the live service writes its `…Usd` strings: `$`, thousands
+ * separated by commas, two decimals, rounded down to the cent
+ * (`"$4,662.53"`, `"$1,234,567.89"`, `"$0.50"`). The one formatting of every
+ * `…Usd` field of the classic surface; `weiToUsd` computes the amount.
+ */
+export function formatUsd(dollars: string): string {
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(dollars);
+  if (!match) throw new Error(`not a decimal amount of dollars: ${dollars}`);
+  const whole = (match[1] ?? "0").replace(/^0+(?=\d)/, "");
+  const cents = `${match[2] ?? ""}00`.slice(0, 2);
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${cents}`;
+}
+
+/** `wei` at `usdPerEth`, formatted as a `…Usd` field (`"$4,743.63"`): `formatUsd(weiToUsd(wei, usdPerEth))`. */
+export const weiToUsdText = (wei: bigint, usdPerEth: string) => formatUsd(weiToUsd(wei, usdPerEth));
 
 export interface HttpPriceSourceOptions {
   /** A JSON document holding the price (see `readPrice` for the accepted shapes). */
@@ -120,11 +151,13 @@ export function createHttpPriceSource(options: HttpPriceSourceOptions): EthUsdPr
       });
     return inFlight;
   };
-  const usable = () =>
-    price !== undefined && clock.now() - price.fetchedAt <= maxAgeMs ? price.usdPerEth : undefined;
+  const usable = (): EthUsdQuote | undefined =>
+    price !== undefined && clock.now() - price.fetchedAt <= maxAgeMs
+      ? { usdPerEth: price.usdPerEth, obtainedAt: new Date(price.fetchedAt) }
+      : undefined;
 
   return {
-    async usdPerEth() {
+    async quote() {
       const due = clock.now() - attemptedAt >= ttlMs;
       if (usable() !== undefined) {
         if (due) void refresh();
@@ -144,6 +177,7 @@ export function createPriceSource(
 ): EthUsdPriceSource | undefined {
   const source = config.priceSource;
   if (source === undefined) return undefined;
-  if (source.kind === "fixed") return fixedPriceSource(source.usdPerEth);
+  if (source.kind === "fixed")
+    return fixedPriceSource(source.usdPerEth, new Date(options.clock?.now() ?? Date.now()));
   return createHttpPriceSource({ url: source.url, jsonPath: source.path, ...options });
 }

@@ -130,6 +130,12 @@ postgresOnly.describe(
           "/classic/leaderboards/games?sortBy=volume",
           "/classic/leaderboards/games?sortBy=packs&page=4",
           "/classic/stats",
+          "/classic/eth-price",
+          `/classic/price-chart/${game}?timeframe=1h`,
+          `/classic/price-chart/${game}?timeframe=24h&includeStats=true`,
+          `/classic/price-chart/${game}?timeframe=30d&includeStats=true`,
+          "/classic/price-chart/scale-game-1-1?timeframe=7d",
+          `/classic/collection/${game}/stats`,
         ];
         const found: Record<string, string[]> = {};
         for (const path of paths) {

@@ -86,6 +86,12 @@ export const CLASSIC_ROUTES = {
   "GET /leaderboards/collectors": { access: read, cache: stable },
   "GET /leaderboards/games": { access: read, cache: stable },
   "GET /stats": { access: read, cache: stable },
+  // Live-compatible market reads (classic/stats/live-routes.ts). The ETH price: 30 s, half the HTTP
+  // price source's refresh period, moving with no projection. The chart: up to 30 s (its buckets
+  // follow the clock), rebuilt with every indexed block. Collection statistics: game state.
+  "GET /eth-price": { access: read, cache: cache.shared(30, []) },
+  "GET /price-chart/:addressOrSlug": { access: read, cache: cache.shared(30, [CLASSIC_INDEXER_SOURCE]) },
+  "GET /collection/:contractAddress/stats": { access: read, cache: state },
   // Bearer sign-in (classic/auth, issue 14).
   "GET /auth/nonce": { access: read, cache: cache.noStore },
   "POST /auth/sign-in": { access: write, cache: cache.noStore },

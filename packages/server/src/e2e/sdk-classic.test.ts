@@ -210,6 +210,61 @@ describe("SDK classic reads over real HTTP", () => {
     ]);
   });
 
+  it("reads the ETH price, a drop's price chart and its collection statistics", async () => {
+    const price = await client.classic.ethPrice();
+    // The dev chain's fixed rate, obtained when the app started.
+    expect(price).toMatchObject({ success: true, price: 3000, priceFormatted: "$3,000.00" });
+    expect(Date.parse(price.lastUpdated)).toBeLessThanOrEqual(Date.now());
+
+    const chart = await client.classic.priceChart("game-1", { timeframe: "24h", includeStats: true });
+    const hour = 3_600_000;
+    const current = Math.floor(Date.now() / hour) * hour;
+    expect(chart.points).toHaveLength(24);
+    // The mints are months old: every hour carries their price (1000 Wei per pack) forward.
+    expect(chart.points[23]).toEqual({
+      timestamp: new Date(current).toISOString(),
+      price: "1000",
+      priceUsd: "$0.00",
+      trades: 0,
+      volume: "0",
+    });
+    expect(chart.points[0]?.timestamp).toBe(new Date(current - 23 * hour).toISOString());
+    expect(chart.stats).toEqual({
+      current: "1000",
+      open: "1000",
+      high: "1000",
+      low: "1000",
+      change: 0,
+      volume: "0",
+      trades: 0,
+    });
+
+    const { stats } = await client.classic.collectionStats(A);
+    expect(stats).toMatchObject({
+      contractAddress: A,
+      packsMinted: 2,
+      packsHeld: 2,
+      packsUnopened: 2,
+      packsBurned: 0,
+      holders: 2,
+      pricePerPack: "1000",
+      pricePerPackUsd: "$0.00",
+      last24h: { packsMinted: 0, volumeWei: "0", trades: 0 },
+    });
+
+    const unknown = await client.classic.priceChart(addressOf(0xdead)).catch((error: unknown) => error);
+    expect([(unknown as MktApiError).status, (unknown as MktApiError).code]).toEqual([404, "GAME_NOT_FOUND"]);
+    const badWindow = await client.classic
+      .priceChart(A, { timeframe: "2h" as "1h" })
+      .catch((error: unknown) => error);
+    expect([(badWindow as MktApiError).status, (badWindow as MktApiError).code]).toEqual([
+      400,
+      "VALIDATION_ERROR",
+    ]);
+    const noStats = await client.classic.collectionStats("nobody").catch((error: unknown) => error);
+    expect([(noStats as MktApiError).status, (noStats as MktApiError).code]).toEqual([404, "GAME_NOT_FOUND"]);
+  });
+
   it("throws errors that carry the status and the stable code", async () => {
     const missing = await client.classic.games.get(addressOf(0xdead)).catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(MktApiError);

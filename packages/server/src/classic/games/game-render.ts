@@ -7,7 +7,7 @@ import {
 import { AppError } from "../../errors.ts";
 import type { ImageLinks } from "../../media/index.ts";
 import type { CardCatalogue } from "../directory.ts";
-import { type EthUsdPriceSource, weiToUsd } from "../price.ts";
+import { type EthUsdPriceSource, weiToUsdText } from "../price.ts";
 import { cardOddsPercent, formatPercent, marketCapWei, preorderProgress } from "./economics.ts";
 import { iso } from "./game-rows.ts";
 import type { Resolved } from "./resolved-game.ts";
@@ -19,7 +19,7 @@ export type GameRender<Game> = (resolved: Resolved, usdPerEth: string, bypass: b
 
 /** The ETH/USD price, when there is something to price: 503 `PRICE_UNAVAILABLE` while the source has none. */
 export const requireUsdPerEth = (price: EthUsdPriceSource) => async (): Promise<string> => {
-  const usd = await price.usdPerEth();
+  const usd = (await price.quote())?.usdPerEth;
   if (usd === undefined)
     throw new AppError("unavailable", "ETH pricing is temporarily unavailable", {
       code: "PRICE_UNAVAILABLE",
@@ -124,9 +124,9 @@ export function createGameRenderer(images: ImageLinks) {
       disableFoil: game.disableFoil,
       disableWear: game.disableWear,
       marketCap: marketCap.toString(),
-      marketCapUsd: weiToUsd(marketCap, usdPerEth),
+      marketCapUsd: weiToUsdText(marketCap, usdPerEth),
       pricePerPack: pricePerPack.toString(),
-      pricePerPackUsd: weiToUsd(pricePerPack, usdPerEth),
+      pricePerPackUsd: weiToUsdText(pricePerPack, usdPerEth),
       preorderProgress: preorderProgress(curve),
       createdAt: iso(row.created_at),
       updatedAt: new Date(updated).toISOString(),

@@ -33,7 +33,7 @@ const pagination = (page: number, limit: number, total: number) => ({
 const IMAGES =
   "Image URLs (`imageUrl`, `featuredImageUrl`, `packImage`, card images) point at this API's image route (`/classic/image/…`) when the image proxy serves them (http or https on port 80 or 443, a host on the operator's `IMAGE_PROXY_HOSTS`), unless the request sends `X-Bypass-Image-Proxy: true`; every other image URL is answered as the creator gave it. The two variants are cached and tagged (`ETag`) apart. Generated art of ours (`/classic/art/…`) is never proxied.";
 const PRICES =
-  "`marketCap` (Wei) is the token's spot price times its supply: before graduation the curve's price `(virtualEth + ethReserve) / (virtualTokens - tokensSold)` times `tokensSold`; after graduation the pool's price `poolEth / poolTokens` times `tokensSold + poolTokens`. `preorderProgress` is the curve's ETH reserve in percent of its graduation target, two decimals, 100 once graduated. `…Usd` fields come from the ETH/USD price source; without a price the answer is 503 `PRICE_UNAVAILABLE` (an empty answer needs no price).";
+  "`marketCap` (Wei) is the token's spot price times its supply: before graduation the curve's price `(virtualEth + ethReserve) / (virtualTokens - tokensSold)` times `tokensSold`; after graduation the pool's price `poolEth / poolTokens` times `tokensSold + poolTokens`. `preorderProgress` is the curve's ETH reserve in percent of its graduation target, two decimals, 100 once graduated. `…Usd` fields are US dollars at the ETH/USD price source's rate (`GET /classic/eth-price`), rounded down to the cent and written as the live service writes them: `$`, thousands separated by commas, two decimals (`\"$0.73\"`, `\"$4,743.63\"`); without a price the answer is 503 `PRICE_UNAVAILABLE` (an empty answer needs no price).";
 const METADATA =
   "A game's metadata (description, images, links, cards) is its creator's revision in effect now (`version`, a string here), or until the creator publishes one, the default derived from the chain (`version` `\"0\"`: one card per rarity named `<nftName> <Rarity>`, generated art).";
 
@@ -118,8 +118,8 @@ export function classicGameRoutes({
       path: "/contractAddress/:addressOrSlug",
       operationId: "classicGetGame",
       summary: "A game by drop address or slug",
-      description: `One game, found by its drop address (any case), its creator's slug or its default slug \`<name>-<gameId>\`, on \`chainId\` (default 8453).\n\n${METADATA}\n\n${PRICES}\n\n${IMAGES}`,
-      tags: ["Games"],
+      description: `One game, found by its drop address (any case), its creator's slug or its default slug \`<name>-<gameId>\`, on \`chainId\` (default 8453). Serves the live service's \`GET /contractAddress/{addressOrSlug}\`: \`contractInfo\` carries every field its clients read (\`dropContractAddress, nftName, nftSymbol, description, imageUrl, packImage, pricePerPackUsd, marketCapUsd, ownerAddress, tokenAddress, chainId, isVerified, isGraduated, isActive\`), the \`…Usd\` strings in the live format (\`"$0.73"\`, \`"$4,743.63"\`). Unlike the live service, \`marketCap\` and \`pricePerPack\` are plain Wei decimal strings (not zero-padded) and \`version\` is the metadata revision (\`"0"\`, \`"3"\`).\n\n${METADATA}\n\n${PRICES}\n\n${IMAGES}`,
+      tags: ["Games", "Live-compatible"],
       request: { params: classicGameParamsSchema, query: classicChainQuerySchema },
       responses: {
         200: { description: "The game.", schema: classicGameDetailSchema },

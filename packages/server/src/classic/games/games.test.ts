@@ -7,6 +7,7 @@ import {
   insertClassicMetadata,
   insertClassicSlug,
 } from "../../_test/classic.ts";
+import { noPriceSource } from "../price.ts";
 
 const ETHER = 10n ** 18n;
 const PUBLIC = "https://api.mkt.test";
@@ -164,9 +165,9 @@ describe("classic game reads", () => {
         nftName: "Desert Bloom",
         slug: "desert-bloom-1",
         marketCap: "280864000000000000",
-        marketCapUsd: "842.59",
+        marketCapUsd: "$842.59",
         pricePerPack: "1000000000000000",
-        pricePerPackUsd: "3.00",
+        pricePerPackUsd: "$3.00",
         preorderProgress: 6.17,
         isGraduated: false,
         isActive: true,
@@ -192,7 +193,7 @@ describe("classic game reads", () => {
       // B graduated: pool price 3 / 600,000 ETH per token, supply 1,400,000 tokens: 7 ETH.
       expect(b).toMatchObject({
         marketCap: "7000000000000000000",
-        marketCapUsd: "21000.00",
+        marketCapUsd: "$21,000.00",
         preorderProgress: 100,
         isFeatured: true,
         isVerified: true,
@@ -673,7 +674,7 @@ describe("classic game reads without an ETH/USD price", () => {
   beforeAll(async () => {
     app = await setupApp({
       clock: createManualClock(NOW),
-      ethUsdPrice: { usdPerEth: async () => undefined },
+      ethUsdPrice: noPriceSource,
     });
     await seed(app);
     key = (await app.createKey({ multiplier: 5 })).key;

@@ -101,7 +101,7 @@ describe("classic metadata store", () => {
       version: 2,
       slug: "paper-boats",
       description: "v2",
-      pricePerPackUsd: "2.50",
+      pricePerPackUsd: "$2.50",
     });
   });
 

@@ -39,7 +39,7 @@ describe("live-compatible pack reads", () => {
     // The proxy serves img.example, so proxied and original image URLs differ.
     t = await setupApp({
       database,
-      ethUsdPrice: { usdPerEth: async () => "3000" },
+      ethUsdPrice: { quote: async () => ({ usdPerEth: "3000", obtainedAt: new Date() }) },
       env: { IMAGE_PROXY_HOSTS: "img.example" },
     });
     key = (await t.createKey({ multiplier: 100 })).key;

@@ -30,7 +30,9 @@ describe("classic pack reads", () => {
     database = await setupDatabase();
     t = await setupApp({
       database,
-      ethUsdPrice: { usdPerEth: async () => (noPrice ? undefined : "3000") },
+      ethUsdPrice: {
+        quote: async () => (noPrice ? undefined : { usdPerEth: "3000", obtainedAt: new Date() }),
+      },
     });
     key = (await t.createKey()).key;
     await insertGame(t.db, { drop: A, token: A_TOKEN, gameId: "1", nftName: "Alpha", slug: "alpha-1" });

@@ -11,7 +11,7 @@ import type { Database } from "../../db/index.ts";
 import { AppError } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { assertPageDepth } from "../page-depth.ts";
-import { type EthUsdPriceSource, weiToUsd } from "../price.ts";
+import { type EthUsdPriceSource, weiToUsdText } from "../price.ts";
 
 export interface PageRequest {
   page: number;
@@ -163,7 +163,7 @@ export function createClassicStatsService({
     },
 
     async platform(chainId) {
-      const usdPerEth = await price?.usdPerEth();
+      const usdPerEth = (await price?.quote())?.usdPerEth;
       if (usdPerEth === undefined) throw priceUnavailable();
       const since = new Date(clock.now() - DAY_MS).toISOString();
       // Games are few; every figure over packs comes from the summaries the classic_packs
@@ -226,7 +226,7 @@ export function createClassicStatsService({
         packsBurned: count(row.packs_burned),
         holders: count(row.holders),
         mintVolumeWei: mintVolume.toString(),
-        mintVolumeUsd: weiToUsd(mintVolume, usdPerEth),
+        mintVolumeUsd: weiToUsdText(mintVolume, usdPerEth),
         rewardsPaidWei: wei(row.rewards_paid),
         last24h: { packsMinted: count(row.day_packs), mintVolumeWei: wei(row.day_volume) },
         updatedAt: row.updated_at === null ? null : new Date(row.updated_at).toISOString(),

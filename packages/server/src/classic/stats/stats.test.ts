@@ -336,7 +336,7 @@ describe("classic leaderboards and platform stats", () => {
           packsBurned: 2,
           holders: 5,
           mintVolumeWei: ((21n * ETH) / 10n).toString(),
-          mintVolumeUsd: "6300.00",
+          mintVolumeUsd: "$6,300.00",
           rewardsPaidWei: ((15n * ETH) / 100n).toString(),
           last24h: { packsMinted: 4, mintVolumeWei: ((6n * ETH) / 10n).toString() },
           updatedAt: new Date(clock.now() - 10 * 60_000).toISOString(),
@@ -351,7 +351,7 @@ describe("classic leaderboards and platform stats", () => {
         games: 0,
         holders: 0,
         mintVolumeWei: "0",
-        mintVolumeUsd: "0.00",
+        mintVolumeUsd: "$0.00",
         updatedAt: null,
       });
     });

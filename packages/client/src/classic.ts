@@ -1,5 +1,4 @@
 import {
-  type CLASSIC_RECENT_BOX_PARAMS,
   type ClassicActivityEvent,
   type ClassicAllMetadata,
   type ClassicBoxPage,
@@ -26,6 +25,7 @@ import {
   type ClassicRarity,
   type ClassicReady,
   type ClassicRecent,
+  type ClassicRecentBoxParam,
   type ClassicSearchGame,
   type ClassicSearchPage,
   type ClassicStats,
@@ -156,7 +156,6 @@ const segment = (value: string | bigint) => encodeURIComponent(value.toString())
 type BoxFilter = { contractAddress: string; rarityGreaterThan?: number } | { rarityGreaterThan: number };
 type OwnerQuery = QueryOf<typeof classicOwnerQuerySchema>;
 type RecentQuery = QueryOf<typeof classicRecentQuerySchema>;
-type RecentBoxParam = (typeof CLASSIC_RECENT_BOX_PARAMS)[number];
 
 /**
  * The Classic booster-box API (`/classic`): every read. Answers are parsed
@@ -447,10 +446,10 @@ export function classicApi(
       }
     },
     /** Recent activity across games (`GET /classic/recent`), newest first. */
-    recent: (query?: Omit<RecentQuery, RecentBoxParam>): Promise<ClassicRecent> =>
+    recent: (query?: Omit<RecentQuery, ClassicRecentBoxParam>): Promise<ClassicRecent> =>
       read("/recent", classicRecentSchema, q(query)),
     /** Every recent event, older and older, following `nextCursor` until it is null. */
-    async *iterateRecent(query: Omit<RecentQuery, "cursor" | RecentBoxParam> = {}) {
+    async *iterateRecent(query: Omit<RecentQuery, "cursor" | ClassicRecentBoxParam> = {}) {
       let cursor: string | undefined;
       do {
         const page = await activity.recent({ ...query, ...(cursor ? { cursor } : {}) });

@@ -135,6 +135,7 @@ export type { ClassicOwnerAnswer, ClassicPackAnswer, ClassicPackDetail } from ".
 export type { ClassicPackPathQuery, ClassicPackQuery, ClassicPackRarity } from "./classic/index.ts";
 export type { ClassicRarity, ClassicRarityQuery, ClassicRecentAnswer } from "./classic/index.ts";
 export { CLASSIC_PACK_ID_PATTERN, CLASSIC_RECENT_BOX_PARAMS } from "./classic/index.ts";
+export type { ClassicRecentBoxParam } from "./classic/index.ts";
 export { classicBoxPageSchema, classicDropPacksQuerySchema, classicLiveBoxSchema } from "./classic/index.ts";
 export {
   classicOwnerAnswerSchema,

@@ -245,6 +245,7 @@ export type {
   ClassicRarityQuery,
   ClassicRecent,
   ClassicRecentAnswer,
+  ClassicRecentBoxParam,
   ClassicRecentQuery,
   ClassicTokenMetadata,
 } from "./packs.ts";

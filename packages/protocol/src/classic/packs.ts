@@ -625,6 +625,7 @@ export const CLASSIC_RECENT_BOX_PARAMS = [
   "includeMetadata",
   "includeContractDetails",
 ] as const;
+export type ClassicRecentBoxParam = (typeof CLASSIC_RECENT_BOX_PARAMS)[number];
 
 const boxOnly = (text: string) =>
   `${text} Box view only (400 with \`cursor\`, or without \`contractAddress\` and \`rarityGreaterThan\`).`;

@@ -13,3 +13,9 @@ export const keyAndBearerAccess = `Access: API-KEY and bearer (section 5): both 
 
 /** The access paragraph of every "bearer only" route (section 4). */
 export const bearerOnlyAccess = `Access: bearer only (section 4): no API key; the request spends the per-client budget of API-key writes. ${bearerRules}`;
+
+/**
+ * The OpenAPI tag of every route a client of the live Classic service calls (live-classic-facts.md):
+ * such a client works against mkt by changing its base URL, and the tag lists what it relies on.
+ */
+export const LIVE_COMPATIBLE = "Live-compatible";

@@ -167,7 +167,7 @@ describe("published OpenAPI documents", () => {
         "Accounts and sessions",
         "First-party website proxy",
       ],
-      classic: ["API keys", "Rate limits"],
+      classic: ["API keys", "Rate limits", "Clients of the live service"],
       predict: ["API keys", "Rate limits", "Errors"],
     }[name];
     expect(sections.map((section) => section.slice(0, section.indexOf("\n")))).toEqual([...own, ...shared]);

@@ -167,6 +167,17 @@ Every classic answer that charges a budget also carries the live service's names
 
 ${budgets}`,
     },
+    {
+      title: "Clients of the live service",
+      body: `A client written for the live Classic service (\`/vibe/boosterbox\`, \`/vibe/auth\`) works here by changing its base URL to \`/classic\` and \`/classic/auth\`. Every operation such a client calls carries the tag \`Live-compatible\` and says in its description which live request it serves. The Classic document stays the contract where it speaks; where it is silent these routes answer as the live service does.
+
+- **Two views of \`/owner/{address}\` and \`/recent\`.** A request with \`contractAddress\` or \`rarityGreaterThan\` (the filters only live clients send) gets the live \`{success, boxes, pagination}\`; without them \`/owner\` answers \`boosterBoxes\` and \`/recent\` the activity feed, as before. Each answer carries one array, never both.
+- **Packs** carry \`_id\` (a stable 24-hex id) and, with \`includeMetadata=true\`, the live image fields (\`imageUrl\`, \`originalImageUrl\`, \`unopenedImageUrl\`) and \`foil\` and \`wear\`. Token ids above 2^53 lose digits in a JSON number parser: read \`tokenIdString\`.
+- **Sign-in:** \`GET /classic/auth/message/{address}\`, sign the \`message\` as given (personal_sign), \`POST /classic/auth/verify-signature {address, signature}\`. The token is the one \`POST /classic/auth/sign-in\` issues: 24 hours, not the live 30 days.
+- **Creator flow:** \`POST /classic/generate-slug\`, \`POST /classic/image/upload\` (multipart \`files\`, one still PNG, JPEG or WebP, at most 5 MiB), \`POST /classic/metadata/draft\` with the live body (its answer's \`createGame\` is what to deploy), \`POST /classic/metadata/confirm\`, then \`GET /classic/contractAddress/{address}/ready\`. Draft ids are 24 hex digits (the document's pattern), not the live \`draft_<ms>_<rand>\`.
+- **Money:** every \`…Usd\` field is written as the live service writes it (\`"$4,743.63"\`, rounded down to the cent); \`GET /classic/eth-price\` gives the rate behind them.
+- **Headers:** \`x-ratelimit-limit\`, \`x-ratelimit-remaining\` and \`x-ratelimit-reset\` beside \`RateLimit-*\` (see Rate limits); the \`API-KEY\` header is read in any letter case.`,
+    },
   ];
 }
 

@@ -24,7 +24,7 @@ import {
   signedInAccount,
   VERIFICATION_GAS_LIMIT,
 } from "../../identity/index.ts";
-import { bearerOnlyAccess, keyAndBearerAccess, keyRefused } from "../responses.ts";
+import { bearerOnlyAccess, keyAndBearerAccess, keyRefused, LIVE_COMPATIBLE } from "../responses.ts";
 import type { ClassicAuthService } from "./service.ts";
 
 const HOURS = CLASSIC_ACCESS_TOKEN_LIFETIME_MS / 3_600_000;
@@ -148,7 +148,7 @@ export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): Route
       operationId: "classicLiveSignInMessage",
       summary: "A sign-in challenge to sign (live-compatible)",
       description: liveMessageDescription,
-      tags: ["Authentication", "Live-compatible"],
+      tags: ["Authentication", LIVE_COMPATIBLE],
       request: { params: classicLiveMessageParamsSchema },
       responses: {
         200: { description: "The challenge and the exact text to sign.", schema: classicLiveMessageSchema },
@@ -167,7 +167,7 @@ export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): Route
       operationId: "classicVerifySignature",
       summary: "Exchange a signed challenge for a bearer token (live-compatible)",
       description: verifyDescription,
-      tags: ["Authentication", "Live-compatible"],
+      tags: ["Authentication", LIVE_COMPATIBLE],
       request: { body: classicVerifySignatureRequestSchema },
       responses: {
         200: {

@@ -41,6 +41,7 @@ import {
   bearerOnlyAccess as bearerOnly,
   keyAndBearerAccess as keyAndBearer,
   keyRefused,
+  LIVE_COMPATIBLE,
 } from "../responses.ts";
 import type { CreatorActor } from "./draft-rows.ts";
 import { draftOfLiveBody, liveDraftAnswer } from "./live-drafts.ts";
@@ -124,7 +125,7 @@ export function classicDraftRoutes({
       operationId: "classicGenerateSlug",
       summary: "A free creator slug for a pack name (live-compatible)",
       description: generateSlugDescription,
-      tags: ["Creator workflow", "Live-compatible"],
+      tags: ["Creator workflow", LIVE_COMPATIBLE],
       request: { body: classicGenerateSlugRequestSchema },
       responses: {
         200: { description: "The slug.", schema: classicGenerateSlugSchema },
@@ -143,7 +144,7 @@ export function classicDraftRoutes({
       operationId: "classicLiveDraft",
       summary: "Create a draft from the live service's body (live-compatible)",
       description: liveDraftDescription,
-      tags: ["Creator workflow", "Live-compatible"],
+      tags: ["Creator workflow", LIVE_COMPATIBLE],
       request: { body: classicLiveDraftRequestSchema },
       responses: {
         200: { description: "The draft, its cards and what to deploy.", schema: classicLiveDraftSchema },
@@ -326,7 +327,7 @@ Then the draft is confirmed (read-only; its allowlist is frozen) and its game, c
 Live-compatible: serves the live Classic service's \`POST /vibe/boosterbox/metadata/confirm\` \`{draftId, txHash}\` (\`draftId\` the 24-hex id of ours). Live clients send \`API-KEY\` beside the bearer: the key is accepted and not needed (this route is bearer only, it neither checks nor charges the key). The answer carries the live \`{success, message}\` and our fields; a live client that reads only the HTTP status should treat 200 with \`receiptFound: false\` as "not yet" and confirm again.
 
 ${ownership} ${bearerOnly}`,
-      tags: ["Creator workflow", "Live-compatible"],
+      tags: ["Creator workflow", LIVE_COMPATIBLE],
       request: { body: classicConfirmRequestSchema },
       responses: {
         200: { description: "The confirmation, or `receiptFound: false`.", schema: classicConfirmSchema },

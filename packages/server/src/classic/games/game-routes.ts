@@ -18,7 +18,7 @@ import {
 import { notFound } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { bypassesImageProxy } from "../../media/index.ts";
-import { keyRefused } from "../responses.ts";
+import { keyRefused, LIVE_COMPATIBLE } from "../responses.ts";
 import type { ClassicGameCatalog } from "./directory.ts";
 
 const gameNotFound = () => notFound("no game with this address or slug on this chain", "GAME_NOT_FOUND");
@@ -119,7 +119,7 @@ export function classicGameRoutes({
       operationId: "classicGetGame",
       summary: "A game by drop address or slug",
       description: `One game, found by its drop address (any case), its creator's slug or its default slug \`<name>-<gameId>\`, on \`chainId\` (default 8453). Serves the live service's \`GET /contractAddress/{addressOrSlug}\`: \`contractInfo\` carries every field its clients read (\`dropContractAddress, nftName, nftSymbol, description, imageUrl, packImage, pricePerPackUsd, marketCapUsd, ownerAddress, tokenAddress, chainId, isVerified, isGraduated, isActive\`), the \`…Usd\` strings in the live format (\`"$0.73"\`, \`"$4,743.63"\`). Unlike the live service, \`marketCap\` and \`pricePerPack\` are plain Wei decimal strings (not zero-padded) and \`version\` is the metadata revision (\`"0"\`, \`"3"\`).\n\n${METADATA}\n\n${PRICES}\n\n${IMAGES}`,
-      tags: ["Games", "Live-compatible"],
+      tags: ["Games", LIVE_COMPATIBLE],
       request: { params: classicGameParamsSchema, query: classicChainQuerySchema },
       responses: {
         200: { description: "The game.", schema: classicGameDetailSchema },
@@ -143,7 +143,7 @@ export function classicGameRoutes({
       summary: "Whether a new game can be read yet",
       description:
         'Step 5 of the creator workflow: poll until `ready`. A drop address the indexer has not seen yet is not an error (its deployment may still be on its way): 200 with `ready: false`, `progress: 0`, `status: "indexing"`. Indexed, but the creator\'s confirmed metadata (`POST /classic/metadata/confirm`) not published yet: `ready: false`, `progress: 50`, `status: "indexing"` (this read publishes it when it can). Once indexed and published: `ready: true`, `progress: 100`, `status: "ready"`, and `metadataSource` says whether the creator\'s metadata (`user`) or the default one is in effect. A slug nobody has is 404 `GAME_NOT_FOUND` (a slug exists only once its game does). Cached about 5 seconds. Live-compatible: serves the live Classic service\'s `GET /vibe/boosterbox/contractAddress/{address}/ready?chainId`; `progress` here is always one of 0, 50 and 100, never null (the live service may answer null, so a client written for it accepts both and branches on `ready`).',
-      tags: ["Games", "Live-compatible"],
+      tags: ["Games", LIVE_COMPATIBLE],
       request: { params: classicGameParamsSchema, query: classicChainQuerySchema },
       responses: {
         200: { description: "The game's readiness.", schema: classicReadySchema },

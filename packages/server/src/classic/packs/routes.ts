@@ -31,7 +31,7 @@ import {
 import { z } from "zod";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { bypassesImageProxy } from "../../media/index.ts";
-import { keyRefused } from "../responses.ts";
+import { keyRefused, LIVE_COMPATIBLE } from "../responses.ts";
 import type { ActivityReader } from "./activity.ts";
 import type { PackReader } from "./reader.ts";
 
@@ -50,7 +50,6 @@ const EXACT_IDS =
 const metadataQuerySchema = z.object({ chainId: classicQuery.chainId });
 
 /** The OpenAPI tag of every route a client of the live Classic service calls (with `/classic` as its base). */
-const LIVE = "Live-compatible";
 const ID_RULE =
   "`_id` is an opaque, stable identifier of the pack in the live service's id form (24 lowercase hex digits: the first 24 hex digits of keccak256(abi.encode(uint256 chainId, address drop, uint256 tokenId))).";
 const LIVE_METADATA =
@@ -107,7 +106,7 @@ export function classicPackRoutes({
         `Paging: ${CLASSIC_PAGE_DEPTH_RULE}`,
         EXACT_IDS,
       ].join("\n\n"),
-      tags: ["Packs", LIVE],
+      tags: ["Packs", LIVE_COMPATIBLE],
       request: { params: classicAddressParamsSchema, query: classicOwnerQuerySchema },
       responses: {
         200: {
@@ -182,7 +181,7 @@ export function classicPackRoutes({
         ID_RULE,
         `Paging of the box view: ${CLASSIC_PAGE_DEPTH_RULE}`,
       ].join("\n\n"),
-      tags: ["Activity", LIVE],
+      tags: ["Activity", LIVE_COMPATIBLE],
       request: { query: classicRecentQuerySchema },
       responses: {
         200: {
@@ -206,11 +205,11 @@ export function classicPackRoutes({
       operationId: "classicTokenMetadata",
       summary: "ERC-721 token metadata of a pack",
       description: [
-        "What a drop's `tokenURI(id)` points at (`<PUBLIC_URL>/classic/metadata/<drop address>/<id>`), as NFT marketplaces read it. Public: neither credential, 2,000 requests per minute per client.",
+        "What a drop's `tokenURI(id)` points at (`<PUBLIC_URL>/classic/metadata/<drop address>/<id>`), as NFT marketplaces read it. Public: neither credential, 2,000 requests per minute per client. Live-compatible: serves the live Classic service's `GET /vibe/boosterbox/metadata/{slug}/{tokenId}` (the drop's baseURI there), with the live fields `imageUrl` and `animation_url` beside the ERC-721 ones.",
         "`name` is `<card name> #<tokenId>` once the pack's card is drawn (its rarity assigned), else `<nft name> Pack #<tokenId>`; `image` the card's image once the pack is opened (first-edition art for a first edition when the game has one), the pack image before. `image` points at this API's image route when the image proxy serves it (http or https on port 80 or 443, a host on the operator's `IMAGE_PROXY_HOSTS`), else it is the creator's own URL (wallets and marketplaces send no `X-Bypass-Image-Proxy`, so an unproxiable image is never rewritten to a proxy URL that would refuse it); `external_url` is the card's external link when it has one. Creator URLs are `https://` (`http://` on a dev chain) only. Attributes: `Rarity`, `Status`, `First Edition` (`Yes`/`No`), and once drawn `Randomness`, `Card ID`, `Wear`, `Wear Value` (number, max 1), `Foil`.",
         "A pack whose rarity is pending is a 200 with `Status` `minted`; a token that was never minted is a 404 (`PACK_NOT_FOUND`). `chainId` defaults to 8453.",
       ].join("\n\n"),
-      tags: ["Metadata"],
+      tags: ["Metadata", LIVE_COMPATIBLE],
       request: { params: classicTokenMetadataParamsSchema, query: metadataQuerySchema },
       responses: {
         200: { description: "The token JSON.", schema: classicTokenMetadataSchema },
@@ -236,7 +235,7 @@ export function classicPackRoutes({
         ID_RULE,
         EXACT_IDS,
       ].join("\n\n"),
-      tags: ["Packs", LIVE],
+      tags: ["Packs", LIVE_COMPATIBLE],
       request: { query: classicPackQuerySchema },
       responses: {
         200: { description: "The pack.", schema: classicPackAnswerSchema },
@@ -261,7 +260,7 @@ export function classicPackRoutes({
         LIVE_METADATA,
         EXACT_IDS,
       ].join("\n\n"),
-      tags: ["Packs", LIVE],
+      tags: ["Packs", LIVE_COMPATIBLE],
       request: { params: classicPackParamsSchema, query: classicPackPathQuerySchema },
       responses: {
         200: { description: "The pack.", schema: classicPackAnswerSchema },
@@ -288,7 +287,7 @@ export function classicPackRoutes({
         `Paging: ${CLASSIC_PAGE_DEPTH_RULE} A larger game is walked with \`/range?sortBy=tokenId&sortOrder=asc&startTokenId=\`.`,
         EXACT_IDS,
       ].join("\n\n"),
-      tags: ["Packs", LIVE],
+      tags: ["Packs", LIVE_COMPATIBLE],
       request: { params: classicGameParamsSchema, query: classicDropPacksQuerySchema },
       responses: {
         200: { description: "A page of packs.", schema: classicBoxPageSchema },
@@ -313,7 +312,7 @@ export function classicPackRoutes({
         "Live service: serves `GET /rarity?transactionHash&contractAddress`.",
         EXACT_IDS,
       ].join("\n\n"),
-      tags: ["Packs", LIVE],
+      tags: ["Packs", LIVE_COMPATIBLE],
       request: { query: classicRarityQuerySchema },
       responses: {
         200: { description: "The rarity of the opened packs.", schema: classicRaritySchema },

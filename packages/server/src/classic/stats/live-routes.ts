@@ -11,10 +11,8 @@ import {
 import { notFound } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { ClassicGameDirectory } from "../directory.ts";
-import { keyRefused } from "../responses.ts";
+import { keyRefused, LIVE_COMPATIBLE } from "../responses.ts";
 import type { ClassicDropStats } from "./drop-stats.ts";
-
-const LIVE = "Live-compatible";
 
 const malformed = { description: "A malformed path or query value (`VALIDATION_ERROR`)." };
 const gameNotFound = { description: "No game with this address or slug on the chain (`GAME_NOT_FOUND`)." };
@@ -45,7 +43,7 @@ export function classicDropStatsRoutes({
       summary: "The ETH/USD price",
       description:
         "Serves the live service's `GET /eth-price`. The ETH/USD price every `…Usd` field of this API is computed from: `price` a JSON number (`4662.53`, as the source gave it), `priceFormatted` in the live format (`\"$4,662.53\"`: `$`, thousands separators, two decimals, rounded down to the cent), `lastUpdated` the ISO time the price was obtained (a fixed `ETH_USD_PRICE`: when this process started; `ETH_USD_PRICE_URL`: the last successful fetch, at most every 60 seconds, unusable after 5 minutes). Without a usable price: 503 `PRICE_UNAVAILABLE` with `Retry-After`. Cached for 30 seconds (shared read cache and `Cache-Control: private, max-age=30`): half the source's refresh period, so a client sees a price at most 90 seconds older than the source's.",
-      tags: ["Analytics", LIVE],
+      tags: ["Analytics", LIVE_COMPATIBLE],
       responses: {
         200: { description: "The price.", schema: classicEthPriceSchema },
         400: { description: "An unknown query parameter (`VALIDATION_ERROR`)." },
@@ -67,7 +65,7 @@ export function classicDropStatsRoutes({
         "**Stats** (`includeStats=true`): `current` (last point), `open` (first point), `high`, `low` (over the points), `change` (percent from open to current, two decimals, toward zero; 0 when open is 0), `volume` and `trades` over the window.",
         "Read from an index of the drop's trades by time (aggregated by the database, so the cost is the window's mint transactions, never the drop's history). Cached up to 30 seconds, and rebuilt as soon as the classic projection moves.",
       ].join("\n\n"),
-      tags: ["Analytics", LIVE],
+      tags: ["Analytics", LIVE_COMPATIBLE],
       request: { params: classicGameParamsSchema, query: classicPriceChartQuerySchema },
       responses: {
         200: { description: "The chart.", schema: classicPriceChartSchema },
@@ -95,7 +93,7 @@ export function classicDropStatsRoutes({
         '`…Usd` fields are at the current ETH/USD price, in the live format (`"$4,743.63"`), and null without a price: statistics are answered without one (no 503).',
         "Cached like game state: up to 5 seconds, and rebuilt as soon as the classic projection moves (every figure moves with a mint).",
       ].join("\n\n"),
-      tags: ["Analytics", LIVE],
+      tags: ["Analytics", LIVE_COMPATIBLE],
       request: { params: classicCollectionStatsParamsSchema, query: classicCollectionStatsQuerySchema },
       responses: {
         200: { description: "The statistics.", schema: classicCollectionStatsSchema },

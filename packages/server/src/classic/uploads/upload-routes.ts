@@ -9,7 +9,7 @@ import { notFound } from "../../errors.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { signedInAccount } from "../../identity/index.ts";
 import { IMAGE_LIMITS } from "../../media/index.ts";
-import { keyAndBearerAccess, keyRefused } from "../responses.ts";
+import { keyAndBearerAccess, keyRefused, LIVE_COMPATIBLE } from "../responses.ts";
 import { readUploadedFile } from "./multipart.ts";
 import type { ClassicUploadsService } from "./store.ts";
 
@@ -49,7 +49,7 @@ The image must be a still PNG, JPEG or WebP: its part's declared type (\`image/j
 mkt stores the image in its database and serves it from \`variants[0]\`, \`<PUBLIC_URL>/classic/uploads/<id>\`: public, immutable, accepted as a creator image URL by drafts and revisions. The same bytes uploaded again by the same account answer the first upload (its id, file name and time) and are not counted. Uploads are kept until the account is deleted.
 
 Limits, counted in the database so they hold across replicas: ${CLASSIC_UPLOADS.perDay} images and ${CLASSIC_UPLOADS.bytesPerDay / MIB} MiB per account in any rolling 24 hours, then 429 \`{success:false, message, error:"${CLASSIC_ERROR_CODES.uploadLimit}"}\` with \`Retry-After\` (seconds until the oldest counted upload leaves the 24 hours) and \`RateLimit-*\` / \`x-ratelimit-*\` of this limit. Nothing is stored unless every check passes. ${keyAndBearerAccess}`,
-      tags: ["Images", "Live-compatible"],
+      tags: ["Images", LIVE_COMPATIBLE],
       multipart: { maxFileBytes: CLASSIC_UPLOADS.maxBytes },
       documentedBody: uploadForm,
       responses: {

@@ -1,6 +1,7 @@
 import { CLASSIC_ERROR_CODES, CLASSIC_UPLOADS } from "@mkt/protocol";
 import type { FastifyRequest } from "fastify";
 import { AppError, badRequest } from "../../errors.ts";
+import { findRefusedText } from "../../http/input-text.ts";
 import type { UploadedFile } from "./store.ts";
 
 const ONE_FILE = `send exactly one file, in the multipart field \`${CLASSIC_UPLOADS.field}\`, and no other field`;
@@ -48,6 +49,10 @@ export async function readUploadedFile(request: FastifyRequest): Promise<Uploade
   try {
     for await (const part of request.parts()) {
       if (part.type !== "file" || part.fieldname !== CLASSIC_UPLOADS.field) throw badRequest(ONE_FILE);
+      // The request-text rule of every other input (no NUL, unpaired surrogate or bidirectional
+      // control), for the one string a multipart body carries past the pipeline's check.
+      const refused = findRefusedText(part.filename ?? "");
+      if (refused !== undefined) throw badRequest(`the file name holds ${refused.character}`);
       file = { bytes: await part.toBuffer(), declaredType: part.mimetype, filename: part.filename ?? "" };
     }
   } catch (error) {

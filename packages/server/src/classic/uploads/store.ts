@@ -60,8 +60,11 @@ const DECLARED: Record<string, ClassicUploadType> = {
 
 /** The file name as answered: no control characters, at most the documented length. */
 const cleanFilename = (name: string) =>
+  // Cut by code points, so a cut never leaves half a surrogate pair.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-  name.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, CLASSIC_UPLOADS.maxFilename);
+  Array.from(name.replace(/[\u0000-\u001f\u007f]/g, ""))
+    .slice(0, CLASSIC_UPLOADS.maxFilename)
+    .join("");
 
 interface UploadRow {
   id: string;

@@ -277,6 +277,16 @@ describe("POST /classic/image/upload: refusals", () => {
     expect(await storedCount(who.accountId)).toBe(0);
   });
 
+  it("answers 400 for a file name holding text no request may hold, storing nothing", async () => {
+    const png = await image("png");
+    for (const name of ["card\u202egnp.exe", "a\u0000b.png"]) {
+      const response = await upload(who.headers, [file(png, "image/png", name)]);
+      expect([name, response.statusCode]).toEqual([name, 400]);
+      expectError(response, 400, "VALIDATION_ERROR", /the file name holds/);
+    }
+    expect(await storedCount(who.accountId)).toBe(0);
+  });
+
   it("answers 400 for no file, a second file, another field or another field name", async () => {
     const png = await image("png");
     const cases: Array<[string, Part[]]> = [

@@ -106,6 +106,8 @@ describe("runSuites", () => {
     expect(text).toContain("a's figure");
     expect(text).toContain("2 of 2 suites ran");
     expect(text).not.toContain("NOT met");
+    expect(text).toMatch(/^a +ran in \d+\.\d s$/m);
+    expect(text).not.toContain("42/s");
     expect(seen).toEqual([SMOKE_SIZES, SMOKE_SIZES]);
   });
 

@@ -6,7 +6,8 @@ export default defineConfig({
   // to a build in their dist/ (which only `npm pack` needs).
   resolve: { tsconfigPaths: true },
   test: {
-    include: ["packages/*/src/**/*.test.ts"],
+    // bench/ holds the tests of the benchmark runner (which suites a smoke run takes).
+    include: ["packages/*/src/**/*.test.ts", "bench/**/*.test.ts"],
     globalSetup: ["packages/server/src/_test/global-setup.ts"],
     // The default report, then every skipped test with the reason it was skipped.
     reporters: ["default", new SkipReasonReporter()],

@@ -64,7 +64,13 @@ export async function benchAccounts({
   }
   const postgres = await startPostgres();
   if ("skipped" in postgres)
-    return { name, lines: [`skipped: ${postgres.skipped}`], summary: "skipped", met: true };
+    return {
+      name,
+      lines: [`skipped: ${postgres.skipped}`],
+      summary: "skipped",
+      met: true,
+      skipped: postgres.skipped,
+    };
   try {
     const database = await postgres.freshDatabase();
     try {

@@ -23,7 +23,6 @@ const FLOOR_TARGET_RATIO = 0.9;
 /** The same load shape for both servers: these connections, one request in flight on each. */
 const CONNECTIONS = 64;
 const PIPELINING = 1;
-const WARMUP_SECONDS = 3;
 /** Each round's load of each server is cut into slices this long, the two servers taking turns. */
 const SLICE_SECONDS = 1;
 /** The client address a load balancer in front of the server would report (TEST-NET-3). */
@@ -196,7 +195,16 @@ async function startServers(routeCase: RouteCase) {
  */
 export async function benchRoute(
   routeCase: RouteCase,
-  { durationSeconds, rounds }: { durationSeconds: number; rounds: number },
+  {
+    durationSeconds,
+    rounds,
+    warmupSeconds,
+  }: {
+    durationSeconds: number;
+    rounds: number;
+    /** Seconds each server is loaded before anything counts (0: no warm-up). */
+    warmupSeconds: number;
+  },
 ) {
   const results: {
     bare: LoadResult;
@@ -213,7 +221,7 @@ export async function benchRoute(
     answerBytes = servers.answerBytes;
     try {
       // Warm every server up (JIT, key cache, connection handling) before anything counts.
-      for (const side of servers.sides) await servers.measure(side, WARMUP_SECONDS);
+      if (warmupSeconds > 0) for (const side of servers.sides) await servers.measure(side, warmupSeconds);
       const tallies = new Map(servers.sides.map((side) => [side, new LoadTally()]));
       const slices = Math.max(1, Math.round(durationSeconds / SLICE_SECONDS));
       for (let slice = 0; slice < slices; slice++) {
@@ -258,7 +266,7 @@ export async function benchRoute(
   return {
     name: routeCase.name,
     lines: [
-      `${rounds} rounds, each on freshly started servers: ${WARMUP_SECONDS} s warm-up each, then ${durationSeconds} s each in ${SLICE_SECONDS} s slices, taking turns; ${CONNECTIONS} connections, pipelining ${PIPELINING}`,
+      `${rounds} rounds, each on freshly started servers: ${warmupSeconds} s warm-up each, then ${durationSeconds} s each in ${SLICE_SECONDS} s slices, taking turns; ${CONNECTIONS} connections, pipelining ${PIPELINING}`,
       `answer body: ${answerBytes} bytes`,
       `1-minute load average before each round: ${loads.map((value) => value.toFixed(2)).join(", ")} (${cpus().length} cores)`,
       ...results.flatMap((r, index) => [

@@ -119,7 +119,8 @@ export async function benchSoak(options: SoakOptions) {
   const name = `soak: ${options.minutes} min, demo at ${options.demoRate}×, ${options.readsPerSecond} reads/s, ${options.streams} streams${options.chains === "process" ? ", chains in their own process" : ""}`;
   const lines: string[] = [];
   const postgres = await startPostgres();
-  if ("skipped" in postgres) return { name, lines: [`skipped: ${postgres.skipped}`], met: true };
+  if ("skipped" in postgres)
+    return { name, lines: [`skipped: ${postgres.skipped}`], met: true, skipped: postgres.skipped };
   const database = await postgres.freshDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), "mkt-soak-"));
   const [port, adminPort, devnet8453, devnet4663] = [

@@ -16,7 +16,7 @@
 // - The API server runs in its own process (bench/api-server.ts, `BENCH_SCALE_SURFACE=<id>`) over
 //   that database, serving the surface's `deployment` without indexing, with a key whose multiplier
 //   lets every request through.
-// - Per route (first page, deep page): autocannon at 32 connections, a warm-up of WARMUP_SECONDS,
+// - Per route (first page, deep page): autocannon at 32 connections, a warm-up of 1 s (none in a smoke run),
 //   then BENCH_SECONDS (default 5; 2 when SCALE is 0.01, the CI-sized smoke run): p50, p99,
 //   requests/s. Every measured answer must be 200 (any other status or a socket error fails the line
 //   and the suite). Then the SQL of one request of that route, captured by serving it in this process
@@ -50,7 +50,6 @@ import type { ScaleLoadContext, ScaleRoute, ScaleRoutesContext, ScaleSurface } f
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const CONNECTIONS = 32;
-const WARMUP_SECONDS = 1;
 export const REFERENCE_SCALE = 0.01;
 /** Targets at SCALE=1. */
 const TARGET_P99_MS = 50;
@@ -69,6 +68,8 @@ export interface ScaleSuiteResult {
   lines: string[];
   summary?: string;
   met: boolean;
+  /** Why the suite measured nothing. */
+  skipped?: string;
 }
 
 /** SCALE from the environment: a positive number, default 1. */
@@ -268,7 +269,7 @@ async function measureScale(
   surface: ScaleSurface,
   url: string,
   scale: number,
-  { seconds, apiOnly }: { seconds: number; apiOnly: boolean },
+  { seconds, warmupSeconds, apiOnly }: { seconds: number; warmupSeconds: number; apiOnly: boolean },
 ): Promise<RouteFigures[]> {
   const server = await startApiServer({
     logLevel: "warn",
@@ -323,7 +324,8 @@ async function measureScale(
         }
         return result;
       };
-      await checked(await load({ ...target, durationSeconds: WARMUP_SECONDS }), "during the warm-up");
+      if (warmupSeconds > 0)
+        await checked(await load({ ...target, durationSeconds: warmupSeconds }), "during the warm-up");
       const api = await checked(
         await load({ ...target, durationSeconds: seconds, pid: server.pid }),
         "under load",
@@ -382,9 +384,9 @@ const key = (route: ScaleRoute) => `${route.route} ${route.page}`;
  */
 export async function benchScale(
   surface: ScaleSurface,
-  options: { seconds?: number } = {},
+  options: { scale: number; seconds?: number | undefined; warmupSeconds: number },
 ): Promise<ScaleSuiteResult> {
-  const scale = scaleFromEnv();
+  const { scale, warmupSeconds } = options;
   const name = `scale:${surface.id} at SCALE=${scale}: p50/p99 at ${CONNECTIONS} connections and the same SQL run directly`;
   const serverUrl = process.env["DATABASE_URL"];
   if (!serverUrl || !/^postgres(ql)?:\/\//.test(serverUrl))
@@ -393,6 +395,7 @@ export async function benchScale(
       lines: ["skipped: DATABASE_URL must name a PostgreSQL server (postgres://…)"],
       summary: "skipped (no PostgreSQL DATABASE_URL)",
       met: true,
+      skipped: "DATABASE_URL must name a PostgreSQL server",
     };
   const seconds = options.seconds ?? (scale === REFERENCE_SCALE ? 2 : 5);
   const lines: string[] = [];
@@ -406,6 +409,7 @@ export async function benchScale(
     loadAverage();
     for (const figures of await measureScale(surface, prepared.url, REFERENCE_SCALE, {
       seconds,
+      warmupSeconds,
       apiOnly: true,
     }))
       reference.set(key(figures.route), figures);
@@ -413,12 +417,16 @@ export async function benchScale(
   const prepared = await prepareScaleDatabase(serverUrl, surface, scale);
   lines.push(loadLine(scale, prepared));
   loadAverage();
-  const measured = await measureScale(surface, prepared.url, scale, { seconds, apiOnly: false });
+  const measured = await measureScale(surface, prepared.url, scale, {
+    seconds,
+    warmupSeconds,
+    apiOnly: false,
+  });
   loadAverage();
   if (scale === REFERENCE_SCALE) for (const figures of measured) reference.set(key(figures.route), figures);
 
   lines.push(
-    `${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, ${seconds} s measured per route; direct SQL: the statements of one request, ${CONNECTIONS} concurrent on a pg.Pool of ${CONNECTIONS}`,
+    `${CONNECTIONS} connections, ${warmupSeconds} s warm-up, ${seconds} s measured per route; direct SQL: the statements of one request, ${CONNECTIONS} concurrent on a pg.Pool of ${CONNECTIONS}`,
     `1-minute load average: ${loads.join(", ")} (${cpus().length} cores); targets at SCALE=1: p99 <= ${TARGET_P99_MS} ms, p99 <= ${TARGET_P99_GROWTH} x p99 at ${REFERENCE_SCALE}, req/s >= ${TARGET_SQL_SHARE} x direct SQL`,
     `${"route".padEnd(44)} ${"page".padEnd(5)} ${"volume".padEnd(26)} ${"p50".padStart(9)} ${"p99".padStart(9)} ${"req/s".padStart(7)} ${"sql/s".padStart(7)} ${"ratio".padStart(6)} ${"p99@0.01".padStart(9)}  misses`,
   );
@@ -479,9 +487,10 @@ function loadLine(scale: number, prepared: { url: string; loaded: "reused" | { s
 }
 
 /** The scale suites of the registered surfaces, for bench/run.ts. */
-export function scaleSuites(surfaces: readonly ScaleSurface[], seconds: number | undefined) {
+export function scaleSuites(surfaces: readonly ScaleSurface[]) {
   return surfaces.map((surface) => ({
     id: `scale:${surface.id}`,
-    run: () => benchScale(surface, seconds !== undefined ? { seconds } : {}),
+    run: (sizes: { scale: { scale: number; seconds: number | undefined; warmupSeconds: number } }) =>
+      benchScale(surface, sizes.scale),
   }));
 }

@@ -33,7 +33,11 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+  const logger = createLogger({
+    level: config.logLevel,
+    format: config.logFormat,
+    replica: config.replicaId,
+  });
   const db = await openDatabase(
     config.database.kind === "postgres"
       ? config.database
@@ -80,6 +84,7 @@ async function main() {
   const lines = [
     "",
     "mkt is running",
+    `  replica         ${config.replicaId}${config.indexing ? "" : "   (indexing off: MKT_INDEXER=0)"}`,
     `  database        ${config.database.kind === "postgres" ? "PostgreSQL" : config.database.dataDir ? `PGlite in ${config.database.dataDir}` : "PGlite in memory"}`,
     `  listening on    ${publicUrl}`,
     `  market API      ${base}/market        docs ${base}/docs/market    OpenAPI ${base}/openapi/market.json`,

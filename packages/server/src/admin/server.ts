@@ -141,7 +141,7 @@ export function createAdminServer({
   });
 
   // A hand-off may come with no body at all: every field of its body has a default.
-  const handOffBody = adminIndexerHandOffRequestSchema.optional();
+  const handOffBody = adminIndexerHandOffRequestSchema.nullish();
   const holdOffOf = (body: z.output<typeof handOffBody>) =>
     body?.holdOffSeconds === undefined ? HANDOFF_HOLD_OFF_MS : body.holdOffSeconds * 1000;
 

@@ -91,7 +91,7 @@ async function main() {
     `  classic API     ${base}/classic       docs ${base}/docs/classic   OpenAPI ${base}/openapi/classic.json`,
     `  prediction feed ${base}/predict/v9    docs ${base}/docs/predict   OpenAPI ${base}/openapi/predict.json`,
     `  API keys        POST ${base}/keys`,
-    `  operator        ${adminUrl}  (GET /admin/keys, PATCH /admin/keys/{id}, GET /admin/indexer, GET /metrics)`,
+    `  operator        ${adminUrl}  (GET /admin/keys, PATCH /admin/keys/{id}, GET /admin/indexer, POST /admin/indexer/handoff, GET /metrics)`,
     ...chains.deployments.map(
       (deployment) =>
         `  chain ${deployment.chainId}      ${chains.devChains.some((chain) => chain.chainId === deployment.chainId) ? `dev chain ${deployment.rpcUrl}` : `RPC ${redactUrl(deployment.rpcUrl)}`}`,

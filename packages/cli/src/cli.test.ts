@@ -68,6 +68,7 @@ const head = (over: Partial<AdminScopeHead> = {}): AdminScopeHead => ({
   observedHead: 1100,
   observedAt: Date.UTC(2026, 10, 25, 11, 59, 50),
   webhookAudit: {},
+  writer: { replica: "web-1", thisReplica: false, holdOffUntil: null },
   chainId: 8453,
   lag: 500,
   startBlock: 101,
@@ -167,9 +168,9 @@ describe("status", () => {
       },
     );
     const [header, first, second] = text.split("\n");
-    expect(header).toMatch(/^SCOPE +INDEXED +TARGET +LAG +PROGRESS +UPDATED +STATE$/);
+    expect(header).toMatch(/^SCOPE +INDEXED +TARGET +LAG +PROGRESS +UPDATED +WRITER +STATE$/);
     expect(first).toMatch(
-      /^8453:registry:0xabc +600 +1100 +500 +██████████░░░░░░░░░░ {2}50\.0% +10 s ago +backfilling$/,
+      /^8453:registry:0xabc +600 +1100 +500 +██████████░░░░░░░░░░ {2}50\.0% +10 s ago +web-1 +backfilling$/,
     );
     expect(second).toMatch(/failing: rpc down$/);
   });
@@ -181,7 +182,7 @@ describe("status", () => {
       (_request, call) => {
         if (call === 1) return json({ error: "database unavailable" }, 503);
         if (call === 3) abort.abort();
-        return json({ scopes: [head({ nextBlock: 600 + call })] });
+        return json({ replica: "web-2", indexing: true, scopes: [head({ nextBlock: 600 + call })] });
       },
       { env: { MKT_ADMIN_TOKEN: ADMIN_TOKEN }, abort },
     );
@@ -190,9 +191,50 @@ describe("status", () => {
       "mkt: GET /admin/indexer answered 503: database unavailable; trying again in 1 s\n",
     );
     expect(ran.stdout.split("\n").filter(Boolean)).toEqual([
-      "2026-11-25T12:00:00.000Z 8453:registry:0xabc indexed=601 target=1100 lag=500 progress=50.1% backfilling",
-      "2026-11-25T12:00:00.000Z 8453:registry:0xabc indexed=602 target=1100 lag=500 progress=50.2% backfilling",
+      "2026-11-25T12:00:00.000Z 8453:registry:0xabc indexed=601 target=1100 lag=500 progress=50.1% writer=web-1 backfilling",
+      "2026-11-25T12:00:00.000Z 8453:registry:0xabc indexed=602 target=1100 lag=500 progress=50.2% writer=web-1 backfilling",
     ]);
+  });
+});
+
+describe("indexer handoff", () => {
+  const handOffs = (released: boolean) => ({
+    replica: "web-1",
+    handOffs: [
+      {
+        scope: "8453:registry:0xabc",
+        released,
+        writer: released ? "web-1" : "web-2",
+        takenBy: released ? "web-2" : null,
+        holdOffUntil: released ? Date.UTC(2026, 10, 25, 12, 0, 30) : null,
+      },
+    ],
+  });
+
+  it("posts one scope's hand-off with the hold-off and names the replica that took it", async () => {
+    const ran = await mkt(
+      ["indexer", "handoff", "8453:registry:0xabc", "--hold-off", "60"],
+      () => json(handOffs(true)),
+      { env: { MKT_ADMIN_TOKEN: ADMIN_TOKEN } },
+    );
+    expect(ran.code).toBe(0);
+    expect(ran.requests[0]!.method).toBe("POST");
+    expect(ran.requests[0]!.url).toBe("http://admin.test/admin/indexer/8453%3Aregistry%3A0xabc/handoff");
+    expect(await ran.requests[0]!.json()).toEqual({ holdOffSeconds: 60 });
+    const [, header, row] = ran.stdout.split("\n");
+    expect(header).toMatch(/^SCOPE +HAND-OFF +WRITER BEFORE +TAKEN BY +STAYS AWAY UNTIL$/);
+    expect(row).toMatch(/^8453:registry:0xabc +released +web-1 +web-2 +2026-11-25T12:00:30\.000Z$/);
+  });
+
+  it("hands off every scope without a scope argument, and fails when the replica wrote none", async () => {
+    const ran = await mkt(["indexer", "handoff", "--json"], () => json(handOffs(false)), {
+      env: { MKT_ADMIN_TOKEN: ADMIN_TOKEN },
+    });
+    expect(ran.requests[0]!.url).toBe("http://admin.test/admin/indexer/handoff");
+    expect(await ran.requests[0]!.json()).toEqual({});
+    expect(JSON.parse(ran.stdout)).toEqual(handOffs(false));
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toBe("mkt: replica web-1 writes no scope: nothing was handed off\n");
   });
 });
 

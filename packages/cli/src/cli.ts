@@ -7,6 +7,7 @@ import {
   type OptionSpec,
   overviewHelp,
 } from "./command.ts";
+import { indexerHandOffCommand } from "./commands/indexer.ts";
 import { keysCommands } from "./commands/keys.ts";
 import { operatorCommands } from "./commands/operator.ts";
 import { signInCommand } from "./commands/sign-in.ts";
@@ -19,6 +20,7 @@ import { type Io, Secrets } from "./io.ts";
 export const COMMANDS: readonly CommandSpec[] = [
   ...keysCommands,
   statusCommand,
+  indexerHandOffCommand,
   signInCommand,
   tailCommand,
   ...operatorCommands,

@@ -226,6 +226,17 @@ export type { Card, ClaimList, ClaimsQuery, CollectorBoardQuery } from "./market
 export type { CollectorBoardSort, Creator, CreatorBoardQuery, CreatorBoardSort } from "./market/index.ts";
 export type { CreatorDrop, CreatorDropList, CreatorReleaseList, Design, Discovery } from "./market/index.ts";
 export type { AdminIndexer, AdminScopeHead } from "./market/index.ts";
+export type {
+  AdminIndexerHandOff,
+  AdminIndexerHandOffRequest,
+  AdminIndexerHandOffs,
+} from "./market/index.ts";
+export { adminIndexerHandOffRequestSchema, adminIndexerHandOffSchema } from "./market/index.ts";
+export {
+  adminIndexerHandOffsSchema,
+  adminIndexerScopeParamsSchema,
+  adminScopeWriterSchema,
+} from "./market/index.ts";
 export type { Head, LiveEvent, LiveEventData, LiveEventName, MarketBucket } from "./market/index.ts";
 export type { MarketClaim, MarketDrop, MarketRuntime, MarketRuntimeCatalog } from "./market/index.ts";
 export type { MarketRuntimeList, OwnReleaseList, PackEdit, PackEditAction } from "./market/index.ts";

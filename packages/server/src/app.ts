@@ -199,6 +199,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     keys,
     metrics,
     indexer: shared.indexer,
+    replicaId: config.replicaId,
     limiter,
     extend: (app) => {
       for (const surface of mounted) surface.admin(app);
@@ -211,7 +212,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     server,
     admin,
     readCache,
-    indexing: options.indexing !== false,
+    indexing: options.indexing !== false && config.indexing,
   });
   await server.ready();
   await admin.ready();

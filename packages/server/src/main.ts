@@ -33,7 +33,11 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+  const logger = createLogger({
+    level: config.logLevel,
+    format: config.logFormat,
+    replica: config.replicaId,
+  });
   const db = await openDatabase(
     config.database.kind === "postgres"
       ? config.database
@@ -80,13 +84,14 @@ async function main() {
   const lines = [
     "",
     "mkt is running",
+    `  replica         ${config.replicaId}${config.indexing ? "" : "   (indexing off: MKT_INDEXER=0)"}`,
     `  database        ${config.database.kind === "postgres" ? "PostgreSQL" : config.database.dataDir ? `PGlite in ${config.database.dataDir}` : "PGlite in memory"}`,
     `  listening on    ${publicUrl}`,
     `  market API      ${base}/market        docs ${base}/docs/market    OpenAPI ${base}/openapi/market.json`,
     `  classic API     ${base}/classic       docs ${base}/docs/classic   OpenAPI ${base}/openapi/classic.json`,
     `  prediction feed ${base}/predict/v9    docs ${base}/docs/predict   OpenAPI ${base}/openapi/predict.json`,
     `  API keys        POST ${base}/keys`,
-    `  operator        ${adminUrl}  (GET /admin/keys, PATCH /admin/keys/{id}, GET /admin/indexer, GET /metrics)`,
+    `  operator        ${adminUrl}  (GET /admin/keys, PATCH /admin/keys/{id}, GET /admin/indexer, POST /admin/indexer/handoff, GET /metrics)`,
     ...chains.deployments.map(
       (deployment) =>
         `  chain ${deployment.chainId}      ${chains.devChains.some((chain) => chain.chainId === deployment.chainId) ? `dev chain ${deployment.rpcUrl}` : `RPC ${redactUrl(deployment.rpcUrl)}`}`,

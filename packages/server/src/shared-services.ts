@@ -199,6 +199,7 @@ export async function createSharedServices(
     poolStats: () => db.poolStats(),
     keyCacheSize: () => keys.cacheSize(),
     inFlight: options.inFlight,
+    replica: options.config.replicaId,
   });
   const idempotency = createIdempotency({ db, clock });
   const deployments = options.deployments ?? [];
@@ -210,6 +211,7 @@ export async function createSharedServices(
           clock,
           deployments,
           registry: metrics.registry,
+          replicaId: options.config.replicaId,
           ...(options.indexerSkipLog ? { skipLog: options.indexerSkipLog } : {}),
           ...(options.indexerPollIntervalMs !== undefined
             ? { pollIntervalMs: options.indexerPollIntervalMs }

@@ -71,6 +71,13 @@ function stateText(scope: ScopeStatus, rates: Rates): string {
   return `backfilling, ${Math.round(rate)} blocks/s, about ${duration((scope.behind / rate) * 1000)} left`;
 }
 
+/** The replica holding a scope's writer lock: its id, `(this)` when it answered, `-` when none holds it. */
+export function writerText(scope: AdminScopeHead): string {
+  const { replica, thisReplica } = scope.writer;
+  if (replica === null) return thisReplica ? "(this)" : "-";
+  return thisReplica ? `${replica || "?"} (this)` : replica || "?";
+}
+
 /** The status table; `bars` draws progress bars (a terminal), else the percentage alone. */
 export function statusTable(
   scopes: readonly ScopeStatus[],
@@ -88,9 +95,10 @@ export function statusTable(
         ? progressBar(scope.progress)
         : `${(Math.floor(scope.progress * 1000) / 10).toFixed(1)}%`,
     scope.updatedAt === 0 ? "-" : `${duration(now - scope.updatedAt)} ago`,
+    writerText(scope),
     stateText(scope, rates),
   ]);
-  return table(["SCOPE", "INDEXED", "TARGET", "LAG", "PROGRESS", "UPDATED", "STATE"], rows);
+  return table(["SCOPE", "INDEXED", "TARGET", "LAG", "PROGRESS", "UPDATED", "WRITER", "STATE"], rows);
 }
 
 /** One line per scope, for a log file or a pipe: `2026-… scope indexed=… target=… lag=… progress=…% state`. */
@@ -102,15 +110,26 @@ export function statusLines(scopes: readonly ScopeStatus[], now: number): string
       const progress =
         scope.progress === null ? "-" : `${(Math.floor(scope.progress * 1000) / 10).toFixed(1)}%`;
       const failure = scope.failure === "" ? "" : ` failure=${JSON.stringify(scope.failure)}`;
-      return `${at} ${scope.scope} indexed=${scope.indexedBlock} target=${scope.targetBlock ?? "-"} lag=${scope.lag} progress=${progress} ${scope.state}${failure}\n`;
+      return `${at} ${scope.scope} indexed=${scope.indexedBlock} target=${scope.targetBlock ?? "-"} lag=${scope.lag} progress=${progress} writer=${writerText(scope).replace(" (this)", "(this)")} ${scope.state}${failure}\n`;
     })
     .join("");
 }
 
-async function readStatus(context: Context): Promise<ScopeStatus[]> {
-  const { body } = await context.call(context.admin(), { method: "GET", path: "/admin/indexer" });
-  return shaped(adminIndexerSchema, body, "GET /admin/indexer").scopes.map(scopeStatus);
+interface Status {
+  replica: string;
+  indexing: boolean;
+  scopes: ScopeStatus[];
 }
+
+async function readStatus(context: Context): Promise<Status> {
+  const { body } = await context.call(context.admin(), { method: "GET", path: "/admin/indexer" });
+  const { replica, indexing, scopes } = shaped(adminIndexerSchema, body, "GET /admin/indexer");
+  return { replica, indexing, scopes: scopes.map(scopeStatus) };
+}
+
+/** The line under the table: which replica answered, and whether it indexes. */
+export const replicaLine = ({ replica, indexing }: { replica: string; indexing: boolean }) =>
+  `Answered by replica ${replica}${indexing ? "" : " (indexing off: MKT_INDEXER=0)"}.\n`;
 
 const CLEAR_SCREEN = "\x1b[2J\x1b[H";
 
@@ -123,12 +142,13 @@ export const statusCommand: CommandSpec = {
     "block it is heading for (the chain's newest, or its last final block for a scope that reads only\n" +
     "final blocks), the lag behind the chain's newest block, the share of blocks indexed since the\n" +
     `scope's start block, and its state: live, backfilling (more than ${BACKFILL_BLOCKS} blocks behind), starting\n` +
-    "(the chain not observed yet) or failing (with the indexer's error).\n" +
+    "(the chain not observed yet) or failing (with the indexer's error), and the replica writing it\n" +
+    "(holding its writer lock; `(this)` when it is the replica that answered, `-` when none is).\n" +
     "On a terminal the progress is a bar; --watch redraws the table every interval with the backfill\n" +
     "rate and time left. Not on a terminal, --watch prints one plain line per scope per interval.\n" +
-    "With --json: {scopes: [{scope, chainId, startBlock, nextBlock, indexedBlock, targetBlock,\n" +
-    "observedHead, lag, behind, progress, state, failure, ...}]}; with --watch, one such document per\n" +
-    "line (NDJSON) per interval.",
+    "With --json: {replica, indexing, scopes: [{scope, chainId, startBlock, nextBlock, indexedBlock,\n" +
+    "targetBlock, observedHead, lag, behind, progress, state, failure, writer, ...}]}; with --watch,\n" +
+    "one such document per line (NDJSON) per interval.",
   credentials: "the operator token",
   options: {
     watch: { type: "boolean", short: "w", description: "Refresh until interrupted (Ctrl-C)" },
@@ -143,15 +163,19 @@ export const statusCommand: CommandSpec = {
     const { io } = context;
     const intervalMs = (integerFlag(values, "interval", 1, 3600) ?? 2) * 1000;
     if (values["watch"] !== true) {
-      const scopes = await readStatus(context);
-      context.print({ scopes }, () => statusTable(scopes, { now: io.now(), bars: io.stdoutIsTTY }));
+      const status = await readStatus(context);
+      context.print(
+        status,
+        () =>
+          `${statusTable(status.scopes, { now: io.now(), bars: io.stdoutIsTTY })}\n${replicaLine(status)}`,
+      );
       return;
     }
     let previous: { at: number; scopes: ScopeStatus[] } | undefined;
     while (!io.signal.aborted) {
-      let sample: { at: number; scopes: ScopeStatus[] };
+      let sample: { at: number } & Status;
       try {
-        sample = { at: io.now(), scopes: await readStatus(context) };
+        sample = { at: io.now(), ...(await readStatus(context)) };
       } catch (error) {
         // A restarting server or a dropped link is waited out; a refusal (wrong token) is final.
         const transient = error instanceof ApiError ? error.status >= 500 : error instanceof CommandError;
@@ -160,12 +184,13 @@ export const statusCommand: CommandSpec = {
         await sleep(intervalMs, io.signal);
         continue;
       }
-      if (context.json) context.emit({ scopes: sample.scopes }, () => "");
+      if (context.json)
+        context.emit({ replica: sample.replica, indexing: sample.indexing, scopes: sample.scopes }, () => "");
       else if (io.stdoutIsTTY) {
         const rates = ratesBetween(previous, sample);
         const heading = `mkt status: ${context.settings.adminUrl}, every ${intervalMs / 1000} s (Ctrl-C to stop), ${new Date(sample.at).toISOString()}\n\n`;
         io.stdout(
-          `${CLEAR_SCREEN}${heading}${statusTable(sample.scopes, { now: sample.at, bars: true, rates })}`,
+          `${CLEAR_SCREEN}${heading}${statusTable(sample.scopes, { now: sample.at, bars: true, rates })}\n${replicaLine(sample)}`,
         );
       } else io.stdout(statusLines(sample.scopes, sample.at));
       previous = sample;

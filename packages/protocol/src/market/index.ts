@@ -74,8 +74,24 @@ export {
 } from "./creators.ts";
 export type { Discovery } from "./discovery.ts";
 export { discoverySchema } from "./discovery.ts";
-export type { AdminIndexer, AdminScopeHead, Head } from "./head.ts";
-export { adminIndexerSchema, adminScopeHeadSchema, headSchema } from "./head.ts";
+export type {
+  AdminIndexer,
+  AdminIndexerHandOff,
+  AdminIndexerHandOffRequest,
+  AdminIndexerHandOffs,
+  AdminScopeHead,
+  Head,
+} from "./head.ts";
+export {
+  adminIndexerHandOffRequestSchema,
+  adminIndexerHandOffSchema,
+  adminIndexerHandOffsSchema,
+  adminIndexerSchema,
+  adminIndexerScopeParamsSchema,
+  adminScopeHeadSchema,
+  adminScopeWriterSchema,
+  headSchema,
+} from "./head.ts";
 export type { LiveEvent, LiveEventData, LiveEventName } from "./live.ts";
 export {
   LIVE_EVENT_NAMES,

@@ -1,5 +1,8 @@
 import {
+  adminIndexerHandOffRequestSchema,
+  adminIndexerHandOffsSchema,
   adminIndexerSchema,
+  adminIndexerScopeParamsSchema,
   adminKeyListQuerySchema,
   adminKeyListSchema,
   adminKeyParamsSchema,
@@ -9,12 +12,13 @@ import {
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { notFound, RateLimitedError, unauthorized } from "../errors.ts";
+import { conflict, notFound, RateLimitedError, unauthorized } from "../errors.ts";
 import { errorHandlerFor, sendError } from "../http/error-handler.ts";
 import { validatorCompiler } from "../http/input-text.ts";
 import { EVERY_ANSWER_HEADERS, secureDocuments } from "../http/security-headers.ts";
 import { platformSurface } from "../http/surfaces.ts";
 import type { IndexerService } from "../indexer/service.ts";
+import { HANDOFF_HOLD_OFF_MS } from "../indexer/writer-lock.ts";
 import { secretsEqual } from "../keys/secrets.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { Metrics } from "../metrics/index.ts";
@@ -36,6 +40,8 @@ export interface AdminServerDeps {
   keys: KeyService;
   metrics: Metrics;
   indexer?: IndexerService | undefined;
+  /** This replica's id (`Config.replicaId`), named in the indexer's answers. */
+  replicaId: string;
   /** The replica's limiter, which counts failed token attempts per client group. */
   limiter: SlidingWindowLimiter;
   failedTokenAttempts?: Budget;
@@ -57,6 +63,7 @@ export function createAdminServer({
   keys,
   metrics,
   indexer,
+  replicaId,
   limiter,
   failedTokenAttempts = defaultFailedTokenAttempts,
   extend,
@@ -125,9 +132,43 @@ export function createAdminServer({
   );
 
   app.get("/admin/indexer", async () => {
-    if (!indexer) return { scopes: [] };
-    return adminIndexerSchema.parse({ scopes: await indexer.heads() });
+    if (!indexer) return adminIndexerSchema.parse({ replica: replicaId, indexing: false, scopes: [] });
+    return adminIndexerSchema.parse({
+      replica: replicaId,
+      indexing: indexer.indexing(),
+      scopes: await indexer.heads(),
+    });
   });
+
+  // A hand-off may come with no body at all: every field of its body has a default.
+  const handOffBody = adminIndexerHandOffRequestSchema.nullish();
+  const holdOffOf = (body: z.output<typeof handOffBody>) =>
+    body?.holdOffSeconds === undefined ? HANDOFF_HOLD_OFF_MS : body.holdOffSeconds * 1000;
+
+  // Every scope this replica writes: the others are listed with `released: false`.
+  app.post("/admin/indexer/handoff", { schema: { body: handOffBody } }, async (request) => {
+    const holdOffMs = holdOffOf(request.body as z.output<typeof handOffBody>);
+    const scopes = indexer?.scopes.map((scope) => scope.id) ?? [];
+    const handOffs = await Promise.all(scopes.map((scope) => indexer!.handOff(scope, holdOffMs)));
+    return adminIndexerHandOffsSchema.parse({ replica: replicaId, handOffs });
+  });
+
+  // One scope: 409 when this replica does not hold its writer lock (the answer names who does).
+  app.post(
+    "/admin/indexer/:scope/handoff",
+    { schema: { params: adminIndexerScopeParamsSchema, body: handOffBody } },
+    async (request) => {
+      const { scope } = request.params as z.output<typeof adminIndexerScopeParamsSchema>;
+      if (!indexer?.indexerOf(scope)) throw notFound(`no indexer scope ${scope}`);
+      const handOff = await indexer.handOff(scope, holdOffOf(request.body as z.output<typeof handOffBody>));
+      if (!handOff.released) {
+        throw conflict(
+          `replica ${replicaId} does not hold the writer lock of ${scope}; ${handOff.writer === null ? "no replica holds it" : `replica ${handOff.writer} does`}`,
+        );
+      }
+      return adminIndexerHandOffsSchema.parse({ replica: replicaId, handOffs: [handOff] });
+    },
+  );
 
   extend?.(app);
   return app;

@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import proxyAddr from "@fastify/proxy-addr";
 import { afterEach, describe, expect, it } from "vitest";
 import { signEnvelope, TEST_ORIGIN, testWallet } from "../_test/accounts.ts";
 import { setupApp } from "../_test/app.ts";
-import { ConfigError, loadConfig } from "./index.ts";
+import { ConfigError, defaultReplicaId, loadConfig, REPLICA_ID_PATTERN } from "./index.ts";
 
 describe("configuration", () => {
   it("applies the documented defaults", () => {
@@ -43,6 +43,36 @@ describe("configuration", () => {
     ["101", "MKT_DEMO_RATE: must be at most 100"],
   ])("rejects MKT_DEMO_RATE=%s with a message naming it", (value, message) => {
     expect(() => loadConfig({ MKT_DEMO_RATE: value })).toThrow(message);
+  });
+
+  it("names the replica MKT_REPLICA_ID, else <hostname>-<pid>", () => {
+    expect(loadConfig({ MKT_REPLICA_ID: "web-1.eu_west" }).replicaId).toBe("web-1.eu_west");
+    expect(loadConfig({}, { defaultReplicaId: "host-7" }).replicaId).toBe("host-7");
+    expect(loadConfig({}).replicaId).toBe(defaultReplicaId(hostname(), process.pid));
+    expect(defaultReplicaId("api-3.internal", 4242)).toBe("api-3.internal-4242");
+    // What the pattern refuses is replaced, and a long host name is shortened to fit 48 characters.
+    expect(defaultReplicaId("_my host!", 9)).toBe("my-host--9");
+    const long = defaultReplicaId("h".repeat(80), 123456);
+    expect(long).toBe(`${"h".repeat(41)}-123456`);
+    expect(REPLICA_ID_PATTERN.test(long)).toBe(true);
+    expect(defaultReplicaId("...", 5)).toBe("mkt-5");
+  });
+
+  it.each([["-web"], ["web 1"], ["web/1"], ["r".repeat(49)], ["wéb"]])(
+    "rejects MKT_REPLICA_ID=%s with a message naming it",
+    (value) => {
+      expect(() => loadConfig({ MKT_REPLICA_ID: value })).toThrow(
+        "MKT_REPLICA_ID: must be 1-48 letters, digits, '.', '_' or '-', starting with a letter or digit",
+      );
+    },
+  );
+
+  it("runs the indexer unless MKT_INDEXER=0, and accepts only 0 or 1", () => {
+    expect(loadConfig({}).indexing).toBe(true);
+    expect(loadConfig({ MKT_INDEXER: "1" }).indexing).toBe(true);
+    expect(loadConfig({ MKT_INDEXER: "0" }).indexing).toBe(false);
+    for (const value of ["off", "false", "2", "yes"])
+      expect(() => loadConfig({ MKT_INDEXER: value })).toThrow("MKT_INDEXER: must be 0 (indexing off) or 1");
   });
 
   it("reads DATABASE_URL, PUBLIC_URL, TRUST_PROXY and PUBLIC_READS", () => {

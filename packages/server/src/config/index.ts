@@ -1,4 +1,5 @@
 import { isIPv6 } from "node:net";
+import { hostname } from "node:os";
 import { z } from "zod";
 import { parseTrustProxyList } from "./trust-proxy.ts";
 
@@ -6,10 +7,30 @@ import { parseTrustProxyList } from "./trust-proxy.ts";
  * The whole runtime configuration, parsed once at start. Nothing else in the
  * server reads `process.env`; everything receives the parsed `Config`.
  */
-export type Config = Omit<z.infer<typeof configSchema>, "logFormat"> & {
+export type Config = Omit<z.infer<typeof configSchema>, "logFormat" | "replicaId"> & {
   /** `LOG_FORMAT`, or by default human-readable lines when stdout is a terminal and JSON otherwise. */
   logFormat: "pretty" | "json";
+  /**
+   * This process's name among the replicas of one deployment (`MKT_REPLICA_ID`, else
+   * `<hostname>-<pid>`): in the start banner, on every log line, in `mkt_replica_info`, and as the
+   * writer `/admin/indexer` names.
+   */
+  replicaId: string;
 };
+
+/**
+ * A replica id: letters, digits, `.`, `_` and `-`, starting with a letter or digit, at most 48
+ * characters. It travels as the PostgreSQL `application_name` of the indexer's writer-lock
+ * sessions (at most 63 bytes, printable ASCII), in log lines and in a metric label.
+ */
+export const REPLICA_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,47}$/;
+
+/** `<hostname>-<pid>`, with what the pattern refuses replaced and the host part shortened to fit. */
+export function defaultReplicaId(hostname: string, pid: number): string {
+  const host = hostname.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  const suffix = `-${pid}`;
+  return `${(host || "mkt").slice(0, 48 - suffix.length)}${suffix}`;
+}
 
 const port = z.coerce.number().int().min(0).max(65535);
 const commaList = z.string().transform((value) =>
@@ -110,6 +131,14 @@ const rawSchema = z.object({
   RPC_URL_4663: z.url().optional(),
   MKT_DEMO: z.enum(["0", "1"]).default("1"),
   MKT_DEMO_RATE: demoRate.default(1),
+  MKT_REPLICA_ID: z
+    .string()
+    .regex(
+      REPLICA_ID_PATTERN,
+      "must be 1-48 letters, digits, '.', '_' or '-', starting with a letter or digit",
+    )
+    .optional(),
+  MKT_INDEXER: z.enum(["0", "1"], "must be 0 (indexing off) or 1").default("1"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
   PUBLIC_URL: z.url().optional(),
@@ -137,6 +166,8 @@ const rawSchema = z.object({
 export interface ConfigContext {
   /** Whether stdout is a terminal: logs default to human-readable lines there, to JSON elsewhere. */
   stdoutIsTerminal?: boolean;
+  /** The replica id when `MKT_REPLICA_ID` is unset (default: `defaultReplicaId(hostname(), process.pid)`). */
+  defaultReplicaId?: string;
 }
 
 export const configSchema = rawSchema.transform((raw, ctx) => {
@@ -183,6 +214,12 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
      * steps this many times as often. Load tests and soaks drive the system with it.
      */
     demoRate: raw.MKT_DEMO_RATE,
+    replicaId: raw.MKT_REPLICA_ID,
+    /**
+     * Whether this replica runs the indexer (`MKT_INDEXER`). Off: it never tries a writer lock;
+     * reads and transaction recovery work as on any replica that is not the writer.
+     */
+    indexing: raw.MKT_INDEXER === "1",
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
     publicUrl,
@@ -291,5 +328,6 @@ export function loadConfig(env: Record<string, string | undefined>, context: Con
   return {
     ...result.data,
     logFormat: result.data.logFormat ?? (context.stdoutIsTerminal === true ? "pretty" : "json"),
+    replicaId: result.data.replicaId ?? context.defaultReplicaId ?? defaultReplicaId(hostname(), process.pid),
   };
 }

@@ -47,8 +47,16 @@ export interface Database {
    * Tries to take a session-level advisory lock on its own connection, held
    * until released or until that connection is lost (`lost()` turns true).
    * PGlite is one process's database: the lock is always granted.
+   * `holder` names the taker to every process of the database (`advisoryLockHolders`): on
+   * PostgreSQL it is the lock session's `application_name` (printable ASCII, at most 63 bytes).
    */
-  tryAdvisoryLock(key: string): Promise<AdvisoryLock | null>;
+  tryAdvisoryLock(key: string, holder?: string): Promise<AdvisoryLock | null>;
+  /**
+   * Which of these session advisory locks are held now, and the `holder` each was taken with ("" when
+   * none was given). Read from the locks themselves (PostgreSQL's `pg_locks` joined to the holding
+   * session), never from a record that could outlive its holder: a lock whose session ended is absent.
+   */
+  advisoryLockHolders(keys: readonly string[]): Promise<Map<string, string>>;
   /** PGlite only: the data directory as a tarball, to open copies of it (test templates). */
   dumpDataDir?(): Promise<Blob>;
 }
@@ -82,6 +90,8 @@ async function openPglite(target: {
     parsers: { [INT8_OID]: identity, [NUMERIC_OID]: identity },
   });
   let closed = false;
+  /** The advisory locks this process took, by key, with their holder names (PGlite grants every one). */
+  const heldLocks = new Map<string, string>();
   // PGlite is one connection; a queue hands it to one user at a time so a
   // transaction never interleaves with another caller's statements.
   let tail: Promise<void> = Promise.resolve();
@@ -159,8 +169,17 @@ async function openPglite(target: {
       if (closed) throw new DatabaseUnavailableError("database is closed", true, undefined);
       await run("SELECT 1");
     },
-    async tryAdvisoryLock() {
-      return { lost: () => closed, release: async () => {} };
+    async tryAdvisoryLock(key, holder = "") {
+      heldLocks.set(key, holder);
+      return {
+        lost: () => closed,
+        release: async () => {
+          if (heldLocks.get(key) === holder) heldLocks.delete(key);
+        },
+      };
+    },
+    async advisoryLockHolders(keys) {
+      return new Map(keys.flatMap((key) => (heldLocks.has(key) ? [[key, heldLocks.get(key)!]] : [])));
     },
     poolStats: () => ({ total: 1, idle: busy ? 0 : 1, waiting }),
     async dumpDataDir() {
@@ -277,8 +296,13 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
         release();
       }
     },
-    async tryAdvisoryLock(key) {
-      const client = new pg.Client({ connectionString: target.url, types, connectionTimeoutMillis: 5_000 });
+    async tryAdvisoryLock(key, holder) {
+      const client = new pg.Client({
+        connectionString: target.url,
+        types,
+        connectionTimeoutMillis: 5_000,
+        ...(holder === undefined ? {} : { application_name: holder }),
+      });
       let lost = false;
       client.on("error", () => {
         lost = true;
@@ -306,6 +330,25 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
       }
       await client.end().catch(() => {});
       return null;
+    },
+    async advisoryLockHolders(keys) {
+      const { query, release } = await checkout();
+      try {
+        // A bigint advisory lock shows in pg_locks as its high half (classid) and low half (objid), objsubid 1.
+        const { rows } = await query<{ key: string; holder: string | null }>(
+          `SELECT k.key, a.application_name AS holder
+             FROM unnest($1::text[]) AS k(key)
+             JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND l.classid::text::bigint = (hashtextextended(k.key, 0) >> 32) & 4294967295
+              AND l.objid::text::bigint = hashtextextended(k.key, 0) & 4294967295
+             JOIN pg_stat_activity a ON a.pid = l.pid`,
+          [keys],
+        );
+        return new Map(rows.map((row) => [row.key, row.holder ?? ""]));
+      } finally {
+        release();
+      }
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {

@@ -2,6 +2,7 @@ import {
   adminClassicGameFlagsSchema,
   adminClassicReportPatchSchema,
   adminClassicUnboxingSchema,
+  adminIndexerHandOffRequestSchema,
   adminInviteRequestSchema,
   adminKeyPatchSchema,
   adminPredictMarketMediaSchema,
@@ -508,13 +509,20 @@ const ADMIN_BODIES: Record<string, z.ZodType> = {
   "PATCH /admin/classic/reports/:id": adminClassicReportPatchSchema,
   "PUT /admin/predict/runtime": adminPredictRuntimePatchSchema,
   "PUT /admin/predict/markets/:address/media": adminPredictMarketMediaSchema,
+  "POST /admin/indexer/handoff": adminIndexerHandOffRequestSchema,
+  "POST /admin/indexer/:scope/handoff": adminIndexerHandOffRequestSchema,
 };
 /** The operator listener's query parameters, by route. */
 const ADMIN_QUERIES: Record<string, string[]> = {
   "GET /admin/keys": ["cursor"],
   "GET /admin/classic/reports": ["status"],
 };
-const ADMIN_PARAMS: Record<string, string> = { id: "x1", chainId: "8453", address: `0x${"ab".repeat(20)}` };
+const ADMIN_PARAMS: Record<string, string> = {
+  id: "x1",
+  chainId: "8453",
+  address: `0x${"ab".repeat(20)}`,
+  scope: "8453:registry:x1",
+};
 
 /** `METHOD /path` of every route Fastify prints for an instance (`printRoutes` draws a tree of path segments). */
 function printedRoutes(tree: string): string[] {

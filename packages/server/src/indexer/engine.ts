@@ -1,6 +1,8 @@
+import { hostname } from "node:os";
 import type { Logger } from "pino";
 import type { Hex, PublicClient } from "viem";
-import type { AdvisoryLock, Database } from "../db/index.ts";
+import { defaultReplicaId } from "../config/index.ts";
+import type { Database } from "../db/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import { createWriter } from "./apply.ts";
 import { createHeadStore } from "./head-store.ts";
@@ -10,6 +12,7 @@ import { finalizedBlock, indexedBlock } from "./ranges.ts";
 import { createReorgHandler, type Reorg } from "./reorg.ts";
 import { createChainRpc, describeFailure, FIRST_RETRY_DELAY_MS, isRangeTooLarge, retryDelay } from "./rpc.ts";
 import { createStatisticsRefresher } from "./statistics.ts";
+import { createWriterLock, type HandOff } from "./writer-lock.ts";
 
 export interface IndexerProgress {
   scope: string;
@@ -37,6 +40,8 @@ export interface ScopeIndexerOptions {
   clock: Clock;
   scope: Projection;
   rpcUrl: string;
+  /** The replica id the writer lock is taken under (`Config.replicaId`; default `<hostname>-<pid>`). */
+  replicaId?: string;
   /** Poll interval when caught up. */
   pollIntervalMs?: number;
   /** Blocks of the first eth_getLogs range (16); later ranges are sized by log density, up to `maxRange` (10,000). */
@@ -133,7 +138,6 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
   });
   let stopped = false;
   let wake: (() => void) | undefined;
-  let lock: AdvisoryLock | null = null;
   let running: Promise<void> | undefined;
 
   /** Ends the poll wait in progress, when a new block is announced (`newBlock`). */
@@ -157,6 +161,15 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       wake = done;
       if (untilNewBlock) endPollWait = done;
     });
+
+  const writerLock = createWriterLock({
+    db,
+    clock,
+    log,
+    scopeId: scope.id,
+    replicaId: options.replicaId ?? defaultReplicaId(hostname(), process.pid),
+    wake: () => wake?.(),
+  });
 
   const reloadContracts = async () => contracts.reset(await heads.createdContracts());
 
@@ -252,9 +265,10 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     let backoff = FIRST_RETRY_DELAY_MS;
     while (!stopped) {
       try {
-        if (!lock || lock.lost()) {
-          lock = await db.tryAdvisoryLock(`mkt-indexer:${scope.id}`);
-          if (!lock) {
+        // A hand-off asked for meanwhile: the batch in flight is written; release before the next.
+        await writerLock.releaseIfHandedOff();
+        if (!writerLock.held()) {
+          if (!(await writerLock.acquire())) {
             await sleep(WRITER_LOCK_RETRY_MS);
             continue;
           }
@@ -311,8 +325,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     },
     /** Indexes until the head reaches the chain's current block (tests, backfill benchmarks). */
     async syncOnce(): Promise<void> {
-      lock ??= await db.tryAdvisoryLock(`mkt-indexer:${scope.id}`);
-      if (!lock) throw new Error("another process holds this scope's writer lock");
+      if (!(await writerLock.acquire())) throw new Error("another process holds this scope's writer lock");
       await ensureHead();
       try {
         while (await step()) {}
@@ -334,13 +347,21 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       if (endPollWait) endPollWait();
       else blockAnnounced = true;
     },
+    /** This replica holds the scope's writer lock now. */
+    holdsWriterLock: (): boolean => writerLock.held(),
+    /** Until when (Unix ms) this replica leaves the scope to others after a hand-off; 0 when it does not. */
+    holdOffUntil: (): number => writerLock.holdOffUntil(),
+    /**
+     * Hands the writer lock off: the batch in flight is written, the lock released, and this
+     * replica leaves the scope alone for `holdOffMs` so another replica takes it.
+     */
+    handOff: (holdOffMs: number): Promise<HandOff> => writerLock.requestHandOff(holdOffMs),
     async stop() {
       stopped = true;
       wake?.();
       await running;
       reader.drop();
-      await lock?.release();
-      lock = null;
+      await writerLock.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { ChainDeployment } from "@mkt/chain";
-import type { AdminScopeHead, Head } from "@mkt/protocol";
+import type { AdminIndexerHandOff, AdminScopeHead, Head } from "@mkt/protocol";
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Database } from "../db/index.ts";
@@ -8,6 +8,11 @@ import { createScopeIndexer, type ScopeIndexer, type ScopeIndexerOptions } from 
 import type { HeadRow } from "./head-store.ts";
 import type { Projection } from "./projection.ts";
 import { scopesOf } from "./projections.ts";
+import { writerLockKey } from "./writer-lock.ts";
+
+/** How long a hand-off answer waits to name the replica that took the lock after this one released it. */
+export const HANDOFF_TAKEOVER_WAIT_MS = 5_000;
+const HANDOFF_TAKEOVER_POLL_MS = 100;
 
 /** A head row as the wire shows it: absent values are 0 or "", never null. */
 export function toHead(row: HeadRow): Head {
@@ -30,6 +35,8 @@ export interface IndexerServiceOptions {
   clock: Clock;
   deployments: ChainDeployment[];
   registry: Registry;
+  /** This replica's id (`Config.replicaId`): the writer lock is taken under it. */
+  replicaId?: string;
   /** How often backfill progress is printed. */
   progressIntervalMs?: number;
   /** Test and fault-injection seam: logs every scope indexer drops (`ScopeIndexerOptions.skipLog`). */
@@ -49,6 +56,7 @@ export function createIndexerService({
   clock,
   deployments,
   registry,
+  replicaId,
   progressIntervalMs = 2_000,
   skipLog,
   pollIntervalMs,
@@ -82,6 +90,7 @@ export function createIndexerService({
       clock,
       scope,
       rpcUrl: rpcOf.get(scope.chainId)!,
+      ...(replicaId !== undefined ? { replicaId } : {}),
       ...(skipLog ? { skipLog } : {}),
       ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
       onReorg: ({ kind }) => reorgsTotal.inc({ scope: scope.id, kind }),
@@ -97,12 +106,29 @@ export function createIndexerService({
   );
 
   const projectionOf = new Map(scopes.map((scope) => [scope.id, scope]));
+  const indexerOf = (scopeId: string) => indexers.find((indexer) => indexer.scope.id === scopeId);
+  /** The replica holding each scope's writer lock, read from the locks themselves ("" when unnamed). */
+  const writersOf = (scopeIds: readonly string[]) =>
+    db
+      .advisoryLockHolders(scopeIds.map(writerLockKey))
+      .then((holders) => new Map(scopeIds.map((id) => [id, holders.get(writerLockKey(id)) ?? null])));
+  const writerOf = (scopeId: string, holders: ReadonlyMap<string, string | null>) => {
+    const indexer = indexerOf(scopeId);
+    const holder = holders.get(scopeId) ?? null;
+    return {
+      replica: holder,
+      thisReplica: indexer?.holdsWriterLock() === true,
+      holdOffUntil: indexer?.holdOffUntil() || null,
+    };
+  };
   const heads = async (): Promise<AdminScopeHead[]> => {
     const { rows } = await db.withConnection((connection) =>
       connection.query<HeadRow>("SELECT * FROM indexer_heads ORDER BY scope"),
     );
+    const holders = await writersOf(rows.map((row) => row.scope));
     return rows.map((row) => {
-      const head = toHead(row);
+      const writer = writerOf(row.scope, holders);
+      const head = { ...toHead(row), writer };
       const scope = projectionOf.get(head.scope);
       const lag = Math.max(0, head.observedHead - (head.nextBlock - 1));
       if (!scope) return { ...head, chainId: row.chain_id, lag, startBlock: null, targetBlock: null };
@@ -124,6 +150,39 @@ export function createIndexerService({
     },
   });
 
+  new Gauge({
+    name: "mkt_indexer_writer",
+    help: "1 while this replica holds the scope's writer lock (writes its projection), else 0, by scope.",
+    labelNames: ["scope"] as const,
+    registers: [registry],
+    collect() {
+      for (const indexer of indexers)
+        this.set({ scope: indexer.scope.id }, started && indexer.holdsWriterLock() ? 1 : 0);
+    },
+  });
+
+  /**
+   * Hands one scope's writer lock off (see `ScopeIndexer.handOff`), then waits up to
+   * HANDOFF_TAKEOVER_WAIT_MS for another replica to take it, to name it.
+   */
+  const handOff = async (scopeId: string, holdOffMs: number): Promise<AdminIndexerHandOff> => {
+    const indexer = indexerOf(scopeId);
+    const before = (await writersOf([scopeId])).get(scopeId) ?? null;
+    const handed = indexer && started ? await indexer.handOff(holdOffMs) : undefined;
+    if (!handed?.released)
+      return { scope: scopeId, released: false, writer: before, takenBy: null, holdOffUntil: null };
+    let takenBy: string | null = null;
+    // PGlite is one process's database: no other replica can take the lock.
+    const polls = db.kind === "pglite" ? 0 : HANDOFF_TAKEOVER_WAIT_MS / HANDOFF_TAKEOVER_POLL_MS;
+    for (let poll = 0; poll < polls && takenBy === null; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, HANDOFF_TAKEOVER_POLL_MS));
+      takenBy =
+        (await writersOf([scopeId]).catch(() => new Map<string, string | null>())).get(scopeId) ?? null;
+    }
+    return { scope: scopeId, released: true, writer: before, takenBy, holdOffUntil: handed.holdOffUntil };
+  };
+
+  let started = false;
   let timer: NodeJS.Timeout | undefined;
   const report = async () => {
     const now = clock.now();
@@ -157,8 +216,12 @@ export function createIndexerService({
       for (const indexer of indexers) if (indexer.scope.chainId === chainId) indexer.newBlock();
     },
     /** The indexer of a scope, for recovery (classic `/events/{txHash}`). */
-    indexerOf: (scopeId: string) => indexers.find((indexer) => indexer.scope.id === scopeId),
+    indexerOf,
+    /** This replica runs the indexer loop (`start` was called): false with `MKT_INDEXER=0`. */
+    indexing: () => started,
+    handOff,
     start() {
+      started = true;
       for (const indexer of indexers) indexer.start();
       timer = setInterval(() => void report(), progressIntervalMs);
       timer.unref();

@@ -58,11 +58,13 @@ export function createLogger(options: {
   level: string;
   format?: LogFormat;
   destination?: DestinationStream;
+  /** The replica id (`Config.replicaId`), bound to every line as `replica`. */
+  replica?: string;
 }): Logger {
   const settings = {
     level: options.level,
     redact: { paths: redactPaths, censor: "[redacted]" },
-    base: { pid: process.pid },
+    base: { pid: process.pid, ...(options.replica === undefined ? {} : { replica: options.replica }) },
   };
   if (options.format === "pretty") {
     const out = options.destination ?? pino.destination({ fd: 1, sync: true });

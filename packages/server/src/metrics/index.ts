@@ -8,6 +8,8 @@ export interface MetricsSources {
   poolStats(): PoolStats;
   keyCacheSize(): number;
   inFlight(): number;
+  /** This replica's id (`Config.replicaId`), the label of `mkt_replica_info`. */
+  replica?: string;
 }
 
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -161,6 +163,14 @@ function createRequestMetrics(registry: Registry) {
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
   const requestMetrics = createRequestMetrics(registry);
+  if (sources.replica !== undefined) {
+    new Gauge({
+      name: "mkt_replica_info",
+      help: "Always 1; its label names this replica (MKT_REPLICA_ID, else <hostname>-<pid>).",
+      labelNames: ["replica"] as const,
+      registers: [registry],
+    }).set({ replica: sources.replica }, 1);
+  }
   const quotaRejections = new Counter({
     name: "mkt_quota_rejections_total",
     help: "Requests refused by a credential or budget check, by surface and reason.",

@@ -58,7 +58,11 @@ describe("health beyond the database: the chain's RPC down and back", () => {
   };
   const ready = async (t: TestApp) => {
     const response = await t.app.server.inject({ method: "GET", url: "/readyz" });
-    return { status: response.statusCode, body: response.json() as unknown };
+    return {
+      status: response.statusCode,
+      body: response.json() as unknown,
+      ...(response.statusCode === 503 ? { retryAfter: response.headers["retry-after"] } : {}),
+    };
   };
 
   it("reports the chain up with the indexer's lag, then down with the failure's class, and /readyz follows only with the option", {
@@ -121,6 +125,7 @@ describe("health beyond the database: the chain's RPC down and back", () => {
       async () => {
         const refused = await ready(strict);
         expect(refused.status).toBe(503);
+        expect(refused.retryAfter).toBe("5");
         expect(JSON.stringify(refused.body)).toContain("chain 8453");
       },
       { timeout: 10_000, interval: 100 },

@@ -187,6 +187,7 @@ export function mountClassic(
       games: classicGames,
       metadata: classicMetadata,
       price: {
+        // A test's own source stands for a configured one.
         source: options.ethUsdPrice ? "fixed" : (config.priceSource?.kind ?? "none"),
         quote: () => classicPrice.quote(),
       },

@@ -7,6 +7,7 @@ import {
   type OptionSpec,
   overviewHelp,
 } from "./command.ts";
+import { chainCommand } from "./commands/chain.ts";
 import { indexerHandOffCommand } from "./commands/indexer.ts";
 import { keysCommands } from "./commands/keys.ts";
 import { operatorCommands } from "./commands/operator.ts";
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   signInCommand,
   tailCommand,
   ...operatorCommands,
+  chainCommand,
 ];
 
 const GLOBAL_STRING_FLAGS = new Set(

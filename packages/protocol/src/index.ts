@@ -280,8 +280,14 @@ export { roomDetailSchema, runtimeCatalogQuerySchema, runtimeParamsSchema } from
 export { runtimeVersionSchema, safeParseReleaseAction } from "./market/index.ts";
 export type { IntegerParamOptions } from "./params/index.ts";
 export { INTEGER_PARAM_PATTERN, integerParam } from "./params/index.ts";
-export type { Landing } from "./platform/index.ts";
-export { healthSchema, landingSchema, readinessSchema } from "./platform/index.ts";
+export type {
+  AdminChainHealth,
+  AdminHealth,
+  AdminPriceHealth,
+  AdminScopeHealth,
+  Landing,
+} from "./platform/index.ts";
+export { adminHealthSchema, healthSchema, landingSchema, readinessSchema } from "./platform/index.ts";
 export type { AdminPredictMarketMedia, AdminPredictRuntimePatch, PredictBlock } from "./predict/index.ts";
 export type { PredictFreshness, PredictHealth, PredictLeaderboard } from "./predict/index.ts";
 export type { PredictLegacyMarket, PredictLegacyTrade, PredictMarket } from "./predict/index.ts";

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { registerHealthRoute } from "./admin/health-route.ts";
 import { createAdminServer } from "./admin/server.ts";
 import { type ClassicOptions, type ClassicServices, mountClassic } from "./classic/mount.ts";
+import { createHealthReport } from "./health/index.ts";
 import { createCorsPolicy } from "./http/cors.ts";
 import { createGuard } from "./http/guard.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
@@ -97,6 +99,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   const predict = mountPredict(shared, options);
   const mounted = [market, classic, predict];
   for (const surface of mounted) if (surface.live) live.register(surface.live);
+  const health = createHealthReport({
+    probes: shared.chainProbes,
+    heads: shared.indexer?.heads,
+    price: classic.services.price,
+    clock: shared.clock,
+    registry: metrics.registry,
+    requireChain: config.readyzRequireChain,
+  });
 
   const surfaces: Record<SurfaceName, Surface> = {
     platform: platformSurface(),
@@ -149,6 +159,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       proxy: { prefix: surfaces.app.prefix, title: surfaces.app.title },
       publicUrl: config.publicUrl,
       referenceAssets: createReferenceAssets(locateReferenceBundle()),
+      chainNotReady: health.chainNotReady,
     }),
   ]);
   // `POST /keys` and `DELETE /keys/current` belong to all three documents (their `{key_create_url}`).
@@ -202,6 +213,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     replicaId: config.replicaId,
     limiter,
     extend: (app) => {
+      registerHealthRoute(app, health);
       for (const surface of mounted) surface.admin(app);
     },
   });

@@ -89,6 +89,7 @@ export async function startLifecycle({
     },
     async listen() {
       if (indexing) indexer?.start();
+      shared.chainProbes.start();
       for (const surface of surfaces) surface.start?.();
       const publicAddress = await server.listen({ host: config.host, port: config.port });
       const adminAddress = await admin.listen({ host: config.admin.host, port: config.admin.port });
@@ -108,6 +109,7 @@ export async function startLifecycle({
       clearTimeout(force);
       await admin.close();
       await indexer?.stop();
+      await shared.chainProbes.stop();
       for (const surface of surfaces) await surface.stop?.();
       await keys.stop();
       await sessions.stop();

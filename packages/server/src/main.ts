@@ -2,7 +2,7 @@ import { DEV_ACCOUNT_ROLES, deriveDevAccounts } from "@mkt/chain";
 import type { Logger } from "pino";
 import { type App, createApp } from "./app.ts";
 import { type Chains, chainRoles, MARKET_CHAIN_ID, redactUrl, startChains } from "./chains/index.ts";
-import { type Config, ConfigError, loadConfig } from "./config/index.ts";
+import { type Config, ConfigError, DEV_ETH_USD_PRICE, loadConfig } from "./config/index.ts";
 import { type Database, migrate, openDatabase } from "./db/index.ts";
 import {
   DEMO_CLASSIC_ACTIVITY_STEP_MS,
@@ -57,6 +57,11 @@ async function main() {
       : {}),
   });
   const { publicUrl, adminUrl } = await app.listen();
+  if (config.priceSource === undefined)
+    logger.warn({
+      msg: "no ETH/USD price source: priced classic routes answer 503 PRICE_UNAVAILABLE on this replica; set ETH_USD_PRICE or ETH_USD_PRICE_URL (the same on every replica)",
+      variables: ["ETH_USD_PRICE", "ETH_USD_PRICE_URL"],
+    });
   // The indexer follows an in-process dev chain block by block instead of polling for its blocks.
   const { indexer } = app.services;
   const unfollow = indexer
@@ -97,6 +102,7 @@ async function main() {
         `  chain ${deployment.chainId}      ${chains.devChains.some((chain) => chain.chainId === deployment.chainId) ? `dev chain ${deployment.rpcUrl}` : `RPC ${redactUrl(deployment.rpcUrl)}`}`,
     ),
     ...(chains.configPath ? [`  chain config    ${chains.configPath}`] : []),
+    `  ETH/USD price   ${priceLine(config)}`,
     `  demo activity   ${chains.devChains.length > 0 && config.demo ? `on${demoReleases ? ", with demo releases" : ""}${demoClassicActivity ? ", with the classic creator and chat demo" : ""}${config.demoRate === 1 ? "" : ` at ${config.demoRate} times its usual rate`} (MKT_DEMO=0 turns it off)` : "off"}`,
     config.admin.token
       ? "  admin token     (from ADMIN_TOKEN)"
@@ -133,6 +139,19 @@ async function main() {
   };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/**
+ * Where the classic ETH/USD price comes from, for the banner. A replica without a source answers
+ * its priced routes 503 where another replica with one answers 200: the banner says so loudly.
+ */
+function priceLine(config: Config): string {
+  const source = config.priceSource;
+  if (source === undefined)
+    return "NONE: priced classic routes answer 503 PRICE_UNAVAILABLE (set ETH_USD_PRICE or ETH_USD_PRICE_URL, the same on every replica)";
+  if (source.kind === "fixed")
+    return `fixed ${source.usdPerEth}${config.rpcUrls[MARKET_CHAIN_ID] === undefined && config.configFile === undefined && source.usdPerEth === DEV_ETH_USD_PRICE ? " (the dev chain's default; ETH_USD_PRICE sets another)" : " (ETH_USD_PRICE)"}`;
+  return `from ${redactUrl(source.url)} (ETH_USD_PRICE_URL)`;
 }
 
 /** Calls `onCommit` after every commit of an indexer scope, on whichever replica indexes it. */

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { type ChainRoles, chainRoles } from "./chains/index.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
+import { type ChainProbes, createChainProbes } from "./health/index.ts";
 import { createRevisions, REVISIONS_CHANNEL, type Revisions } from "./http/read-cache.ts";
 import type { RouteDefinition, RouteGate } from "./http/route.ts";
 import type { SurfaceName } from "./http/surfaces.ts";
@@ -86,6 +87,8 @@ export interface SharedOptions {
   walletVerifier?: WalletSignatureVerifier;
   /** Live-update limits other than the documented ones (tests). */
   live?: Partial<LiveLimits>;
+  /** How often each chain's RPC is probed for the health report (default `CHAIN_PROBE_INTERVAL_MS`; tests shorten it). */
+  chainProbeIntervalMs?: number;
   /**
    * The classic image proxy's limits other than the documented ones (tests).
    * `allowLoopback` lets an allowlisted host resolve to 127.0.0.1: only a
@@ -125,6 +128,8 @@ export interface SharedServices {
   indexer: IndexerService | undefined;
   /** Which deployment plays which role (market, classic, predict). */
   roles: ChainRoles;
+  /** This replica's probes of every deployment's RPC (`GET /admin/health`, `mkt_rpc_up`, READYZ_REQUIRE_CHAIN). */
+  chainProbes: ChainProbes;
   /** The chain ids this process runs as dev chains (`SharedOptions.devChainIds`). */
   devChainIds: readonly number[];
   /** The read cache's revision counters: a surface bumps its sources when its data changes. */
@@ -220,6 +225,13 @@ export async function createSharedServices(
       : undefined;
 
   const roles = chainRoles(deployments);
+  const chainProbes = createChainProbes({
+    chains: deployments,
+    clock,
+    logger,
+    registry: metrics.registry,
+    ...(options.chainProbeIntervalMs !== undefined ? { intervalMs: options.chainProbeIntervalMs } : {}),
+  });
   const walletVerifier =
     options.walletVerifier ?? createWalletVerifier({ rpcUrl: roles.market?.deployment.rpcUrl });
   const sessions = createSessionService({
@@ -273,6 +285,7 @@ export async function createSharedServices(
     idempotency,
     indexer,
     roles,
+    chainProbes,
     devChainIds: options.devChainIds ?? [],
     revisions,
     sessions,

@@ -37,3 +37,6 @@ export const landingSchema = z
   .meta({ id: "Landing" });
 
 export type Landing = z.output<typeof landingSchema>;
+
+export type { AdminChainHealth, AdminHealth, AdminPriceHealth, AdminScopeHealth } from "./operator-health.ts";
+export { adminHealthSchema } from "./operator-health.ts";

@@ -72,6 +72,8 @@ export interface TestAppOptions {
   ethUsdPrice?: AppOptions["ethUsdPrice"];
   /** The prediction feed's freshness bounds other than the documented ones. */
   predictFreshness?: AppOptions["predictFreshness"];
+  /** How often the health report probes each chain's RPC once the app listens. */
+  chainProbeIntervalMs?: number;
 }
 
 export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -104,6 +106,9 @@ export async function setupApp(options: TestAppOptions = {}): Promise<TestApp> {
     ...(options.indexerSkipLog ? { indexerSkipLog: options.indexerSkipLog } : {}),
     ...(options.ethUsdPrice ? { ethUsdPrice: options.ethUsdPrice } : {}),
     ...(options.predictFreshness ? { predictFreshness: options.predictFreshness } : {}),
+    ...(options.chainProbeIntervalMs !== undefined
+      ? { chainProbeIntervalMs: options.chainProbeIntervalMs }
+      : {}),
   });
   let keyCount = 0;
   const admin: TestApp["admin"] = (method, url, body) =>

@@ -1,4 +1,5 @@
 import { CLASSIC_DEFAULT_CHAIN_ID } from "@mkt/protocol";
+import type { PriceHealthSource } from "../health/index.ts";
 import type { MountedSurface, SharedServices } from "../shared-services.ts";
 import { classicAuthRoutes, createClassicAuthService } from "./auth/index.ts";
 import { classicChatRoutes, createClassicChatService } from "./chat/index.ts";
@@ -54,6 +55,8 @@ export interface ClassicServices {
   games: ClassicGameCatalog;
   /** Their offchain metadata (the demo publishes through it). */
   metadata: ClassicMetadataStore;
+  /** The ETH/USD price of the priced reads and where it comes from (the operator health report). */
+  price: PriceHealthSource;
 }
 
 /**
@@ -180,6 +183,14 @@ export function mountClassic(
       registerClassicReportsAdmin(app, { reports: classicReports });
     },
     indexerSources: roles.classic ? [{ scope: roles.classic.scope, source: CLASSIC_INDEXER_SOURCE }] : [],
-    services: { games: classicGames, metadata: classicMetadata },
+    services: {
+      games: classicGames,
+      metadata: classicMetadata,
+      price: {
+        // A test's own source stands for a configured one.
+        source: options.ethUsdPrice ? "fixed" : (config.priceSource?.kind ?? "none"),
+        quote: () => classicPrice.quote(),
+      },
+    },
   };
 }

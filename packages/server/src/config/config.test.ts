@@ -75,6 +75,16 @@ describe("configuration", () => {
       expect(() => loadConfig({ MKT_INDEXER: value })).toThrow("MKT_INDEXER: must be 0 (indexing off) or 1");
   });
 
+  it("reads READYZ_REQUIRE_CHAIN as 0 or 1, off by default", () => {
+    expect(loadConfig({}).readyzRequireChain).toBe(false);
+    expect(loadConfig({ READYZ_REQUIRE_CHAIN: "0" }).readyzRequireChain).toBe(false);
+    expect(loadConfig({ READYZ_REQUIRE_CHAIN: "1" }).readyzRequireChain).toBe(true);
+    for (const value of ["true", "yes", "2"])
+      expect(() => loadConfig({ READYZ_REQUIRE_CHAIN: value })).toThrow(
+        "READYZ_REQUIRE_CHAIN: must be 0 or 1",
+      );
+  });
+
   it("reads DATABASE_URL, PUBLIC_URL, TRUST_PROXY and PUBLIC_READS", () => {
     expect(loadConfig({ DATABASE_URL: "memory://" }).database).toEqual({
       kind: "pglite",

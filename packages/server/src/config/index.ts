@@ -145,6 +145,7 @@ const rawSchema = z.object({
   TRUST_PROXY: trustProxy,
   PUBLIC_READS: z.enum(["key", "open"]).default("key"),
   MKT_CONFIG: z.string().min(1).optional(),
+  READYZ_REQUIRE_CHAIN: z.enum(["0", "1"], "must be 0 or 1").default("0"),
   MKT_DATA_DIR: z.string().min(1).default(".mkt"),
   MKT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
   MKT_MAX_STREAMS: z.coerce.number().int().min(1).default(10_000),
@@ -227,6 +228,11 @@ export const configSchema = rawSchema.transform((raw, ctx) => {
     trustProxy: raw.TRUST_PROXY,
     publicReads: raw.PUBLIC_READS,
     configFile: raw.MKT_CONFIG,
+    /**
+     * `READYZ_REQUIRE_CHAIN=1`: `/readyz` also answers 503 while this replica's probe of a chain's
+     * RPC fails, so a load balancer takes it out; default off (`/readyz` looks at the database only).
+     */
+    readyzRequireChain: raw.READYZ_REQUIRE_CHAIN === "1",
     dataDir: raw.MKT_DATA_DIR,
     maxInFlight: raw.MKT_MAX_IN_FLIGHT,
     /** Live-update streams one replica holds open (they do not count against `maxInFlight`). */

@@ -47,8 +47,14 @@ export function operationsRoutes({
   proxy,
   publicUrl,
   referenceAssets,
+  chainNotReady,
 }: {
   db: Database;
+  /**
+   * READYZ_REQUIRE_CHAIN: why this replica's chains make it not ready (an unreachable RPC), or
+   * undefined; absent, `/readyz` looks at the database only.
+   */
+  chainNotReady?: () => string | undefined;
   documents: PublishedDocument[];
   /** The first-party website proxy: its mount point and title; its routes are in the market document. */
   proxy: { prefix: string; title: string };
@@ -139,10 +145,15 @@ export function operationsRoutes({
       path: "/readyz",
       operationId: "ready",
       summary: "Readiness: 200 when the database answers and migrations are applied",
+      description:
+        "With `READYZ_REQUIRE_CHAIN=1` on the server, also 503 while the server's probe of a chain's JSON-RPC fails (a load balancer then takes the replica out); by default the chains play no part.",
       tags: ["Operations"],
       responses: {
         200: { description: "Ready to serve.", schema: readinessSchema },
-        503: { description: "The database does not answer or migrations are pending." },
+        503: {
+          description:
+            "The database does not answer or migrations are pending (or, with `READYZ_REQUIRE_CHAIN=1`, a chain's RPC is unreachable).",
+        },
       },
       handler: async () => {
         try {
@@ -152,6 +163,8 @@ export function operationsRoutes({
           throw new UnavailableError("the database does not answer", { cause: error });
         }
         if (!migrated) throw new UnavailableError("database migrations are not applied yet");
+        const chainDown = chainNotReady?.();
+        if (chainDown !== undefined) throw new UnavailableError(chainDown, { retryAfterSeconds: 5 });
         return { status: "ready" };
       },
     }),

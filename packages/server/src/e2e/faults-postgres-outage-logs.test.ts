@@ -212,6 +212,9 @@ postgresOnly.describe(
 
       // The indexer resumed within a second of PostgreSQL accepting connections.
       expect(figures.resumeMs).toBeLessThan(1_000);
+      // So did the LISTEN connection (its own backoff reaches 5 s): the key cache was flushed on its return.
+      const flushed = lines.find((line) => line.msg?.startsWith("key cache flushed") && line.time >= down);
+      expect(flushed!.time - up).toBeLessThan(1_000);
       await expectProjectionMatchesChain(database.db, chain);
     });
   },

@@ -58,6 +58,28 @@ describe("dependency log", () => {
     ]);
   });
 
+  it("starts a new outage when a dependency whose recovery nobody reports has not failed for six intervals", () => {
+    const { logger, lines } = collected();
+    let now = 0;
+    const log = createDependencyLog({ logger, now: () => now, intervalMs: 10_000 });
+    log.failed("PROJECTION_STALE", "stale");
+    // A failure every 30 s (the indexer's capped retry wait): one outage, a summary each time.
+    now = 30_000;
+    log.failed("PROJECTION_STALE", "stale");
+    now = 60_000;
+    log.failed("PROJECTION_STALE", "stale");
+    // Quiet for an hour: the next failure is a new outage, logged as such.
+    now = 3_660_000;
+    log.failed("PROJECTION_STALE", "stale again");
+    expect(lines.map(({ msg, failures, outageMs }) => ({ msg, failures, outageMs }))).toEqual([
+      { msg: "dependency unavailable", failures: undefined, outageMs: undefined },
+      { msg: "dependency still unavailable", failures: 1, outageMs: 30_000 },
+      { msg: "dependency still unavailable", failures: 1, outageMs: 60_000 },
+      { msg: "dependency unavailable", failures: undefined, outageMs: undefined },
+    ]);
+    expect(log.failing()).toEqual([{ dependency: "PROJECTION_STALE", since: 3_660_000, failures: 1 }]);
+  });
+
   it("throttles each dependency on its own, and a recovery of one that never failed logs nothing", () => {
     const { logger, lines } = collected();
     let now = 0;

@@ -15,8 +15,10 @@ export const DEPENDENCY_LOG_INTERVAL_MS = 10_000;
  *   keeps failing, with the failures counted since the previous line;
  * - `info` "dependency recovered": when the dependency answers again, with the
  *   outage's duration and its failures in all.
- * A dependency whose recovery nobody reports (`recovered`) keeps its summary
- * lines, one per interval at most, for as long as it fails.
+ * A dependency whose recovery nobody reports (`recovered`: a 503 cause other
+ * than the database) keeps its summary lines, one per interval at most, for as
+ * long as it fails; once it has not failed for `QUIET_INTERVALS` intervals its
+ * outage is over, and its next failure starts a new one (logged at once).
  */
 export interface DependencyLog {
   /** One failure of `dependency` (a request refused, a retry scheduled). */
@@ -27,8 +29,12 @@ export interface DependencyLog {
   failing(): Array<{ dependency: string; since: number; failures: number }>;
 }
 
+/** Intervals without a failure after which an outage nobody reported the end of is over. */
+const QUIET_INTERVALS = 6;
+
 interface Outage {
   since: number;
+  lastFailureAt: number;
   failures: number;
   lastLineAt: number;
   /** Failures since the last line. */
@@ -50,13 +56,21 @@ export function createDependencyLog(options: {
     failed(dependency, reason) {
       const at = now();
       const outage = outages.get(dependency);
-      if (!outage) {
-        outages.set(dependency, { since: at, failures: 1, lastLineAt: at, unlogged: 0, reason });
+      if (!outage || at - outage.lastFailureAt >= QUIET_INTERVALS * interval) {
+        outages.set(dependency, {
+          since: at,
+          lastFailureAt: at,
+          failures: 1,
+          lastLineAt: at,
+          unlogged: 0,
+          reason,
+        });
         logger.warn({ msg: "dependency unavailable", dependency, reason });
         return;
       }
       outage.failures += 1;
       outage.unlogged += 1;
+      outage.lastFailureAt = at;
       outage.reason = reason;
       if (at - outage.lastLineAt < interval) return;
       logger.warn({

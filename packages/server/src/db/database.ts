@@ -241,7 +241,10 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
     try {
       client = await pool.connect();
     } catch (error) {
-      throw translate(error);
+      // No free connection in time while the pool holds connections: the database answers and the
+      // pool is saturated; a 503 (retryable), but no outage to probe for or to announce the end of.
+      const saturated = pool.totalCount > 0 && /timeout exceeded when trying to connect/i.test(String(error));
+      throw saturated ? translateDatabaseError(error) : translate(error);
     }
     const ignore = () => {};
     client.on("error", ignore);

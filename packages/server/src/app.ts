@@ -173,6 +173,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const readCache = createReadCache({ clock: shared.clock });
   const pipeline = createPipeline({
     logger,
+    dependencies: shared.dependencies,
     metrics,
     cors,
     guard: createGuard({
@@ -201,11 +202,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
   });
   inFlight = pipeline.inFlight;
-  const server = createPublicServer({ config, logger, pipeline, cors, surfaces, routes });
+  const server = createPublicServer({
+    config,
+    logger,
+    dependencies: shared.dependencies,
+    pipeline,
+    cors,
+    surfaces,
+    routes,
+  });
 
   const adminToken = config.admin.token ?? randomBytes(24).toString("base64url");
   const admin = createAdminServer({
     logger,
+    dependencies: shared.dependencies,
     token: adminToken,
     keys,
     metrics,

@@ -33,6 +33,11 @@ export interface Lifecycle {
  * Starts what runs beside the listeners: the key and session caches, the
  * read cache's revision listeners, the live hub, the maintenance sweep and
  * every surface's periodic jobs.
+ *
+ * When the database answers again after an outage, the outage's end is logged
+ * and every job whose last run failed runs again at once; the listeners
+ * (caches, queues, sweeps) resume with the notification connection, which
+ * reconnects on the same signal.
  */
 export async function startLifecycle({
   shared,
@@ -42,8 +47,20 @@ export async function startLifecycle({
   readCache,
   indexing,
 }: LifecycleDeps): Promise<Lifecycle> {
-  const { config, db, logger, keys, sessions, revisions, live, limiter, idempotency, indexer, metrics } =
-    shared;
+  const {
+    config,
+    db,
+    logger,
+    dependencies,
+    keys,
+    sessions,
+    revisions,
+    live,
+    limiter,
+    idempotency,
+    indexer,
+    metrics,
+  } = shared;
   const jobs = surfaces.flatMap((surface) => surface.jobs ?? []);
   const indexerSources = surfaces.flatMap((surface) => surface.indexerSources);
 
@@ -66,16 +83,38 @@ export async function startLifecycle({
     }),
   ];
   await live.start();
-  const pruneLive = () =>
-    live.prune().catch((error) => logger.warn({ msg: "live event log prune failed", err: error }));
+  /** A background task's failure: counted as the database's while it is down, else a line of its own. */
+  const failed = (msg: string, fields: Record<string, unknown>, error: unknown) => {
+    if (!db.availability.available()) dependencies.failed("database", describe(error));
+    else logger.warn({ msg, ...fields, err: error });
+  };
+  const pruneLive = () => live.prune().catch((error) => failed("live event log prune failed", {}, error));
   const maintenance = setInterval(() => {
     limiter.sweep();
     void pruneLive();
-    idempotency.sweep().catch((error) => logger.warn({ msg: "idempotency sweep failed", err: error }));
+    idempotency.sweep().catch((error) => failed("idempotency sweep failed", {}, error));
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
+  /** Jobs whose last run failed: run again as soon as the database answers. */
+  const failedJobs = new Set<(typeof jobs)[number]>();
   const runJob = (job: (typeof jobs)[number]) =>
-    job.run().catch((error) => logger.warn({ msg: "job failed", job: job.name, err: error }));
+    job.run().then(
+      () => {
+        failedJobs.delete(job);
+      },
+      (error) => {
+        failedJobs.add(job);
+        failed("job failed", { job: job.name }, error);
+      },
+    );
+  const stopWatching = db.availability.onChange((change) => {
+    if (!change.available) {
+      dependencies.failed("database", change.reason);
+      return;
+    }
+    dependencies.recovered("database");
+    for (const job of failedJobs) void runJob(job);
+  });
   const jobTimers = jobs.map((job) => {
     const timer = setInterval(() => void runJob(job), job.intervalMs);
     timer.unref();
@@ -96,6 +135,7 @@ export async function startLifecycle({
       return { publicUrl: publicAddress, adminUrl: adminAddress };
     },
     async close() {
+      stopWatching();
       clearInterval(maintenance);
       for (const timer of jobTimers) clearInterval(timer);
       // Streams end first: the listener would otherwise wait for them.
@@ -118,3 +158,5 @@ export async function startLifecycle({
     },
   };
 }
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -26,6 +26,7 @@ import {
   type LiveHub,
   type LiveLimits,
 } from "./live/index.ts";
+import { createDependencyLog, type DependencyLog } from "./logging/index.ts";
 import {
   createClassicImageLinks,
   createImageFetcher,
@@ -113,6 +114,8 @@ export interface SharedServices {
   config: Config;
   db: Database;
   logger: Logger;
+  /** The one place dependency failures are logged, throttled per dependency. */
+  dependencies: DependencyLog;
   clock: Clock;
   /** The quota budgets the guard charges (and the discovery document states). */
   policies: QuotaPolicies;
@@ -187,6 +190,7 @@ export async function createSharedServices(
   const policies = options.policies ?? defaultPolicies;
 
   const limiter = createSlidingWindowLimiter({ clock });
+  const dependencies = createDependencyLog({ logger, now: () => clock.now() });
   let metrics: Metrics | undefined;
   const secrets = createServerSecrets({ db });
   const cursors = createCursorSigner(await secrets.key("cursors", "market-list-cursors"));
@@ -213,6 +217,7 @@ export async function createSharedServices(
       ? createIndexerService({
           db,
           logger,
+          dependencies,
           clock,
           deployments,
           registry: metrics.registry,
@@ -275,6 +280,7 @@ export async function createSharedServices(
     config,
     db,
     logger,
+    dependencies,
     clock,
     policies,
     secrets,

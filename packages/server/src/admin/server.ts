@@ -21,6 +21,7 @@ import type { IndexerService } from "../indexer/service.ts";
 import { HANDOFF_HOLD_OFF_MS } from "../indexer/writer-lock.ts";
 import { secretsEqual } from "../keys/secrets.ts";
 import type { KeyService } from "../keys/service.ts";
+import type { DependencyLog } from "../logging/index.ts";
 import type { Metrics } from "../metrics/index.ts";
 import { clientGroup } from "../quotas/client-group.ts";
 import type { SlidingWindowLimiter } from "../quotas/limiter.ts";
@@ -36,6 +37,7 @@ export const defaultFailedTokenAttempts: Budget = { limit: 10, windowMs: 10 * 60
 
 export interface AdminServerDeps {
   logger: Logger;
+  dependencies: DependencyLog;
   token: string;
   keys: KeyService;
   metrics: Metrics;
@@ -59,6 +61,7 @@ export interface AdminServerDeps {
  */
 export function createAdminServer({
   logger,
+  dependencies,
   token,
   keys,
   metrics,
@@ -76,7 +79,7 @@ export function createAdminServer({
   const surface = platformSurface();
   // The public listener's input rules: a string with refused text (NUL, ...) is a 400 naming its field.
   app.setValidatorCompiler(validatorCompiler);
-  app.setErrorHandler(errorHandlerFor(surface, logger));
+  app.setErrorHandler(errorHandlerFor(surface, { logger, dependencies }));
   app.setNotFoundHandler((request, reply) =>
     sendError(surface, notFound(`no route ${request.method} ${request.url.split("?")[0]}`), reply),
   );

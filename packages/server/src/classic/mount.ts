@@ -84,7 +84,7 @@ export function mountClassic(
     options.ethUsdPrice ??
     createPriceSource(config, {
       clock,
-      onError: (reason) => logger.warn({ msg: "ETH/USD price fetch failed", reason }),
+      onError: (reason) => shared.dependencies.failed("ETH/USD price", reason),
     }) ??
     noPriceSource;
   const classicGames = createClassicGameDirectory({

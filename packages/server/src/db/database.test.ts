@@ -128,6 +128,8 @@ describe("driver error translation", () => {
       const error = await db.ping().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DatabaseUnavailableError);
       expect((error as DatabaseUnavailableError).retryable).toBe(true);
+      // The pool now probes for the database's return.
+      expect(db.availability.available()).toBe(false);
       await db.close();
     },
     { reason: "tests the PostgreSQL driver's error translation; set DATABASE_URL" },
@@ -142,6 +144,8 @@ describe("driver error translation", () => {
         const error = await database.db.withConnection(() => database.db.ping().catch((e: unknown) => e));
         expect(error).toBeInstanceOf(DatabaseUnavailableError);
         expect((error as DatabaseUnavailableError).retryable).toBe(true);
+        // A saturated pool is no outage: the database answers on the connection it holds.
+        expect(database.db.availability.available()).toBe(true);
       } finally {
         await database.close();
       }
@@ -171,9 +175,12 @@ describe("driver error translation", () => {
           return connection.query("SELECT 1").catch((error: unknown) => error);
         });
         expect(next).toBeInstanceOf(DatabaseUnavailableError);
-        // The broken connection left the pool: the next checkout gets a new one.
+        expect(database.db.availability.available()).toBe(false);
+        // The broken connection left the pool: the next checkout gets a new one, and its answer
+        // (a query started after the failure) is the database's recovery.
         const { rows } = await database.db.withConnection((c) => c.query<{ one: number }>("SELECT 1 AS one"));
         expect(rows).toEqual([{ one: 1 }]);
+        expect(database.db.availability.available()).toBe(true);
       } finally {
         await admin.end();
         await database.close();

@@ -2,6 +2,11 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import {
+  type AvailabilityTracker,
+  createAvailabilityTracker,
+  type DatabaseAvailability,
+} from "./availability.ts";
 import { DatabaseUnavailableError, translateDatabaseError } from "./errors.ts";
 import type { DB } from "./schema.ts";
 
@@ -42,6 +47,8 @@ export interface Database {
   notify(channel: string, payload: string): Promise<void>;
   ping(): Promise<void>;
   poolStats(): PoolStats;
+  /** Whether the database answers now, and the moment it answers again after an outage. */
+  readonly availability: DatabaseAvailability;
   close(): Promise<void>;
   /**
    * Tries to take a session-level advisory lock on its own connection, held
@@ -148,6 +155,12 @@ async function openPglite(target: {
   return {
     kind: "pglite",
     kysely,
+    // In-process: it answers as long as it is open.
+    availability: {
+      available: () => !closed,
+      whenAvailable: () => Promise.resolve(),
+      onChange: () => () => {},
+    },
     async withConnection(fn) {
       const release = await acquire();
       try {
@@ -217,6 +230,24 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
   // An idle client losing its server must not crash the process; the next
   // checkout reconnects or reports the database as unavailable.
   pool.on("error", () => {});
+  const availability = createAvailabilityTracker({
+    async probe() {
+      const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 1_000 });
+      client.on("error", () => {});
+      try {
+        await client.connect();
+        await client.query("SELECT 1");
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+  });
+  /** Translates a driver error, and marks the database down when it says the database is unavailable. */
+  const translate = (error: unknown) => {
+    const translated = translateDatabaseError(error);
+    if (translated instanceof DatabaseUnavailableError) availability.failed(translated.message);
+    return translated;
+  };
   /**
    * A client of the pool, its queries (driver errors translated) and its release. While checked
    * out a client has no `error` listener of the pool's: a connection lost between two of its
@@ -229,18 +260,23 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
     try {
       client = await pool.connect();
     } catch (error) {
-      throw translateDatabaseError(error);
+      // No free connection in time while the pool holds connections: the database answers and the
+      // pool is saturated; a 503 (retryable), but no outage to probe for or to announce the end of.
+      const saturated = pool.totalCount > 0 && /timeout exceeded when trying to connect/i.test(String(error));
+      throw saturated ? translateDatabaseError(error) : translate(error);
     }
     const ignore = () => {};
     client.on("error", ignore);
     let broken = false;
     return {
       async query<R>(sql: string, params?: readonly unknown[]) {
+        const ticket = availability.ticket();
         try {
           const result = await client.query(sql, params as unknown[] | undefined);
+          availability.succeeded(ticket);
           return { command: result.command, rowCount: result.rowCount ?? 0, rows: result.rows as R[] };
         } catch (error) {
-          const translatedError = translateDatabaseError(error);
+          const translatedError = translate(error);
           if (translatedError instanceof DatabaseUnavailableError) broken = true;
           throw translatedError;
         }
@@ -260,11 +296,12 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
     async end() {},
   };
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyPool as never }) });
-  const listener = createPgListener(target.url, types);
+  const listener = createPgListener(target.url, types, availability);
   let closed = false;
   return {
     kind: "postgres",
     kysely,
+    availability,
     async withConnection(fn) {
       const { query, release } = await checkout();
       try {
@@ -310,12 +347,14 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
       client.on("end", () => {
         lost = true;
       });
+      const ticket = availability.ticket();
       try {
         await client.connect();
         const { rows } = await client.query<{ locked: boolean }>(
           "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked",
           [key],
         );
+        availability.succeeded(ticket);
         if (rows[0]?.locked) {
           return {
             lost: () => lost,
@@ -326,7 +365,7 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
         }
       } catch (error) {
         await client.end().catch(() => {});
-        throw translateDatabaseError(error);
+        throw translate(error);
       }
       await client.end().catch(() => {});
       return null;
@@ -354,6 +393,7 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
     async close() {
       if (closed) return;
       closed = true;
+      availability.close();
       await listener.close();
       await kysely.destroy();
       await pool.end();
@@ -364,9 +404,11 @@ async function openPostgres(target: { url: string; poolSize?: number | undefined
 /**
  * One dedicated connection carries every LISTEN of the process. When it
  * drops it reconnects with backoff, listens again and tells every handler,
- * since notifications sent meanwhile are lost.
+ * since notifications sent meanwhile are lost. A reconnect waiting for its
+ * timer is tried at once when the pool sees the database answer again: the
+ * handlers (caches, queues, sweeps) resume with it, not seconds later.
  */
-function createPgListener(url: string, types: pg.CustomTypesConfig) {
+function createPgListener(url: string, types: pg.CustomTypesConfig, availability: AvailabilityTracker) {
   const channels = new Map<string, Set<NotificationHandlers>>();
   let client: pg.Client | undefined;
   let connecting: Promise<pg.Client> | undefined;
@@ -378,6 +420,7 @@ function createPgListener(url: string, types: pg.CustomTypesConfig) {
 
   const connect = async (): Promise<pg.Client> => {
     const next = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: 5_000 });
+    const ticket = availability.ticket();
     next.on("notification", (message) => {
       for (const handlers of channels.get(message.channel) ?? []) handlers.onNotify(message.payload ?? "");
     });
@@ -386,6 +429,7 @@ function createPgListener(url: string, types: pg.CustomTypesConfig) {
     try {
       await next.connect();
       for (const channel of channels.keys()) await next.query(`LISTEN ${quote(channel)}`);
+      availability.succeeded(ticket);
     } catch (error) {
       next.removeAllListeners("end");
       await next.end().catch(() => {});
@@ -417,21 +461,29 @@ function createPgListener(url: string, types: pg.CustomTypesConfig) {
     scheduleReconnect();
   };
 
+  const reconnect = () => {
+    retryTimer = undefined;
+    ensure().then(
+      () => {
+        for (const set of channels.values()) for (const handlers of set) handlers.onReconnect?.();
+      },
+      () => scheduleReconnect(),
+    );
+  };
+
   const scheduleReconnect = () => {
     if (closed || retryTimer) return;
     const delay = Math.min(5_000, 100 * 2 ** attempt);
     attempt += 1;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      ensure().then(
-        () => {
-          for (const set of channels.values()) for (const handlers of set) handlers.onReconnect?.();
-        },
-        () => scheduleReconnect(),
-      );
-    }, delay);
+    retryTimer = setTimeout(reconnect, delay);
     retryTimer.unref();
   };
+
+  const stopWatching = availability.onChange((change) => {
+    if (!change.available || closed || !retryTimer) return;
+    clearTimeout(retryTimer);
+    reconnect();
+  });
 
   return {
     async listen(channel: string, handlers: NotificationHandlers) {
@@ -457,6 +509,7 @@ function createPgListener(url: string, types: pg.CustomTypesConfig) {
     },
     async close() {
       closed = true;
+      stopWatching();
       if (retryTimer) clearTimeout(retryTimer);
       const current = client ?? (await connecting?.catch(() => undefined));
       client = undefined;

@@ -1,3 +1,5 @@
+export type { AvailabilityChange, DatabaseAvailability } from "./availability.ts";
+export { PROBE_INTERVAL_MS } from "./availability.ts";
 export type {
   AdvisoryLock,
   Database,

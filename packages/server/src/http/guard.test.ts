@@ -4,7 +4,7 @@ import { createManualClock, setupApp, type TestApp } from "../_test/app.ts";
 import { setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { createIdempotency } from "../idempotency/index.ts";
 import { createKeyService, type KeyService } from "../keys/service.ts";
-import { createLogger } from "../logging/index.ts";
+import { createDependencyLog, createLogger } from "../logging/index.ts";
 import { createMetrics } from "../metrics/index.ts";
 import { createCursorSigner } from "../paging/index.ts";
 import { createSlidingWindowLimiter } from "../quotas/limiter.ts";
@@ -206,6 +206,7 @@ describe("guard rules for routes that come with later issues", () => {
     const logger = createLogger({ level: "silent" });
     const pipeline = createPipeline({
       logger,
+      dependencies: createDependencyLog({ logger }),
       metrics: createMetrics({
         poolStats: () => database.db.poolStats(),
         keyCacheSize: () => 0,

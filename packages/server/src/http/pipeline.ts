@@ -1,5 +1,6 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import type { DependencyLog } from "../logging/index.ts";
 import { errorHandlerFor } from "./error-handler.ts";
 import { validatorCompiler } from "./input-text.ts";
 import { createRequestLifecycle, type RequestLifecycleDeps } from "./pipeline-lifecycle.ts";
@@ -13,6 +14,8 @@ import type { Surface } from "./surfaces.ts";
 
 export interface PipelineDeps extends RequestLifecycleDeps, RouteCompilerDeps {
   readCache: ReadCache;
+  /** Where 503s count as dependency failures (throttled lines). */
+  dependencies: DependencyLog;
   revisions: Revisions;
 }
 
@@ -60,7 +63,7 @@ export function createPipeline(deps: PipelineDeps) {
       app.register(
         async (scope) => {
           scope.setValidatorCompiler(validatorCompiler);
-          scope.setErrorHandler(errorHandlerFor(surface, logger));
+          scope.setErrorHandler(errorHandlerFor(surface, { logger, dependencies: deps.dependencies }));
           if (surface.prefix !== "") scope.setNotFoundHandler(notFoundHandler(surface));
           for (const route of routes) {
             const { multipart: form } = route;

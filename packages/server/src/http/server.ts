@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
+import type { DependencyLog } from "../logging/index.ts";
 import { type CorsPolicy, registerPreflight } from "./cors.ts";
 import { errorHandlerFor } from "./error-handler.ts";
 import {
@@ -27,6 +28,7 @@ function trustProxyOption(
 export interface PublicServerDeps {
   config: Pick<Config, "trustProxy">;
   logger: Logger;
+  dependencies: DependencyLog;
   pipeline: ReturnType<typeof createPipeline>;
   cors: CorsPolicy;
   /** Every surface the listener serves. */
@@ -39,6 +41,7 @@ export interface PublicServerDeps {
 export function createPublicServer({
   config,
   logger,
+  dependencies,
   pipeline,
   cors,
   surfaces,
@@ -75,7 +78,7 @@ export function createPublicServer({
   server.decorateRequest("readCacheSlot", undefined);
   // Before any route is mounted: every route inherits the hooks its parent holds at that point.
   secureDocuments(server);
-  server.setErrorHandler(errorHandlerFor(surfaces.platform, logger));
+  server.setErrorHandler(errorHandlerFor(surfaces.platform, { logger, dependencies }));
   server.setNotFoundHandler(pipeline.notFoundHandler(surfaces.platform));
   registerPreflight(server, cors, pipeline.plainHooks("platform", "/*", "OPTIONS"));
   for (const name of ["platform", "market", "classic", "predict", "app"] as const) {

@@ -2,7 +2,8 @@ import { hostname } from "node:os";
 import type { Logger } from "pino";
 import type { Hex, PublicClient } from "viem";
 import { defaultReplicaId } from "../config/index.ts";
-import type { Database } from "../db/index.ts";
+import { type Database, DatabaseUnavailableError } from "../db/index.ts";
+import { createDependencyLog, type DependencyLog } from "../logging/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import { createWriter } from "./apply.ts";
 import { createHeadStore } from "./head-store.ts";
@@ -37,6 +38,8 @@ export const WRITER_LOCK_RETRY_MS = 2_000;
 export interface ScopeIndexerOptions {
   db: Database;
   logger: Logger;
+  /** Where failed steps are logged, throttled (default: a log of its own on `logger`). */
+  dependencies?: DependencyLog;
   clock: Clock;
   scope: Projection;
   rpcUrl: string;
@@ -104,11 +107,18 @@ export interface TransactionRecovery {
  * meanwhile, write them with the head, and plan the next reads. One writer
  * per scope across replicas, through a PostgreSQL advisory lock; replicas
  * without the lock wait and retry. A failed step drops what was read ahead,
- * is recorded in the head row and retried with backoff.
+ * is recorded in the head row and retried with backoff (`retryDelay`: 250 ms
+ * doubling to 30 s); a step that failed because the database is unavailable
+ * is retried as soon as the pool sees the database answer again, whatever the
+ * backoff has grown to.
  */
 export function createScopeIndexer(options: ScopeIndexerOptions) {
   const { db, logger, clock, scope } = options;
   const log = logger.child({ scope: scope.id });
+  const dependencies = options.dependencies ?? createDependencyLog({ logger, now: () => clock.now() });
+  /** The dependency-log name of this scope's failures other than the database's (RPC, decoding). */
+  const failureName = `indexer ${scope.id}`;
+  let failing = false;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const rpc = createChainRpc({ rpcUrl: options.rpcUrl, client: options.client });
   const heads = createHeadStore({ db, clock, scope });
@@ -144,8 +154,11 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
   let endPollWait: (() => void) | undefined;
   /** A new block was announced while no poll wait was in progress: the next one is skipped. */
   let blockAnnounced = false;
-  /** Waits `ms`; a poll wait (`untilNewBlock`) also ends when a new block is announced. */
-  const sleep = (ms: number, untilNewBlock = false) =>
+  /**
+   * Waits `ms`; a poll wait (`untilNewBlock`) also ends when a new block is announced, and any
+   * wait when `until` settles first.
+   */
+  const sleep = (ms: number, untilNewBlock = false, until?: Promise<void>) =>
     new Promise<void>((resolve) => {
       if (untilNewBlock && blockAnnounced) {
         blockAnnounced = false;
@@ -160,6 +173,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       const timer = setTimeout(done, ms);
       wake = done;
       if (untilNewBlock) endPollWait = done;
+      until?.then(done);
     });
 
   const writerLock = createWriterLock({
@@ -276,12 +290,25 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         }
         const more = await step();
         backoff = FIRST_RETRY_DELAY_MS;
+        if (failing) {
+          failing = false;
+          dependencies.recovered(failureName);
+        }
         if (!more) await sleep(pollIntervalMs, true);
       } catch (error) {
         if (stopped) break;
         abandonRanges();
         const message = describeFailure(error);
-        log.warn({ msg: "indexing failed; retrying", reason: message, retryInMs: backoff });
+        if (error instanceof DatabaseUnavailableError) {
+          // Nothing to record the failure in; the pool's recovery ends the wait.
+          dependencies.failed("database", message);
+          const recovery = db.availability.whenAvailable();
+          await sleep(backoff, false, recovery);
+          backoff = db.availability.available() ? FIRST_RETRY_DELAY_MS : retryDelay(backoff);
+          continue;
+        }
+        failing = true;
+        dependencies.failed(failureName, message);
         await heads.recordFailure(message.slice(0, 500));
         await sleep(backoff);
         backoff = retryDelay(backoff);

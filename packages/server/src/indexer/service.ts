@@ -3,6 +3,7 @@ import type { AdminIndexerHandOff, AdminScopeHead, Head } from "@mkt/protocol";
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Database } from "../db/index.ts";
+import type { DependencyLog } from "../logging/index.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import { createScopeIndexer, type ScopeIndexer, type ScopeIndexerOptions } from "./engine.ts";
 import type { HeadRow } from "./head-store.ts";
@@ -32,6 +33,8 @@ export function toHead(row: HeadRow): Head {
 export interface IndexerServiceOptions {
   db: Database;
   logger: Logger;
+  /** Where failed indexing steps are logged, throttled (`ScopeIndexerOptions.dependencies`). */
+  dependencies?: DependencyLog;
   clock: Clock;
   deployments: ChainDeployment[];
   registry: Registry;
@@ -53,6 +56,7 @@ export interface IndexerServiceOptions {
 export function createIndexerService({
   db,
   logger,
+  dependencies,
   clock,
   deployments,
   registry,
@@ -87,6 +91,7 @@ export function createIndexerService({
     createScopeIndexer({
       db,
       logger,
+      ...(dependencies ? { dependencies } : {}),
       clock,
       scope,
       rpcUrl: rpcOf.get(scope.chainId)!,

@@ -82,4 +82,5 @@ export function createLogger(options: {
   return logger;
 }
 
+export { createDependencyLog, DEPENDENCY_LOG_INTERVAL_MS, type DependencyLog } from "./dependency-log.ts";
 export type { Logger };

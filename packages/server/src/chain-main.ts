@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { startChains } from "./chains/index.ts";
 import { type Config, ConfigError, DEV_ETH_USD_PRICE, loadConfig } from "./config/index.ts";
 import { createLogger } from "./logging/index.ts";
+import { stopOnSignals } from "./shutdown.ts";
 
 /**
  * `npm run chain` (and `mkt chain`): the dev chains `npm start` runs, on
@@ -50,28 +51,7 @@ async function main() {
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ msg: "shutting down", signal });
-    const force = setTimeout(() => {
-      logger.error({ msg: "shutdown took too long; exiting" });
-      process.exit(1);
-    }, 15_000);
-    force.unref();
-    try {
-      await chains.close();
-      logger.info({ msg: "stopped" });
-      logger.flush();
-      process.exitCode = 0;
-    } catch (error) {
-      logger.error({ msg: "shutdown failed", err: error });
-      process.exitCode = 1;
-    }
-  };
-  process.once("SIGINT", () => void stop("SIGINT"));
-  process.once("SIGTERM", () => void stop("SIGTERM"));
+  stopOnSignals(logger, () => chains.close());
 }
 
 main().catch((error) => {

@@ -17,6 +17,7 @@ import {
 import { INDEXER_CHANNEL } from "./indexer/head-store.ts";
 import type { KeyService } from "./keys/service.ts";
 import { createLogger } from "./logging/index.ts";
+import { stopOnSignals } from "./shutdown.ts";
 
 /**
  * `npm start`: parse the environment, open and migrate the database, serve
@@ -111,34 +112,15 @@ async function main() {
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ msg: "shutting down", signal });
-    const force = setTimeout(() => {
-      logger.error({ msg: "shutdown took too long; exiting" });
-      process.exit(1);
-    }, 15_000);
-    force.unref();
-    try {
-      await demoReleases?.stop();
-      await demoClassicActivity?.stop();
-      await demoClassic?.stop();
-      for (const stop of unfollow) stop();
-      await app.close();
-      await chains.close();
-      await db.close();
-      logger.info({ msg: "stopped" });
-      logger.flush();
-      process.exitCode = 0;
-    } catch (error) {
-      logger.error({ msg: "shutdown failed", err: error });
-      process.exitCode = 1;
-    }
-  };
-  process.once("SIGINT", () => void stop("SIGINT"));
-  process.once("SIGTERM", () => void stop("SIGTERM"));
+  stopOnSignals(logger, async () => {
+    await demoReleases?.stop();
+    await demoClassicActivity?.stop();
+    await demoClassic?.stop();
+    for (const stop of unfollow) stop();
+    await app.close();
+    await chains.close();
+    await db.close();
+  });
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   type SessionService,
 } from "../../identity/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
+import { classicProfileFields } from "../user-data.ts";
 import { createSignInChallenges, type SignInChallenge } from "./challenges.ts";
 
 /** Who sent a sign-in, as plain values taken from the request. */
@@ -103,9 +104,7 @@ export function createClassicAuthService({ db, clock, sessions, chainId, profile
       id: account.id,
       primaryAddress: profile?.address ?? account.wallets[0] ?? "",
       wallets: account.wallets,
-      username: profile?.username ?? "",
-      displayName: profile ? profile.username || profile.xUsername : "",
-      profileImage: (profile && (profile.avatarUrl || profile.pixelPfpUrl || profile.xAvatarUrl)) || null,
+      ...(profile ? classicProfileFields(profile) : { username: "", displayName: "", profileImage: null }),
     };
   };
 

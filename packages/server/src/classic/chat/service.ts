@@ -13,6 +13,7 @@ import type { Clock } from "../../quotas/limiter.ts";
 import { accountLimitReached } from "../account-limits.ts";
 import { controlsWallet } from "../auth/ownership.ts";
 import type { ClassicGameDirectory } from "../directory.ts";
+import { classicProfileFields } from "../user-data.ts";
 
 /** A game whose chat is read or written. */
 export interface ChatGame {
@@ -110,13 +111,7 @@ export function createClassicChatService({
         author: {
           address: row.author_address,
           userData: profile
-            ? {
-                id: row.account_id,
-                username: profile.username,
-                displayName: profile.username || profile.xUsername,
-                profileImage: profile.avatarUrl || profile.pixelPfpUrl || profile.xAvatarUrl || null,
-                address: row.author_address,
-              }
+            ? { id: row.account_id, ...classicProfileFields(profile), address: row.author_address }
             : null,
         },
         text: deleted ? "" : row.text,

@@ -30,6 +30,7 @@ import type { ProfileReader } from "../../identity/index.ts";
 import { artUrl, type ImageLinks } from "../../media/index.ts";
 import type { CardCatalogue, ClassicGameDirectory, RenderOptions } from "../directory.ts";
 import { assertPageDepth } from "../page-depth.ts";
+import { classicProfileFields } from "../user-data.ts";
 import { type DrawnCard, drawPackCard, isFirstEdition } from "./card.ts";
 
 /** One `classic_packs` row with what the reads need of its game, every uint as text. */
@@ -680,13 +681,7 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
     if (!accountId) return null;
     const profile = await profiles.ofAccount(accountId);
     if (!profile) return null;
-    return {
-      id: accountId,
-      username: profile.username,
-      displayName: profile.username || profile.xUsername,
-      profileImage: profile.avatarUrl || profile.pixelPfpUrl || profile.xAvatarUrl || null,
-      address,
-    };
+    return { id: accountId, ...classicProfileFields(profile), address };
   }
 }
 

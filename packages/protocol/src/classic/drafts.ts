@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { classicPaginationSchema, classicQuery, isoDateTime } from "./common.ts";
+import { CLASSIC_RARITY_NAMES, classicPaginationSchema, classicQuery, isoDateTime } from "./common.ts";
 
 /**
  * The Classic creator workflow (classic-api.md section 3; issue 14): drafts,
@@ -465,8 +465,9 @@ export const CLASSIC_PACK_NAME_MAX = 18;
  */
 export const CLASSIC_LIVE_DEFAULT_ODDS_BPS = [6653, 2400, 900, 45, 2] as const;
 
-/** The rarity words of a live draft's `metadataItems`, Common (code 1) .. Mythic (code 5). */
-export const CLASSIC_LIVE_RARITY_WORDS = ["Common", "Rare", "Epic", "Legendary", "Mythic"] as const;
+const [, ...assignedRarityNames] = CLASSIC_RARITY_NAMES;
+/** The rarity words of a live draft's `metadataItems`, Common (code 1) .. Mythic (code 5): the rarity names but NOT_ASSIGNED. */
+export const CLASSIC_LIVE_RARITY_WORDS = assignedRarityNames;
 export type ClassicLiveRarityWord = (typeof CLASSIC_LIVE_RARITY_WORDS)[number];
 
 /** The suffix of the ticket token's name derived from a live draft's `name`. */

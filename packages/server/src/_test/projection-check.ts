@@ -9,6 +9,9 @@ import type { TestChain } from "./dev-chain.ts";
 
 type Row = Record<string, unknown>;
 
+/** A chain as the check reads it: a test's own dev chain, or one `npm run chain` runs. */
+export type IndexedChain = Pick<TestChain, "clients" | "deployment">;
+
 /** Market events recorded in predict_trades. */
 const TRADES = new Set(["Buy", "Sell", "Redeemed"]);
 
@@ -75,7 +78,7 @@ export async function snapshotProjection(db: Database): Promise<Record<string, s
  * - The classic summaries (pack counts, collectors, holders, platform totals,
  *   mint hours) equal a GROUP BY over the packs.
  */
-export async function expectProjectionMatchesChain(db: Database, chain: TestChain): Promise<void> {
+export async function expectProjectionMatchesChain(db: Database, chain: IndexedChain): Promise<void> {
   const { publicClient } = chain.clients;
   const query = async <T extends Row>(sql: string, params: unknown[] = []) =>
     (await db.withConnection((c) => c.query<T>(sql, params))).rows;
@@ -256,7 +259,11 @@ export async function expectProjectionMatchesChain(db: Database, chain: TestChai
 }
 
 /** Every state row holds what its contract reports now (prediction markets: at `predictAt`, their scope's head). */
-async function expectStateMatchesContracts(db: Database, chain: TestChain, predictAt: bigint): Promise<void> {
+async function expectStateMatchesContracts(
+  db: Database,
+  chain: IndexedChain,
+  predictAt: bigint,
+): Promise<void> {
   const { publicClient } = chain.clients;
   const query = async <T extends Row>(sql: string, params: unknown[] = []) =>
     (await db.withConnection((c) => c.query<T>(sql, params))).rows;

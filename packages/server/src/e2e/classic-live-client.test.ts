@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import {
   boosterDropAbi,
   createChainClients,
@@ -23,6 +21,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { onPostgres, setupDatabase, type TestDatabase } from "../_test/database.ts";
+import { type NpmScript, runNpmScript } from "../_test/npm-script.ts";
 import { freeLoopbackPort } from "../_test/ports.ts";
 
 /**
@@ -34,8 +33,6 @@ import { freeLoopbackPort } from "../_test/ports.ts";
  * the JSON type the client expects. The writes run the client's whole creator flow: sign in,
  * slug, upload, draft, deploy through the factory on the dev chain, confirm, ready.
  */
-
-const REPO = new URL("../../../../", import.meta.url).pathname;
 
 /** A JSON type as the client reads it; `a|b` accepts either. */
 type JsonType = "string" | "number" | "boolean" | "array" | "object" | "null";
@@ -81,50 +78,29 @@ function expectReads(body: unknown, reads: Reads) {
 }
 
 interface Started {
-  child: ChildProcess;
+  script: NpmScript;
   url: string;
   admin: string;
   dataDir: string;
-  output: () => string;
 }
 
 /** `npm start` in the repository, on free ports, the demo activity on (its default). */
 async function npmStart(env: Record<string, string>): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), "mkt-live-client-"));
-  const child = spawn("npm", ["start", "--silent"], {
-    cwd: REPO,
-    detached: true,
-    env: {
-      ...process.env,
-      // `npm start` runs `node`: the one running this test.
-      PATH: `${dirname(process.execPath)}:${process.env["PATH"] ?? ""}`,
-      PORT: "0",
-      ADMIN_PORT: "0",
-      DEVNET_PORT_8453: "0",
-      DEVNET_PORT_4663: "0",
-      MKT_DATA_DIR: dataDir,
-      MKT_DEMO_RATE: "10",
-      LOG_LEVEL: "warn",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const script = runNpmScript("start", {
+    PORT: "0",
+    ADMIN_PORT: "0",
+    DEVNET_PORT_8453: "0",
+    DEVNET_PORT_4663: "0",
+    MKT_DATA_DIR: dataDir,
+    MKT_DEMO_RATE: "10",
+    LOG_LEVEL: "warn",
+    ...env,
   });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on("data", () => {
-      if (output.includes("admin token")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`npm start exited ${code}: ${output}`)));
-  });
-  const url = /listening on\s+(\S+)/.exec(output)?.[1];
-  const admin = /operator\s+(\S+)/.exec(output)?.[1];
-  return { child, url: url!, admin: admin!, dataDir, output: () => output };
+  await script.waitFor(/admin token/);
+  const [, url] = await script.waitFor(/listening on\s+(\S+)/);
+  const [, admin] = await script.waitFor(/operator\s+(\S+)/);
+  return { script, url: url!, admin: admin!, dataDir };
 }
 
 describe("a client of the live Classic service, against npm start", () => {
@@ -224,10 +200,7 @@ describe("a client of the live Classic service, against npm start", () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (started?.child.exitCode === null) {
-      process.kill(-started.child.pid!, "SIGTERM");
-      await once(started.child, "exit");
-    }
+    await started?.script.stop();
     await database?.close();
   });
 

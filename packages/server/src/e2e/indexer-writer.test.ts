@@ -1,57 +1,63 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeChainConfig } from "@mkt/chain";
-import type { AdminIndexer, AdminIndexerHandOffs } from "@mkt/protocol";
+import { promisify } from "node:util";
+import { createChainClients, readChainConfig } from "@mkt/chain";
+import { type AdminIndexer, type AdminIndexerHandOffs, adminIndexerHandOffsSchema } from "@mkt/protocol";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
-import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
-import { expectProjectionMatchesChain, snapshotProjection } from "../_test/projection-check.ts";
+import { type NpmScript, REPO, runNpmScript } from "../_test/npm-script.ts";
+import {
+  expectProjectionMatchesChain,
+  type IndexedChain,
+  snapshotProjection,
+} from "../_test/projection-check.ts";
 import { scopesOf } from "../indexer/projections.ts";
 import { createIndexerService } from "../indexer/service.ts";
 import { createLogger } from "../logging/index.ts";
 import { systemClock } from "../quotas/limiter.ts";
 
 /**
- * The indexer's writer as docs/operations.md ("The indexer's writer") describes it: three replicas of
- * `npm start`'s process on one PostgreSQL, following a chain that runs on its own (described with
- * MKT_CONFIG), two indexing and one started with MKT_INDEXER=0. Every replica names the same writer
- * per scope; the operator hands the writer off and the other indexing replica takes it; the
- * projection then equals the chain, with nothing missed or written twice across the hand-off.
+ * "Several replicas" of docs/operations.md, done as written: one standalone dev chain
+ * (`npm run chain`, its demo activity on), and replicas started with the command its banner prints
+ * (`MKT_CONFIG=… ETH_USD_PRICE=3000 npm start`) plus what every replica shares (DATABASE_URL,
+ * ADMIN_TOKEN) and what differs (MKT_REPLICA_ID, MKT_INDEXER, ports): two indexing and one with
+ * MKT_INDEXER=0. Every replica names the same writer per scope; the operator hands the writer off
+ * with `mkt indexer handoff` while the demo moves the chain, and the other indexing replica takes
+ * it. The chain is then stopped where it is (no more blocks) and the projection must equal it, with
+ * nothing missed or written twice across the hand-off.
  */
 
 const ADMIN_TOKEN = "writer-admin-token-0123456789abcdef";
+const run = promisify(execFile);
 
 interface Replica {
   id: string;
-  child: ChildProcess;
+  script: NpmScript;
   adminUrl: string;
-  output: string[];
 }
 
-async function startReplica(id: string, env: Record<string, string>): Promise<Replica> {
-  const main = new URL("../main.ts", import.meta.url).pathname;
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, ...env, MKT_REPLICA_ID: id },
-    stdio: ["ignore", "pipe", "pipe"],
+/** A JSON-RPC call to a dev chain (the hardhat methods viem has no action for). */
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
-  const output: string[] = [];
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  const banner = await new Promise<RegExpExecArray>((resolve, reject) => {
-    let text = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
-      output.push(chunk.toString());
-      const found = /replica\s+(\S+)[\s\S]*operator\s+(\S+)/.exec(text);
-      if (found) resolve(found);
-    });
-    child.once("exit", (code) => reject(new Error(`replica exited with ${code}:\n${output.join("")}`)));
-  });
-  expect(banner[1]).toBe(id);
-  return { id, child, adminUrl: banner[2]!, output };
+  const answer = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
+  return answer.result;
+}
+
+/**
+ * Stops the chain where it is, or lets it go again: no automine, no interval mining, so the demo's
+ * transactions wait in the pool and the head stays put.
+ */
+async function freeze(chain: IndexedChain, frozen: boolean) {
+  await rpc(chain.deployment.rpcUrl, "evm_setAutomine", [!frozen]);
+  await rpc(chain.deployment.rpcUrl, "evm_setIntervalMining", [frozen ? 0 : 1_000]);
 }
 
 async function admin<T>(replica: Replica, method: string, path: string, body?: unknown) {
@@ -84,60 +90,84 @@ const writersSeenBy = async (replica: Replica) =>
 
 /** The JSON log lines of a replica with this message. */
 const logLines = (replica: Replica, msg: string) =>
-  replica.output
-    .join("")
+  replica.script
+    .output()
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((line) => line["msg"] === msg);
 
 let database: TestDatabase;
-let chains: TestChain[] = [];
+let chain: NpmScript | undefined;
+let chains: IndexedChain[] = [];
 let dataDir: string;
 const replicas: Replica[] = [];
 
 postgresOnly.describe("the indexer's writer across replicas", () => {
   const scopeIds = () => scopesOf(chains.map((chain) => chain.deployment)).map((scope) => scope.id);
-  /** The market chain: its activity is what moves during the hand-off. */
-  const chain = () => chains[0]!;
-  let env: Record<string, string>;
+  /** The banner's replica command, as environment variables (`MKT_CONFIG=… ETH_USD_PRICE=… npm start`). */
+  let printed: Record<string, string>;
 
   beforeAll(async () => {
     database = await setupDatabase();
-    chains = [await setupDevChain(8453), await setupDevChain(4663)];
     dataDir = mkdtempSync(join(tmpdir(), "mkt-writer-"));
-    const configPath = join(dataDir, "chains.json");
-    await writeChainConfig(
-      configPath,
-      chains.map((chain) => chain.deployment),
+    chain = runNpmScript("chain", {
+      MKT_DATA_DIR: join(dataDir, "chain"),
+      DEVNET_PORT_8453: "0",
+      DEVNET_PORT_4663: "0",
+      MKT_CONFIG: undefined,
+      RPC_URL_8453: undefined,
+      RPC_URL_4663: undefined,
+      LOG_LEVEL: "warn",
+    });
+    const [, command] = await chain.waitFor(/replicas\s+(.*npm start)\n/);
+    printed = Object.fromEntries(
+      [...command!.matchAll(/(\w+)=(\S+)/g)].map(([, name, value]) => [name!, value!] as const),
     );
-    env = {
-      DATABASE_URL: database.url!,
-      MKT_CONFIG: configPath,
-      PORT: "0",
-      ADMIN_PORT: "0",
-      ADMIN_TOKEN,
-      ETH_USD_PRICE: "3000",
-      LOG_LEVEL: "info",
-      LOG_FORMAT: "json",
-    };
-    for (const chain of chains) await chain.simulate(20);
+    expect(Object.keys(printed).sort()).toEqual(["ETH_USD_PRICE", "MKT_CONFIG"]);
+    chains = (await readChainConfig(printed["MKT_CONFIG"]!)).chains.map((deployment) => ({
+      deployment,
+      clients: createChainClients({ rpcUrl: deployment.rpcUrl, chainId: deployment.chainId }),
+    }));
+    expect(chains.map((chain) => chain.deployment.chainId).sort()).toEqual([4663, 8453]);
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all(
-      replicas.map(async (replica) => {
-        if (replica.child.exitCode !== null || replica.child.signalCode !== null) return;
-        replica.child.kill("SIGTERM");
-        await once(replica.child, "exit");
-      }),
-    );
-    for (const chain of chains) await chain.close();
+    await Promise.all(replicas.map((replica) => replica.script.stop()));
+    // Let the demo's waiting transactions through, so the chain process stops as it usually does.
+    await Promise.all(chains.map((chain) => freeze(chain, false).catch(() => undefined)));
+    await chain?.stop();
     await database?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
-  /** Every scope's head at the chain's newest block (or past its last final one). */
+  /** A replica as the docs start one: the banner's command, the shared and the per-replica settings. */
+  async function startReplica(id: string, env: Record<string, string> = {}): Promise<Replica> {
+    const script = runNpmScript("start", {
+      ...printed,
+      DATABASE_URL: database.url!,
+      ADMIN_TOKEN,
+      MKT_REPLICA_ID: id,
+      MKT_DATA_DIR: join(dataDir, id),
+      PORT: "0",
+      ADMIN_PORT: "0",
+      LOG_LEVEL: "info",
+      LOG_FORMAT: "json",
+      ...env,
+    });
+    const started: Replica = { id, script, adminUrl: "" };
+    replicas.push(started);
+    const [, replica, adminUrl] = await script.waitFor(/replica\s+(\S+)[\s\S]*operator\s+(\S+)/);
+    expect(replica).toBe(id);
+    started.adminUrl = adminUrl!;
+    return started;
+  }
+
+  /** The next block each scope will index, as a replica reports it. */
+  const nextBlocks = async (replica: Replica) =>
+    Object.fromEntries((await indexerOf(replica)).scopes.map((scope) => [scope.scope, scope.nextBlock]));
+
+  /** Every scope's head at the chain's newest block (or past its last final one): for a frozen chain. */
   async function caughtUp(replica: Replica): Promise<void> {
     const latest = new Map(
       await Promise.all(
@@ -158,19 +188,20 @@ postgresOnly.describe("the indexer's writer across replicas", () => {
     );
   }
 
-  it("names one writer on every replica, never the one with MKT_INDEXER=0, and hands it off on request", async () => {
-    const first = await startReplica("writer-a", { ...env, MKT_DATA_DIR: join(dataDir, "a") });
-    replicas.push(first);
-    await caughtUp(first);
-    const [second, reader] = await Promise.all([
-      startReplica("writer-b", { ...env, MKT_DATA_DIR: join(dataDir, "b") }),
-      startReplica("reader-c", { ...env, MKT_DATA_DIR: join(dataDir, "c"), MKT_INDEXER: "0" }),
-    ]);
-    replicas.push(second, reader);
-
-    // Every replica names writer-a; only writer-a says it is itself.
+  it("names one writer on every replica, never the one with MKT_INDEXER=0, and hands it off with mkt indexer handoff", async () => {
+    const first = await startReplica("writer-a");
     const held = (writer: string, self: boolean) =>
       Object.fromEntries(scopeIds().map((id) => [id, [writer, self]]));
+    await vi.waitFor(async () => expect(await writersSeenBy(first)).toEqual(held("writer-a", true)), {
+      timeout: 60_000,
+      interval: 200,
+    });
+    const [second, reader] = await Promise.all([
+      startReplica("writer-b"),
+      startReplica("reader-c", { MKT_INDEXER: "0" }),
+    ]);
+
+    // Every replica names writer-a; only writer-a says it is itself.
     expect(await writersSeenBy(first)).toEqual(held("writer-a", true));
     expect(await writersSeenBy(second)).toEqual(held("writer-a", false));
     expect(await writersSeenBy(reader)).toEqual(held("writer-a", false));
@@ -210,14 +241,26 @@ postgresOnly.describe("the indexer's writer across replicas", () => {
     expect(none.status, none.text).toBe(200);
     expect(none.json().handOffs.map((handOff) => handOff.released)).toEqual(scopeIds().map(() => false));
 
-    // The chain moves while the writer is handed off.
-    const moving = chain().simulate(15, 2n);
-    const handOff = await admin<AdminIndexerHandOffs>(first, "POST", "/admin/indexer/handoff", {
-      holdOffSeconds: 120,
-    });
-    await moving;
-    expect(handOff.status, handOff.text).toBe(200);
-    const answer = handOff.json();
+    // The operator's command (from its sources), while the demo moves the chain: `mkt indexer handoff`
+    // against writer-a.
+    const before = await nextBlocks(second);
+    const { stdout } = await run(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(REPO, "packages/cli/src/main.ts"),
+        "indexer",
+        "handoff",
+        "--hold-off",
+        "120",
+        "--json",
+      ],
+      {
+        env: { PATH: process.env["PATH"] ?? "", MKT_ADMIN_URL: first.adminUrl, MKT_ADMIN_TOKEN: ADMIN_TOKEN },
+      },
+    );
+    const answer = adminIndexerHandOffsSchema.parse(JSON.parse(stdout));
     expect(answer.replica).toBe("writer-a");
     expect(
       answer.handOffs.map(({ scope, released, writer, takenBy }) => ({ scope, released, writer, takenBy })),
@@ -233,8 +276,16 @@ postgresOnly.describe("the indexer's writer across replicas", () => {
     for (const scope of (await indexerOf(first)).scopes)
       expect(scope.writer.holdOffUntil).toBeGreaterThan(Date.now());
 
-    await chain().simulate(10, 3n);
-    await chains[1]!.simulate(5, 3n);
+    // writer-b indexes what the demo mines after the hand-off: every scope moves on.
+    await vi.waitFor(
+      async () => {
+        const after = await nextBlocks(second);
+        for (const id of scopeIds()) expect(after[id]!).toBeGreaterThan(before[id]! + 3);
+      },
+      { timeout: 60_000, interval: 500 },
+    );
+    // Then the chain stops where it is, and every replica sees the projection reach its head.
+    await Promise.all(chains.map((chain) => freeze(chain, true)));
     await caughtUp(reader);
 
     // The take and release lines, at info, with the scope and the replica.
@@ -243,10 +294,16 @@ postgresOnly.describe("the indexer's writer across replicas", () => {
         .map((line) => ({ level: line["level"], replica: line["replica"], scope: line["scope"] }))
         .sort((a, b) => String(a.scope).localeCompare(String(b.scope)));
     const each = (replica: string) => [...scopeIds()].sort().map((id) => ({ level: 30, replica, scope: id }));
-    expect(lines(first, "took the indexer's writer lock")).toEqual(each("writer-a"));
-    expect(lines(first, "released the indexer's writer lock")).toEqual(each("writer-a"));
-    expect(lines(second, "took the indexer's writer lock")).toEqual(each("writer-b"));
-    expect(lines(reader, "took the indexer's writer lock")).toEqual([]);
+    // JSON lines are written in batches, flushed at least every second.
+    await vi.waitFor(
+      () => {
+        expect(lines(first, "took the indexer's writer lock")).toEqual(each("writer-a"));
+        expect(lines(first, "released the indexer's writer lock")).toEqual(each("writer-a"));
+        expect(lines(second, "took the indexer's writer lock")).toEqual(each("writer-b"));
+        expect(lines(reader, "took the indexer's writer lock")).toEqual([]);
+      },
+      { timeout: 5_000, interval: 100 },
+    );
 
     // Nothing missed or written twice across the hand-off: the projection is the chain's, and what a
     // fresh index of the chain writes.

@@ -43,6 +43,9 @@ interface Sample {
   load: number;
   /** Resident memory of the chains' process, when they run in one of their own (NaN otherwise). */
   chainsRssMiB: number;
+  /** The server's threads (/proc/<pid>/status), and the chains' process's when it has its own (NaN otherwise). */
+  threads: number;
+  chainsThreads: number;
 }
 
 /**
@@ -57,6 +60,8 @@ const SERIES = [
   { key: "loopP99Ms", label: "event-loop delay p99", unit: "ms", level: "median", flatPerMinute: 1 },
   { key: "dbConnections", label: "database connections", unit: "", level: "median", flatPerMinute: 0.5 },
   { key: "chainsRssMiB", label: "chains' resident memory", unit: "MiB", level: "median", flatPerMinute: 2 },
+  { key: "threads", label: "threads", unit: "", level: "median", flatPerMinute: 1 },
+  { key: "chainsThreads", label: "chains' threads", unit: "", level: "median", flatPerMinute: 1 },
 ] as const satisfies readonly {
   key: keyof Sample;
   label: string;
@@ -72,6 +77,34 @@ function residentMiB(pid: number): number {
 }
 
 const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+
+/** A process's thread count, from /proc. */
+function threadCount(pid: number): number {
+  const match = /Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+/**
+ * A process's threads by name (`/proc/<pid>/task/<tid>/comm`, trailing digits dropped), most first:
+ * `tokio-runtime-w` are the dev chains' (Hardhat's EDR, native code), `libuv-worker` Node's thread
+ * pool, `V8Worker` the garbage collector's helpers.
+ */
+export function threadsByName(pid: number): string {
+  const counts = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let name: string;
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim().replace(/\d+$/, "");
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, count]) => `${count} ${name}`)
+    .join(", ");
+}
 
 const levelOf = (values: readonly number[], level: "median" | "min") => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -252,10 +285,12 @@ export async function benchSoak(options: SoakOptions) {
         dbConnections: rows[0]!.n,
         load: loadavg()[0]!,
         chainsRssMiB: chains ? residentMiB(chains.child.pid!) : Number.NaN,
+        threads: threadCount(pid),
+        chainsThreads: chains ? threadCount(chains.child.pid!) : Number.NaN,
       };
     };
     const format = (s: Sample) =>
-      `${String(s.atSeconds).padStart(6)} s   RSS ${s.rssMiB.toFixed(0).padStart(5)} MiB   heap ${s.heapMiB.toFixed(0).padStart(4)} MiB   fds ${String(s.openFds).padStart(5)}   loop p99 ${s.loopP99Ms.toFixed(1).padStart(6)} ms   db connections ${String(s.dbConnections).padStart(3)}${chains ? `   chains RSS ${s.chainsRssMiB.toFixed(0).padStart(5)} MiB` : ""}   load ${s.load.toFixed(2)}`;
+      `${String(s.atSeconds).padStart(6)} s   RSS ${s.rssMiB.toFixed(0).padStart(5)} MiB   heap ${s.heapMiB.toFixed(0).padStart(4)} MiB   fds ${String(s.openFds).padStart(5)}   loop p99 ${s.loopP99Ms.toFixed(1).padStart(6)} ms   db connections ${String(s.dbConnections).padStart(3)}   threads ${String(s.threads).padStart(4)}${chains ? `   chains RSS ${s.chainsRssMiB.toFixed(0).padStart(5)} MiB   chains threads ${String(s.chainsThreads).padStart(4)}` : ""}   load ${s.load.toFixed(2)}`;
 
     // Steady reads at a fixed rate over several routes, for the whole run.
     const routes = [
@@ -272,6 +307,8 @@ export async function benchSoak(options: SoakOptions) {
     // A first window for the loop-delay histogram to start from.
     await sample(startedAt);
     const samples: Sample[] = [await sample(startedAt)];
+    const threadsAtStart = threadsByName(pid);
+    const chainsThreadsAtStart = chains ? threadsByName(chains.child.pid!) : undefined;
     process.stderr.write(`soak ${format(samples[0]!)}\n`);
     const reads = new Promise<autocannon.Result>((resolve, reject) => {
       autocannon(
@@ -311,11 +348,18 @@ export async function benchSoak(options: SoakOptions) {
       ...samples.map((s) => `  ${format(s)}`),
       `start: ${format(samples[0]!)}`,
       `end:   ${format(samples.at(-1)!)}`,
+      `server's threads at the start: ${threadsAtStart}`,
+      `server's threads at the end:   ${threadsByName(pid)}`,
     );
+    if (chains)
+      lines.push(
+        `chains' threads at the start: ${chainsThreadsAtStart}`,
+        `chains' threads at the end:   ${threadsByName(chains.child.pid!)}`,
+      );
     if (failedSamples > 0) lines.push(`${failedSamples} samples failed (see above)`);
     let met = result.errors + result.timeouts === 0 && result.non2xx === 0 && dropped === 0;
     for (const series of SERIES) {
-      if (series.key === "chainsRssMiB" && !chains) continue;
+      if ((series.key === "chainsRssMiB" || series.key === "chainsThreads") && !chains) continue;
       const verdict = levelsOff(samples, series.key, series.level, series.flatPerMinute);
       met &&= verdict.ok;
       lines.push(

@@ -30,6 +30,15 @@ export interface SoakOptions {
    * The server's own demo (releases, the classic creator flow) needs in-process chains and is off then.
    */
   chains: "in-process" | "process";
+  /**
+   * Times the indexer is held off during the run (BENCH_SOAK_CATCH_UPS, default 2), each for
+   * `catchUpSeconds` (BENCH_SOAK_CATCH_UP_SECONDS, default 30), through the operator's writer
+   * hand-off (`POST /admin/indexer/handoff`: with one replica, no other takes it): it then catches up
+   * the blocks mined meanwhile, as after a database outage or a failover, reading their headers in
+   * large JSON-RPC batches.
+   */
+  catchUps: number;
+  catchUpSeconds: number;
 }
 
 interface Sample {
@@ -46,6 +55,9 @@ interface Sample {
   /** The server's threads (/proc/<pid>/status), and the chains' process's when it has its own (NaN otherwise). */
   threads: number;
   chainsThreads: number;
+  /** The most threads seen since the previous sample (polled every 100 ms: EDR's idle threads live 10 s). */
+  threadsPeak: number;
+  chainsThreadsPeak: number;
 }
 
 /**
@@ -62,6 +74,8 @@ const SERIES = [
   { key: "chainsRssMiB", label: "chains' resident memory", unit: "MiB", level: "median", flatPerMinute: 2 },
   { key: "threads", label: "threads", unit: "", level: "median", flatPerMinute: 1 },
   { key: "chainsThreads", label: "chains' threads", unit: "", level: "median", flatPerMinute: 1 },
+  { key: "threadsPeak", label: "threads, peak", unit: "", level: "median", flatPerMinute: 1 },
+  { key: "chainsThreadsPeak", label: "chains' threads, peak", unit: "", level: "median", flatPerMinute: 1 },
 ] as const satisfies readonly {
   key: keyof Sample;
   label: string;
@@ -140,6 +154,46 @@ export function levelsOff(
 }
 
 /**
+ * Holds the indexer off every scope for `seconds` (the operator's hand-off on a lone replica: no
+ * other takes the lock), then waits for it to take the lock again and reach the chains' heads.
+ * Says how long the catch-up took after the hold-off.
+ */
+async function catchUp(adminUrl: string, seconds: number): Promise<string> {
+  const headers = { authorization: `Bearer ${SOAK_ADMIN_TOKEN}`, "content-type": "application/json" };
+  const handOff = await fetch(`${adminUrl}/admin/indexer/handoff`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ holdOffSeconds: seconds }),
+  });
+  if (!handOff.ok) throw new Error(`hand-off: ${handOff.status} ${await handOff.text()}`);
+  const { handOffs } = (await handOff.json()) as {
+    handOffs: { released: boolean; holdOffUntil: number | null }[];
+  };
+  const until = Math.max(...handOffs.map((each) => each.holdOffUntil ?? 0));
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())));
+  const resumed = performance.now();
+  const resumedAt = Date.now();
+  for (;;) {
+    const answer = await fetch(`${adminUrl}/admin/indexer`, { headers });
+    const { scopes } = (await answer.json()) as {
+      scopes: {
+        nextBlock: number;
+        targetBlock: number;
+        observedAt: number;
+        writer: { thisReplica: boolean };
+      }[];
+    };
+    // Caught up: the writer again, with a head observed since the hold-off ended, indexed to it.
+    const caughtUp = (scope: (typeof scopes)[number]) =>
+      scope.writer.thisReplica && scope.observedAt >= resumedAt && scope.nextBlock > scope.targetBlock;
+    if (scopes.every(caughtUp))
+      return `${handOffs.filter((each) => each.released).length} scopes held off ${seconds} s, caught up ${((performance.now() - resumed) / 1000).toFixed(1)} s after`;
+    if (performance.now() - resumed > 300_000) throw new Error("not caught up within 5 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
  * The soak: the whole system as `npm start` runs it (dev chains, the demo at ten times its rate,
  * the indexer), on PostgreSQL, under steady read load (autocannon at a modest fixed rate over
  * several routes) and a few hundred server-sent event streams held open, for `minutes`. Every
@@ -166,6 +220,7 @@ export async function benchSoak(options: SoakOptions) {
   const clients: ClientRequest[] = [];
   let server: Awaited<ReturnType<typeof startProcess>> | undefined;
   let chains: Awaited<ReturnType<typeof startProcess>> | undefined;
+  let peakTimer: ReturnType<typeof setInterval> | undefined;
   try {
     lines.push(`database: ${postgres.description}`);
     const devnets = { DEVNET_PORT_8453: String(devnet8453), DEVNET_PORT_4663: String(devnet4663) };
@@ -266,6 +321,21 @@ export async function benchSoak(options: SoakOptions) {
       });
     for (let i = 0; i < options.streams; i++) await open(i % 3 === 2 ? "/predict/v9/stream" : "/market/live");
 
+    // The most threads since the previous sample: EDR's blocking threads end 10 s after their last use.
+    const peaks = { server: 0, chains: 0 };
+    const pollPeaks = () => {
+      peaks.server = Math.max(peaks.server, threadCount(pid));
+      if (chains) peaks.chains = Math.max(peaks.chains, threadCount(chains.child.pid!));
+    };
+    peakTimer = setInterval(pollPeaks, 100);
+    const takePeaks = () => {
+      pollPeaks();
+      const taken = { ...peaks };
+      peaks.server = 0;
+      peaks.chains = 0;
+      return taken;
+    };
+
     const sample = async (startedAt: number): Promise<Sample> => {
       const metrics = await (
         await fetch(`${adminUrl}/metrics`, { headers: { authorization: `Bearer ${SOAK_ADMIN_TOKEN}` } })
@@ -276,6 +346,7 @@ export async function benchSoak(options: SoakOptions) {
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
         [dbName],
       );
+      const peak = takePeaks();
       return {
         atSeconds: Math.round((performance.now() - startedAt) / 1000),
         rssMiB: residentMiB(pid),
@@ -287,10 +358,12 @@ export async function benchSoak(options: SoakOptions) {
         chainsRssMiB: chains ? residentMiB(chains.child.pid!) : Number.NaN,
         threads: threadCount(pid),
         chainsThreads: chains ? threadCount(chains.child.pid!) : Number.NaN,
+        threadsPeak: peak.server,
+        chainsThreadsPeak: chains ? peak.chains : Number.NaN,
       };
     };
     const format = (s: Sample) =>
-      `${String(s.atSeconds).padStart(6)} s   RSS ${s.rssMiB.toFixed(0).padStart(5)} MiB   heap ${s.heapMiB.toFixed(0).padStart(4)} MiB   fds ${String(s.openFds).padStart(5)}   loop p99 ${s.loopP99Ms.toFixed(1).padStart(6)} ms   db connections ${String(s.dbConnections).padStart(3)}   threads ${String(s.threads).padStart(4)}${chains ? `   chains RSS ${s.chainsRssMiB.toFixed(0).padStart(5)} MiB   chains threads ${String(s.chainsThreads).padStart(4)}` : ""}   load ${s.load.toFixed(2)}`;
+      `${String(s.atSeconds).padStart(6)} s   RSS ${s.rssMiB.toFixed(0).padStart(5)} MiB   heap ${s.heapMiB.toFixed(0).padStart(4)} MiB   fds ${String(s.openFds).padStart(5)}   loop p99 ${s.loopP99Ms.toFixed(1).padStart(6)} ms   db connections ${String(s.dbConnections).padStart(3)}   threads ${String(s.threads).padStart(4)} (peak ${String(s.threadsPeak).padStart(4)})${chains ? `   chains RSS ${s.chainsRssMiB.toFixed(0).padStart(5)} MiB   chains threads ${String(s.chainsThreads).padStart(4)} (peak ${String(s.chainsThreadsPeak).padStart(4)})` : ""}   load ${s.load.toFixed(2)}`;
 
     // Steady reads at a fixed rate over several routes, for the whole run.
     const routes = [
@@ -322,6 +395,20 @@ export async function benchSoak(options: SoakOptions) {
         (error, result) => (error ? reject(error) : resolve(result)),
       );
     });
+    // The catch-ups: the indexer held off for a while, evenly spread over the run.
+    const catchUps: string[] = [];
+    const catchUpTimers = Array.from({ length: options.catchUps }, (_, i) =>
+      setTimeout(
+        () => {
+          const at = Math.round((performance.now() - startedAt) / 1000);
+          catchUp(adminUrl, options.catchUpSeconds).then(
+            (took) => catchUps.push(`catch-up ${i + 1} at ${at} s: ${took}`),
+            (error: unknown) => catchUps.push(`catch-up ${i + 1} at ${at} s failed: ${String(error)}`),
+          );
+        },
+        ((i + 1) * options.minutes * 60_000) / (options.catchUps + 1),
+      ),
+    );
     let failedSamples = 0;
     const timer = setInterval(() => {
       sample(startedAt).then(
@@ -337,12 +424,18 @@ export async function benchSoak(options: SoakOptions) {
     }, options.sampleSeconds * 1000);
     const result = await reads;
     clearInterval(timer);
+    for (const pending of catchUpTimers) clearTimeout(pending);
     // The end, unless the last sample was just taken.
     const closing = await sample(startedAt);
     if (closing.atSeconds - samples.at(-1)!.atSeconds >= options.sampleSeconds / 2) samples.push(closing);
 
+    const unavailable = result.statusCodeStats?.["503"]?.count ?? 0;
+    const codes = Object.entries(result.statusCodeStats ?? {})
+      .filter(([code]) => !code.startsWith("2"))
+      .map(([code, { count }]) => `${count ?? 0} × ${code}`)
+      .join(", ");
     lines.push(
-      `reads: ${result.requests.total} in ${result.duration.toFixed(0)} s (${(result.requests.total / result.duration).toFixed(0)}/s), p99 ${result.latency.p99} ms, errors ${result.errors + result.timeouts}, non-2xx ${result.non2xx}`,
+      `reads: ${result.requests.total} in ${result.duration.toFixed(0)} s (${(result.requests.total / result.duration).toFixed(0)}/s), p99 ${result.latency.p99} ms, errors ${result.errors + result.timeouts}, non-2xx ${result.non2xx} (${codes || "none"})`,
       `streams: ${options.streams - dropped} of ${options.streams} open at the end (${dropped} closed by the server), ${events} events received`,
       "samples:",
       ...samples.map((s) => `  ${format(s)}`),
@@ -356,10 +449,17 @@ export async function benchSoak(options: SoakOptions) {
         `chains' threads at the start: ${chainsThreadsAtStart}`,
         `chains' threads at the end:   ${threadsByName(chains.child.pid!)}`,
       );
+    lines.push(...catchUps);
+    if (catchUps.length < options.catchUps)
+      lines.push(`${options.catchUps - catchUps.length} catch-ups did not finish within the run`);
     if (failedSamples > 0) lines.push(`${failedSamples} samples failed (see above)`);
-    let met = result.errors + result.timeouts === 0 && result.non2xx === 0 && dropped === 0;
+    // A 503 is an answer by contract while the indexer is held off (a stale prediction feed), nothing else.
+    let met =
+      result.errors + result.timeouts === 0 &&
+      result.non2xx - (options.catchUps > 0 ? unavailable : 0) === 0 &&
+      dropped === 0;
     for (const series of SERIES) {
-      if ((series.key === "chainsRssMiB" || series.key === "chainsThreads") && !chains) continue;
+      if (series.key.startsWith("chains") && !chains) continue;
       const verdict = levelsOff(samples, series.key, series.level, series.flatPerMinute);
       met &&= verdict.ok;
       lines.push(
@@ -375,6 +475,7 @@ export async function benchSoak(options: SoakOptions) {
       met,
     };
   } finally {
+    clearInterval(peakTimer);
     for (const request of clients) request.destroy();
     await server?.stop();
     await chains?.stop();

@@ -37,6 +37,8 @@ export interface BenchSizes {
     readsPerSecond: number;
     demoRate: number;
     chains: "in-process" | "process";
+    catchUps: number;
+    catchUpSeconds: number;
   };
   /** The scale suites: SCALE, seconds per route (undefined: the harness's default), warm-up seconds. */
   scale: { scale: number; seconds: number | undefined; warmupSeconds: number };
@@ -61,6 +63,8 @@ export const SMOKE_SIZES: BenchSizes = {
     readsPerSecond: 20,
     demoRate: 10,
     chains: "in-process",
+    catchUps: 1,
+    catchUpSeconds: 1,
   },
   scale: { scale: 0.01, seconds: 1, warmupSeconds: 0 },
 };
@@ -105,6 +109,8 @@ export function benchSizes(env: Record<string, string | undefined>): BenchSizes 
       readsPerSecond: number("BENCH_SOAK_RPS", 100),
       demoRate: number("BENCH_SOAK_DEMO_RATE", 10),
       chains: soakChains(env["BENCH_SOAK_CHAINS"]),
+      catchUps: number("BENCH_SOAK_CATCH_UPS", 2),
+      catchUpSeconds: number("BENCH_SOAK_CATCH_UP_SECONDS", 30),
     },
     scale: {
       scale: scaleFromEnv(env),

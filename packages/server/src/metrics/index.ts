@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { getHeapStatistics } from "node:v8";
 import { Counter, Gauge, type Histogram, Registry } from "prom-client";
@@ -231,6 +231,15 @@ export function createMetrics(sources: MetricsSources) {
       if (open !== undefined) this.set(open);
     },
   });
+  new Gauge({
+    name: "process_threads",
+    help: "Threads of this process (the dev chains' EDR threads included, when it runs them); absent without /proc.",
+    registers: [registry],
+    collect() {
+      const threads = threadCount();
+      if (threads !== undefined) this.set(threads);
+    },
+  });
   // Sampled every 10 ms while the app runs (`start`); each scrape reads the delays since the
   // previous one and starts a new window, so the quantiles describe the last scrape interval.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -274,6 +283,15 @@ function openFileDescriptors(): number | undefined {
   try {
     // The listing itself holds one descriptor open while it reads.
     return readdirSync("/proc/self/fd").length - 1;
+  } catch {
+    return undefined;
+  }
+}
+
+function threadCount(): number | undefined {
+  try {
+    const found = /^Threads:\s+(\d+)$/m.exec(readFileSync("/proc/self/status", "utf8"));
+    return found ? Number(found[1]) : undefined;
   } catch {
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createMetrics } from "./index.ts";
 
@@ -86,6 +87,10 @@ describe("process metrics", () => {
       expect(value(first, "process_resident_memory_bytes")).toBeGreaterThan(rss * 0.9);
       expect(value(first, "process_resident_memory_bytes")).toBeLessThan(rss * 1.1);
       expect(value(first, "process_open_fds")).toBeGreaterThan(2);
+      // The process's threads, as the kernel lists them (give or take one started or ended meanwhile).
+      expect(
+        Math.abs(value(first, "process_threads") - readdirSync("/proc/self/task").length),
+      ).toBeLessThanOrEqual(2);
       expect(value(first, "nodejs_heap_used_bytes")).toBeGreaterThan(0);
       expect(value(first, "nodejs_heap_used_bytes")).toBeLessThan(rss);
       // The scrape started a new window: the block is no longer in it.

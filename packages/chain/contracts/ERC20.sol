@@ -48,12 +48,14 @@ abstract contract ERC20 {
         }
         balanceOf[to] += value;
         emit Transfer(from, to, value);
+        _afterTokenTransfer(from, to, value);
     }
 
     function _mint(address to, uint256 value) internal {
         totalSupply += value;
         balanceOf[to] += value;
         emit Transfer(address(0), to, value);
+        _afterTokenTransfer(address(0), to, value);
     }
 
     function _burn(address from, uint256 value) internal {
@@ -64,5 +66,9 @@ abstract contract ERC20 {
             totalSupply -= value;
         }
         emit Transfer(from, address(0), value);
+        _afterTokenTransfer(from, address(0), value);
     }
+
+    /// Runs after every balance change (transfer, mint, burn), once the `Transfer` event is emitted.
+    function _afterTokenTransfer(address from, address to, uint256 value) internal virtual {}
 }

@@ -8,7 +8,8 @@ interface IERC721Receiver {
 }
 
 /// Minimal ERC-721 with the metadata extension (name, symbol, and `tokenURI`, which the concrete token
-/// defines) so the reference contracts need no external imports.
+/// defines) so the reference contracts need no external imports. The concrete token sets `name` and
+/// `symbol` itself (a drop does it in `initialize`).
 abstract contract ERC721 {
     string public name;
     string public symbol;
@@ -20,11 +21,6 @@ abstract contract ERC721 {
     event Transfer(address indexed from, address indexed to, uint256 indexed tokenId);
     event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId);
     event ApprovalForAll(address indexed owner, address indexed operator, bool approved);
-
-    constructor(string memory name_, string memory symbol_) {
-        name = name_;
-        symbol = symbol_;
-    }
 
     function supportsInterface(bytes4 interfaceId) public pure virtual returns (bool) {
         return interfaceId == 0x01ffc9a7 // ERC-165
@@ -67,6 +63,7 @@ abstract contract ERC721 {
         balanceOf[to] += 1;
         _owners[tokenId] = to;
         emit Transfer(from, to, tokenId);
+        _afterTokenTransfer(from, to, tokenId);
     }
 
     function safeTransferFrom(address from, address to, uint256 tokenId) external {
@@ -91,6 +88,7 @@ abstract contract ERC721 {
         _owners[tokenId] = to;
         balanceOf[to] += 1;
         emit Transfer(address(0), to, tokenId);
+        _afterTokenTransfer(address(0), to, tokenId);
     }
 
     function _burn(uint256 tokenId) internal {
@@ -101,5 +99,9 @@ abstract contract ERC721 {
         }
         delete _owners[tokenId];
         emit Transfer(owner, address(0), tokenId);
+        _afterTokenTransfer(owner, address(0), tokenId);
     }
+
+    /// Runs after every ownership change (transfer, mint, burn), once the `Transfer` event is emitted.
+    function _afterTokenTransfer(address from, address to, uint256 tokenId) internal virtual {}
 }

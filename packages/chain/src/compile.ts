@@ -9,6 +9,7 @@ export const CONTRACT_NAMES = [
   "DropFactory",
   "BoosterDrop",
   "BoosterToken",
+  "BoosterTokenDeployer",
   "GraduationPool",
   "RuntimeRegistry",
   "ClaimDrops",

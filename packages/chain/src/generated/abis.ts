@@ -7,6 +7,11 @@ export const entropyProviderAbi = [
         "internalType": "address",
         "name": "fulfiller_",
         "type": "address"
+      },
+      {
+        "internalType": "uint128",
+        "name": "fee_",
+        "type": "uint128"
       }
     ],
     "stateMutability": "nonpayable",
@@ -17,9 +22,9 @@ export const entropyProviderAbi = [
     "inputs": [
       {
         "indexed": true,
-        "internalType": "uint256",
-        "name": "requestId",
-        "type": "uint256"
+        "internalType": "uint64",
+        "name": "sequenceNumber",
+        "type": "uint64"
       },
       {
         "indexed": true,
@@ -29,9 +34,9 @@ export const entropyProviderAbi = [
       },
       {
         "indexed": false,
-        "internalType": "uint256",
+        "internalType": "bytes32",
         "name": "randomNumber",
-        "type": "uint256"
+        "type": "bytes32"
       }
     ],
     "name": "EntropyFulfilled",
@@ -42,18 +47,37 @@ export const entropyProviderAbi = [
     "inputs": [
       {
         "indexed": true,
-        "internalType": "uint256",
-        "name": "requestId",
-        "type": "uint256"
+        "internalType": "uint64",
+        "name": "sequenceNumber",
+        "type": "uint64"
       },
       {
         "indexed": true,
         "internalType": "address",
         "name": "requester",
         "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
       }
     ],
     "name": "EntropyRequested",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "uint128",
+        "name": "fee",
+        "type": "uint128"
+      }
+    ],
+    "name": "FeeUpdated",
     "type": "event"
   },
   {
@@ -70,16 +94,29 @@ export const entropyProviderAbi = [
     "type": "event"
   },
   {
+    "inputs": [],
+    "name": "fee",
+    "outputs": [
+      {
+        "internalType": "uint128",
+        "name": "",
+        "type": "uint128"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
     "inputs": [
       {
-        "internalType": "uint256",
-        "name": "requestId",
-        "type": "uint256"
+        "internalType": "uint64",
+        "name": "sequenceNumber",
+        "type": "uint64"
       },
       {
-        "internalType": "uint256",
+        "internalType": "bytes32",
         "name": "randomNumber",
-        "type": "uint256"
+        "type": "bytes32"
       }
     ],
     "name": "fulfil",
@@ -102,12 +139,44 @@ export const entropyProviderAbi = [
   },
   {
     "inputs": [],
+    "name": "getDefaultProvider",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "getFee",
+    "outputs": [
+      {
+        "internalType": "uint128",
+        "name": "",
+        "type": "uint128"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "oldestPending",
     "outputs": [
       {
-        "internalType": "uint256",
+        "internalType": "uint64",
         "name": "",
-        "type": "uint256"
+        "type": "uint64"
       }
     ],
     "stateMutability": "view",
@@ -128,25 +197,12 @@ export const entropyProviderAbi = [
   },
   {
     "inputs": [],
-    "name": "request",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "requestId",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [],
     "name": "requestCount",
     "outputs": [
       {
-        "internalType": "uint256",
+        "internalType": "uint64",
         "name": "",
-        "type": "uint256"
+        "type": "uint64"
       }
     ],
     "stateMutability": "view",
@@ -155,9 +211,33 @@ export const entropyProviderAbi = [
   {
     "inputs": [
       {
-        "internalType": "uint256",
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      },
+      {
+        "internalType": "bytes32",
         "name": "",
-        "type": "uint256"
+        "type": "bytes32"
+      }
+    ],
+    "name": "requestWithCallback",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "sequenceNumber",
+        "type": "uint64"
+      }
+    ],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
       }
     ],
     "name": "requests",
@@ -168,17 +248,35 @@ export const entropyProviderAbi = [
         "type": "address"
       },
       {
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      },
+      {
         "internalType": "bool",
         "name": "fulfilled",
         "type": "bool"
       },
       {
-        "internalType": "uint256",
+        "internalType": "bytes32",
         "name": "randomNumber",
-        "type": "uint256"
+        "type": "bytes32"
       }
     ],
     "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint128",
+        "name": "fee_",
+        "type": "uint128"
+      }
+    ],
+    "name": "setFee",
+    "outputs": [],
+    "stateMutability": "nonpayable",
     "type": "function"
   },
   {
@@ -193,6 +291,19 @@ export const entropyProviderAbi = [
     "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address payable",
+        "name": "to",
+        "type": "address"
+      }
+    ],
+    "name": "withdraw",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
   }
 ] as const;
 
@@ -202,6 +313,11 @@ export const dropFactoryAbi = [
       {
         "internalType": "contract EntropyProvider",
         "name": "entropy_",
+        "type": "address"
+      },
+      {
+        "internalType": "contract BoosterTokenDeployer",
+        "name": "tokenDeployer_",
         "type": "address"
       },
       {
@@ -225,62 +341,80 @@ export const dropFactoryAbi = [
       {
         "indexed": true,
         "internalType": "address",
-        "name": "drop",
+        "name": "dropContract",
         "type": "address"
       },
       {
         "indexed": true,
         "internalType": "address",
-        "name": "token",
+        "name": "tokenContract",
         "type": "address"
       },
       {
         "indexed": false,
         "internalType": "address",
-        "name": "creator",
+        "name": "owner",
         "type": "address"
       },
       {
         "components": [
           {
             "internalType": "string",
-            "name": "nftName",
-            "type": "string"
-          },
-          {
-            "internalType": "string",
-            "name": "nftSymbol",
-            "type": "string"
-          },
-          {
-            "internalType": "string",
-            "name": "tokenName",
-            "type": "string"
-          },
-          {
-            "internalType": "string",
-            "name": "tokenSymbol",
+            "name": "baseURI",
             "type": "string"
           },
           {
             "internalType": "uint256",
-            "name": "pricePerPack",
+            "name": "tokensPerMint",
             "type": "uint256"
           },
+          {
+            "internalType": "uint256",
+            "name": "commonOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "rareOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "epicOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "legendaryOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "mythicOffer",
+            "type": "uint256"
+          }
+        ],
+        "indexed": false,
+        "internalType": "struct DropFactory.DropConfig",
+        "name": "config",
+        "type": "tuple"
+      },
+      {
+        "components": [
           {
             "internalType": "bytes32",
             "name": "merkleRoot",
             "type": "bytes32"
           },
           {
-            "internalType": "uint256[5]",
-            "name": "offers",
-            "type": "uint256[5]"
-          },
-          {
             "internalType": "uint16[5]",
             "name": "oddsBps",
             "type": "uint16[5]"
+          },
+          {
+            "internalType": "uint256",
+            "name": "firstTokenId",
+            "type": "uint256"
           },
           {
             "internalType": "uint256",
@@ -296,20 +430,64 @@ export const dropFactoryAbi = [
             "internalType": "uint256",
             "name": "graduationEth",
             "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "firstTokenId",
-            "type": "uint256"
           }
         ],
         "indexed": false,
-        "internalType": "struct DropFactory.GameParams",
-        "name": "params",
+        "internalType": "struct DropFactory.Extensions",
+        "name": "extensions",
         "type": "tuple"
       }
     ],
-    "name": "GameCreated",
+    "name": "DropConfigured",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "creator",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "dropContract",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "tokenContract",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "nftName",
+        "type": "string"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "nftSymbol",
+        "type": "string"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "tokenName",
+        "type": "string"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "tokenSymbol",
+        "type": "string"
+      }
+    ],
+    "name": "DropCreated",
     "type": "event"
   },
   {
@@ -328,46 +506,184 @@ export const dropFactoryAbi = [
   {
     "inputs": [
       {
+        "internalType": "string",
+        "name": "tokenName",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "tokenSymbol",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "nftName",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "nftSymbol",
+        "type": "string"
+      },
+      {
+        "internalType": "address",
+        "name": "dropOwner",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "packAmount",
+        "type": "uint256"
+      },
+      {
         "components": [
           {
             "internalType": "string",
-            "name": "nftName",
-            "type": "string"
-          },
-          {
-            "internalType": "string",
-            "name": "nftSymbol",
-            "type": "string"
-          },
-          {
-            "internalType": "string",
-            "name": "tokenName",
-            "type": "string"
-          },
-          {
-            "internalType": "string",
-            "name": "tokenSymbol",
+            "name": "baseURI",
             "type": "string"
           },
           {
             "internalType": "uint256",
-            "name": "pricePerPack",
+            "name": "tokensPerMint",
             "type": "uint256"
           },
+          {
+            "internalType": "uint256",
+            "name": "commonOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "rareOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "epicOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "legendaryOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "mythicOffer",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct DropFactory.DropConfig",
+        "name": "config",
+        "type": "tuple"
+      }
+    ],
+    "name": "createDropWithConfig",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "tokenContract",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "dropContract",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "string",
+        "name": "tokenName",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "tokenSymbol",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "nftName",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "nftSymbol",
+        "type": "string"
+      },
+      {
+        "internalType": "address",
+        "name": "dropOwner",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "packAmount",
+        "type": "uint256"
+      },
+      {
+        "components": [
+          {
+            "internalType": "string",
+            "name": "baseURI",
+            "type": "string"
+          },
+          {
+            "internalType": "uint256",
+            "name": "tokensPerMint",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "commonOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "rareOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "epicOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "legendaryOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "mythicOffer",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct DropFactory.DropConfig",
+        "name": "config",
+        "type": "tuple"
+      },
+      {
+        "components": [
           {
             "internalType": "bytes32",
             "name": "merkleRoot",
             "type": "bytes32"
           },
           {
-            "internalType": "uint256[5]",
-            "name": "offers",
-            "type": "uint256[5]"
-          },
-          {
             "internalType": "uint16[5]",
             "name": "oddsBps",
             "type": "uint16[5]"
+          },
+          {
+            "internalType": "uint256",
+            "name": "firstTokenId",
+            "type": "uint256"
           },
           {
             "internalType": "uint256",
@@ -383,37 +699,72 @@ export const dropFactoryAbi = [
             "internalType": "uint256",
             "name": "graduationEth",
             "type": "uint256"
+          }
+        ],
+        "internalType": "struct DropFactory.Extensions",
+        "name": "extensions",
+        "type": "tuple"
+      }
+    ],
+    "name": "createDropWithExtensions",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "tokenContract",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "dropContract",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "defaultExtensions",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "bytes32",
+            "name": "merkleRoot",
+            "type": "bytes32"
+          },
+          {
+            "internalType": "uint16[5]",
+            "name": "oddsBps",
+            "type": "uint16[5]"
           },
           {
             "internalType": "uint256",
             "name": "firstTokenId",
             "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "virtualEth",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "virtualTokens",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "graduationEth",
+            "type": "uint256"
           }
         ],
-        "internalType": "struct DropFactory.GameParams",
-        "name": "p",
+        "internalType": "struct DropFactory.Extensions",
+        "name": "",
         "type": "tuple"
       }
     ],
-    "name": "createGame",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "gameId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "address",
-        "name": "drop",
-        "type": "address"
-      },
-      {
-        "internalType": "address",
-        "name": "token",
-        "type": "address"
-      }
-    ],
-    "stateMutability": "nonpayable",
+    "stateMutability": "pure",
     "type": "function"
   },
   {
@@ -509,6 +860,19 @@ export const dropFactoryAbi = [
     "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "tokenDeployer",
+    "outputs": [
+      {
+        "internalType": "contract BoosterTokenDeployer",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
   }
 ] as const;
 
@@ -521,86 +885,19 @@ export const boosterDropAbi = [
         "type": "uint256"
       },
       {
-        "internalType": "address",
-        "name": "creator_",
-        "type": "address"
+        "internalType": "bytes32",
+        "name": "merkleRoot_",
+        "type": "bytes32"
       },
       {
-        "internalType": "address",
-        "name": "token_",
-        "type": "address"
+        "internalType": "uint16[5]",
+        "name": "oddsBps_",
+        "type": "uint16[5]"
       },
       {
-        "internalType": "contract EntropyProvider",
-        "name": "entropy_",
-        "type": "address"
-      },
-      {
-        "components": [
-          {
-            "internalType": "string",
-            "name": "nftName",
-            "type": "string"
-          },
-          {
-            "internalType": "string",
-            "name": "nftSymbol",
-            "type": "string"
-          },
-          {
-            "internalType": "string",
-            "name": "tokenName",
-            "type": "string"
-          },
-          {
-            "internalType": "string",
-            "name": "tokenSymbol",
-            "type": "string"
-          },
-          {
-            "internalType": "uint256",
-            "name": "pricePerPack",
-            "type": "uint256"
-          },
-          {
-            "internalType": "bytes32",
-            "name": "merkleRoot",
-            "type": "bytes32"
-          },
-          {
-            "internalType": "uint256[5]",
-            "name": "offers",
-            "type": "uint256[5]"
-          },
-          {
-            "internalType": "uint16[5]",
-            "name": "oddsBps",
-            "type": "uint16[5]"
-          },
-          {
-            "internalType": "uint256",
-            "name": "virtualEth",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "virtualTokens",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "graduationEth",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "firstTokenId",
-            "type": "uint256"
-          }
-        ],
-        "internalType": "struct DropFactory.GameParams",
-        "name": "params",
-        "type": "tuple"
+        "internalType": "uint256",
+        "name": "firstTokenId_",
+        "type": "uint256"
       }
     ],
     "stateMutability": "nonpayable",
@@ -673,13 +970,112 @@ export const boosterDropAbi = [
     "anonymous": false,
     "inputs": [
       {
+        "indexed": true,
+        "internalType": "address",
+        "name": "from",
+        "type": "address"
+      },
+      {
         "indexed": false,
-        "internalType": "bytes32",
-        "name": "merkleRoot",
-        "type": "bytes32"
+        "internalType": "uint256[]",
+        "name": "tokenIds",
+        "type": "uint256[]"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "batchId",
+        "type": "uint256"
       }
     ],
-    "name": "MerkleRootUpdated",
+    "name": "BoosterDropOpened",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "burner",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "tokenId",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint8",
+        "name": "rarity",
+        "type": "uint8"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "offerAmount",
+        "type": "uint256"
+      }
+    ],
+    "name": "BoosterDropSold",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "burner",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256[]",
+        "name": "tokenIds",
+        "type": "uint256[]"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint8[]",
+        "name": "rarities",
+        "type": "uint8[]"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "finalOfferAmount",
+        "type": "uint256"
+      }
+    ],
+    "name": "BoosterDropSoldBatch",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "from",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "tokenId",
+        "type": "uint256"
+      }
+    ],
+    "name": "BoosterDropTransfer",
     "type": "event"
   },
   {
@@ -708,62 +1104,64 @@ export const boosterDropAbi = [
         "internalType": "uint256",
         "name": "endTokenId",
         "type": "uint256"
-      },
-      {
-        "indexed": true,
-        "internalType": "uint256",
-        "name": "batchId",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "pricePerPack",
-        "type": "uint256"
       }
     ],
-    "name": "Minted",
+    "name": "BoosterDropsMinted",
     "type": "event"
   },
   {
     "anonymous": false,
     "inputs": [
       {
-        "indexed": true,
+        "indexed": false,
         "internalType": "address",
-        "name": "owner",
+        "name": "newEntropyAddress",
         "type": "address"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256[]",
-        "name": "tokenIds",
-        "type": "uint256[]"
-      },
-      {
-        "indexed": true,
-        "internalType": "uint256",
-        "name": "batchId",
-        "type": "uint256"
       }
     ],
-    "name": "Opened",
+    "name": "EntropyAddressUpdated",
     "type": "event"
   },
   {
     "anonymous": false,
     "inputs": [
       {
-        "indexed": true,
-        "internalType": "uint256",
-        "name": "batchId",
-        "type": "uint256"
+        "indexed": false,
+        "internalType": "address",
+        "name": "newProvider",
+        "type": "address"
+      }
+    ],
+    "name": "EntropyProviderUpdated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "bytes32",
+        "name": "merkleRoot",
+        "type": "bytes32"
+      }
+    ],
+    "name": "MerkleRootUpdated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "sequenceNumber",
+        "type": "uint64"
       },
       {
         "indexed": false,
-        "internalType": "uint256",
+        "internalType": "bytes32",
         "name": "randomNumber",
-        "type": "uint256"
+        "type": "bytes32"
       }
     ],
     "name": "RandomnessFulfilled",
@@ -774,15 +1172,21 @@ export const boosterDropAbi = [
     "inputs": [
       {
         "indexed": true,
+        "internalType": "address",
+        "name": "requester",
+        "type": "address"
+      },
+      {
+        "indexed": false,
         "internalType": "uint256",
         "name": "batchId",
         "type": "uint256"
       },
       {
-        "indexed": true,
-        "internalType": "uint256",
-        "name": "requestId",
-        "type": "uint256"
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "sequenceNumber",
+        "type": "uint64"
       }
     ],
     "name": "RandomnessRequested",
@@ -792,68 +1196,19 @@ export const boosterDropAbi = [
     "anonymous": false,
     "inputs": [
       {
-        "indexed": true,
-        "internalType": "uint256",
-        "name": "tokenId",
-        "type": "uint256"
-      },
-      {
-        "indexed": true,
+        "indexed": false,
         "internalType": "uint256",
         "name": "batchId",
         "type": "uint256"
       },
       {
         "indexed": false,
-        "internalType": "uint8",
-        "name": "rarity",
-        "type": "uint8"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "tokenSeed",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "randomValue",
-        "type": "uint256"
+        "internalType": "bytes32",
+        "name": "randomNumber",
+        "type": "bytes32"
       }
     ],
     "name": "RarityAssigned",
-    "type": "event"
-  },
-  {
-    "anonymous": false,
-    "inputs": [
-      {
-        "indexed": true,
-        "internalType": "address",
-        "name": "owner",
-        "type": "address"
-      },
-      {
-        "indexed": true,
-        "internalType": "uint256",
-        "name": "tokenId",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint8",
-        "name": "rarity",
-        "type": "uint8"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "offer",
-        "type": "uint256"
-      }
-    ],
-    "name": "SoldBack",
     "type": "event"
   },
   {
@@ -883,7 +1238,59 @@ export const boosterDropAbi = [
   },
   {
     "inputs": [],
-    "name": "MAX_MINT",
+    "name": "COMMON_OFFER",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "EPIC_OFFER",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "LEGENDARY_OFFER",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MYTHIC_OFFER",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "RARE_OFFER",
     "outputs": [
       {
         "internalType": "uint256",
@@ -973,6 +1380,29 @@ export const boosterDropAbi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint64",
+        "name": "sequenceNumber",
+        "type": "uint64"
+      },
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "randomNumber",
+        "type": "bytes32"
+      }
+    ],
+    "name": "_entropyCallback",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "active",
     "outputs": [
@@ -1024,6 +1454,19 @@ export const boosterDropAbi = [
   },
   {
     "inputs": [],
+    "name": "baseURI",
+    "outputs": [
+      {
+        "internalType": "string",
+        "name": "",
+        "type": "string"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "batchCount",
     "outputs": [
       {
@@ -1043,7 +1486,26 @@ export const boosterDropAbi = [
         "type": "uint256"
       }
     ],
-    "name": "batchOfRequest",
+    "name": "batchOf",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
+      }
+    ],
+    "name": "batchOfSequence",
     "outputs": [
       {
         "internalType": "uint256",
@@ -1066,18 +1528,13 @@ export const boosterDropAbi = [
     "outputs": [
       {
         "internalType": "address",
-        "name": "minter",
+        "name": "opener",
         "type": "address"
       },
       {
-        "internalType": "uint256",
-        "name": "startTokenId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint32",
-        "name": "amount",
-        "type": "uint32"
+        "internalType": "uint64",
+        "name": "sequenceNumber",
+        "type": "uint64"
       },
       {
         "internalType": "bool",
@@ -1085,14 +1542,22 @@ export const boosterDropAbi = [
         "type": "bool"
       },
       {
-        "internalType": "uint256",
-        "name": "requestId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
+        "internalType": "bytes32",
         "name": "randomNumber",
-        "type": "uint256"
+        "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "boosterTokenAddress",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
       }
     ],
     "stateMutability": "view",
@@ -1127,9 +1592,9 @@ export const boosterDropAbi = [
   {
     "inputs": [
       {
-        "internalType": "uint256",
+        "internalType": "bytes32",
         "name": "randomNumber",
-        "type": "uint256"
+        "type": "bytes32"
       },
       {
         "internalType": "uint256",
@@ -1140,9 +1605,9 @@ export const boosterDropAbi = [
     "name": "deriveRarity",
     "outputs": [
       {
-        "internalType": "uint256",
-        "name": "tokenSeed",
-        "type": "uint256"
+        "internalType": "uint8",
+        "name": "rarity",
+        "type": "uint8"
       },
       {
         "internalType": "uint256",
@@ -1150,9 +1615,9 @@ export const boosterDropAbi = [
         "type": "uint256"
       },
       {
-        "internalType": "uint8",
-        "name": "rarity",
-        "type": "uint8"
+        "internalType": "bytes32",
+        "name": "tokenSpecificRandomness",
+        "type": "bytes32"
       }
     ],
     "stateMutability": "view",
@@ -1160,10 +1625,10 @@ export const boosterDropAbi = [
   },
   {
     "inputs": [],
-    "name": "entropy",
+    "name": "entropyAddress",
     "outputs": [
       {
-        "internalType": "contract EntropyProvider",
+        "internalType": "address",
         "name": "",
         "type": "address"
       }
@@ -1172,21 +1637,16 @@ export const boosterDropAbi = [
     "type": "function"
   },
   {
-    "inputs": [
+    "inputs": [],
+    "name": "entropyProvider",
+    "outputs": [
       {
-        "internalType": "uint256",
-        "name": "requestId",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "randomNumber",
-        "type": "uint256"
+        "internalType": "address",
+        "name": "",
+        "type": "address"
       }
     ],
-    "name": "entropyCallback",
-    "outputs": [],
-    "stateMutability": "nonpayable",
+    "stateMutability": "view",
     "type": "function"
   },
   {
@@ -1248,6 +1708,142 @@ export const boosterDropAbi = [
     "type": "function"
   },
   {
+    "inputs": [],
+    "name": "getEntropyFee",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "getMintPrice",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenId",
+        "type": "uint256"
+      }
+    ],
+    "name": "getTokenRarity",
+    "outputs": [
+      {
+        "internalType": "uint8",
+        "name": "rarity",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint256",
+        "name": "randomValue",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "tokenSpecificRandomness",
+        "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "components": [
+          {
+            "internalType": "address",
+            "name": "owner",
+            "type": "address"
+          },
+          {
+            "internalType": "string",
+            "name": "nftName",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "nftSymbol",
+            "type": "string"
+          },
+          {
+            "internalType": "address",
+            "name": "tokenAddress",
+            "type": "address"
+          },
+          {
+            "internalType": "string",
+            "name": "baseURI",
+            "type": "string"
+          },
+          {
+            "internalType": "uint256",
+            "name": "tokensPerMint",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "commonOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "rareOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "epicOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "legendaryOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "mythicOffer",
+            "type": "uint256"
+          },
+          {
+            "internalType": "address",
+            "name": "entropyAddress",
+            "type": "address"
+          }
+        ],
+        "internalType": "struct BoosterDrop.Config",
+        "name": "config",
+        "type": "tuple"
+      }
+    ],
+    "name": "initialize",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [
       {
         "internalType": "address",
@@ -1292,20 +1888,68 @@ export const boosterDropAbi = [
         "type": "uint256"
       },
       {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "mint",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "mint",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      },
+      {
         "internalType": "bytes32[]",
         "name": "proof",
         "type": "bytes32[]"
       }
     ],
-    "name": "mint",
-    "outputs": [
+    "name": "mintAllowlisted",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
       {
         "internalType": "uint256",
-        "name": "batchId",
+        "name": "amount",
         "type": "uint256"
       }
     ],
-    "stateMutability": "payable",
+    "name": "mintWithToken",
+    "outputs": [],
+    "stateMutability": "nonpayable",
     "type": "function"
   },
   {
@@ -1350,12 +1994,12 @@ export const boosterDropAbi = [
   {
     "inputs": [
       {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
+        "internalType": "uint8",
+        "name": "rarity",
+        "type": "uint8"
       }
     ],
-    "name": "offers",
+    "name": "offerOf",
     "outputs": [
       {
         "internalType": "uint256",
@@ -1376,7 +2020,20 @@ export const boosterDropAbi = [
     ],
     "name": "open",
     "outputs": [],
-    "stateMutability": "nonpayable",
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "owner",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
     "type": "function"
   },
   {
@@ -1399,55 +2056,8 @@ export const boosterDropAbi = [
     "type": "function"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "name": "packs",
-    "outputs": [
-      {
-        "internalType": "uint64",
-        "name": "batchId",
-        "type": "uint64"
-      },
-      {
-        "internalType": "uint8",
-        "name": "rarity",
-        "type": "uint8"
-      },
-      {
-        "internalType": "bool",
-        "name": "opened",
-        "type": "bool"
-      },
-      {
-        "internalType": "uint256",
-        "name": "tokenSeed",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
     "inputs": [],
     "name": "packsBurned",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "pricePerPack",
     "outputs": [
       {
         "internalType": "uint256",
@@ -1517,14 +2127,31 @@ export const boosterDropAbi = [
         "type": "uint256"
       }
     ],
-    "name": "sellBack",
-    "outputs": [
+    "name": "sellAndClaimOffer",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
       {
         "internalType": "uint256",
-        "name": "offer",
+        "name": "tokenId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "minPayoutSize",
         "type": "uint256"
       }
     ],
+    "name": "sellForEth",
+    "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
   },
@@ -1605,19 +2232,6 @@ export const boosterDropAbi = [
     "type": "function"
   },
   {
-    "inputs": [],
-    "name": "token",
-    "outputs": [
-      {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
     "inputs": [
       {
         "internalType": "uint256",
@@ -1631,6 +2245,19 @@ export const boosterDropAbi = [
         "internalType": "string",
         "name": "",
         "type": "string"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "tokensPerMint",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
       }
     ],
     "stateMutability": "view",
@@ -1671,10 +2298,6 @@ export const boosterDropAbi = [
     "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
-  },
-  {
-    "stateMutability": "payable",
-    "type": "receive"
   }
 ] as const;
 
@@ -1693,7 +2316,12 @@ export const boosterTokenAbi = [
       },
       {
         "internalType": "address",
-        "name": "creator_",
+        "name": "factory_",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "owner_",
         "type": "address"
       },
       {
@@ -1744,6 +2372,104 @@ export const boosterTokenAbi = [
     "anonymous": false,
     "inputs": [
       {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "ownerFee",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "protocolFee",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "owner",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "protocolFeeRecipient",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "referrerFee",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "originReferrerFee",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "referrer",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "originReferrer",
+        "type": "address"
+      }
+    ],
+    "name": "BoosterTokenFeesDispersed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "from",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "balanceOfFrom",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "balanceOfTo",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "totalSupply",
+        "type": "uint256"
+      }
+    ],
+    "name": "BoosterTokenTransfer",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
         "indexed": true,
         "internalType": "address",
         "name": "pool",
@@ -1752,17 +2478,104 @@ export const boosterTokenAbi = [
       {
         "indexed": false,
         "internalType": "uint256",
-        "name": "ethLiquidity",
+        "name": "ethAmount",
         "type": "uint256"
       },
       {
         "indexed": false,
         "internalType": "uint256",
-        "name": "tokenLiquidity",
+        "name": "tokenAmount",
         "type": "uint256"
       }
     ],
-    "name": "Graduated",
+    "name": "LiquiditySetup",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "nftAddress",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "tokenAddress",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "pool",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "ethAmount",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "tokenAmount",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "positionId",
+        "type": "uint256"
+      }
+    ],
+    "name": "MarketGraduated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "OfferMinted",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "positionId",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount0",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount1",
+        "type": "uint256"
+      }
+    ],
+    "name": "PositionFeesCollected",
     "type": "event"
   },
   {
@@ -1777,29 +2590,17 @@ export const boosterTokenAbi = [
       {
         "indexed": false,
         "internalType": "uint256",
-        "name": "ethIn",
+        "name": "amount",
         "type": "uint256"
       },
       {
         "indexed": false,
         "internalType": "uint256",
-        "name": "tokensOut",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "ethReserve",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "tokensSold",
+        "name": "ethPaid",
         "type": "uint256"
       }
     ],
-    "name": "Purchase",
+    "name": "TokensPurchased",
     "type": "event"
   },
   {
@@ -1812,31 +2613,44 @@ export const boosterTokenAbi = [
         "type": "address"
       },
       {
+        "indexed": true,
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
         "indexed": false,
         "internalType": "uint256",
-        "name": "tokensIn",
+        "name": "amount",
         "type": "uint256"
       },
       {
         "indexed": false,
         "internalType": "uint256",
-        "name": "ethOut",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "ethReserve",
-        "type": "uint256"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "tokensSold",
+        "name": "ethReceived",
         "type": "uint256"
       }
     ],
-    "name": "Sale",
+    "name": "TokensSold",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "from",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "TokensSold",
     "type": "event"
   },
   {
@@ -1862,6 +2676,31 @@ export const boosterTokenAbi = [
       }
     ],
     "name": "Transfer",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "positionManager",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "swapRouter",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "positionId",
+        "type": "uint256"
+      }
+    ],
+    "name": "UniswapPositionConfigured",
     "type": "event"
   },
   {
@@ -1932,27 +2771,8 @@ export const boosterTokenAbi = [
     "type": "function"
   },
   {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "minTokensOut",
-        "type": "uint256"
-      }
-    ],
-    "name": "buy",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "tokensOut",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "payable",
-    "type": "function"
-  },
-  {
     "inputs": [],
-    "name": "creator",
+    "name": "bondingCurve",
     "outputs": [
       {
         "internalType": "address",
@@ -1964,6 +2784,52 @@ export const boosterTokenAbi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenAmount",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      }
+    ],
+    "name": "buy",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenAmount",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "buy",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "decimals",
     "outputs": [
@@ -1971,6 +2837,19 @@ export const boosterTokenAbi = [
         "internalType": "uint8",
         "name": "",
         "type": "uint8"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "drop",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
       }
     ],
     "stateMutability": "view",
@@ -2003,13 +2882,57 @@ export const boosterTokenAbi = [
     "type": "function"
   },
   {
-    "inputs": [],
-    "name": "graduated",
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "ethAmount",
+        "type": "uint256"
+      }
+    ],
+    "name": "getEthBuyQuote",
     "outputs": [
       {
-        "internalType": "bool",
-        "name": "",
-        "type": "bool"
+        "internalType": "uint256",
+        "name": "tokensOut",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenAmount",
+        "type": "uint256"
+      }
+    ],
+    "name": "getTokenBuyQuote",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "ethIn",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenAmount",
+        "type": "uint256"
+      }
+    ],
+    "name": "getTokenSellQuote",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "ethOut",
+        "type": "uint256"
       }
     ],
     "stateMutability": "view",
@@ -2030,6 +2953,37 @@ export const boosterTokenAbi = [
   },
   {
     "inputs": [],
+    "name": "marketType",
+    "outputs": [
+      {
+        "internalType": "enum BoosterToken.MarketType",
+        "name": "",
+        "type": "uint8"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "mintOffer",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "name",
     "outputs": [
       {
@@ -2043,7 +2997,20 @@ export const boosterTokenAbi = [
   },
   {
     "inputs": [],
-    "name": "pool",
+    "name": "owner",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "poolAddress",
     "outputs": [
       {
         "internalType": "address",
@@ -2058,50 +3025,17 @@ export const boosterTokenAbi = [
     "inputs": [
       {
         "internalType": "uint256",
-        "name": "ethIn",
-        "type": "uint256"
-      }
-    ],
-    "name": "quoteBuy",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "tokensIn",
-        "type": "uint256"
-      }
-    ],
-    "name": "quoteSell",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint256",
-        "name": "tokensIn",
+        "name": "tokensToSell",
         "type": "uint256"
       },
       {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
         "internalType": "uint256",
-        "name": "minEthOut",
+        "name": "minPayoutSize",
         "type": "uint256"
       }
     ],
@@ -2113,6 +3047,58 @@ export const boosterTokenAbi = [
         "type": "uint256"
       }
     ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokensToSell",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "minPayoutSize",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "sell",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "drop_",
+        "type": "address"
+      }
+    ],
+    "name": "setDrop",
+    "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
   },
@@ -2236,6 +3222,53 @@ export const boosterTokenAbi = [
   }
 ] as const;
 
+export const boosterTokenDeployerAbi = [
+  {
+    "inputs": [
+      {
+        "internalType": "string",
+        "name": "name_",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "symbol_",
+        "type": "string"
+      },
+      {
+        "internalType": "address",
+        "name": "owner_",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "virtualEth_",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "virtualTokens_",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "graduationEth_",
+        "type": "uint256"
+      }
+    ],
+    "name": "deploy",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  }
+] as const;
+
 export const graduationPoolAbi = [
   {
     "inputs": [
@@ -2243,10 +3276,127 @@ export const graduationPoolAbi = [
         "internalType": "address",
         "name": "token_",
         "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "tokenReserve_",
+        "type": "uint256"
       }
     ],
     "stateMutability": "payable",
     "type": "constructor"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenAmount",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      }
+    ],
+    "name": "buy",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "ethReserve",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenAmount",
+        "type": "uint256"
+      }
+    ],
+    "name": "quoteBuyTokens",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "ethIn",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "ethIn",
+        "type": "uint256"
+      }
+    ],
+    "name": "quoteBuyWithEth",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokensOut",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenAmount",
+        "type": "uint256"
+      }
+    ],
+    "name": "quoteSellTokens",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "ethOut",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenAmount",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "recipient",
+        "type": "address"
+      }
+    ],
+    "name": "sell",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "ethOut",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
   },
   {
     "inputs": [],
@@ -2256,6 +3406,19 @@ export const graduationPoolAbi = [
         "internalType": "address",
         "name": "",
         "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "tokenReserve",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
       }
     ],
     "stateMutability": "view",

@@ -28,20 +28,20 @@ export function rarityRollBounds(odds: RarityOdds = DEFAULT_ODDS_BPS): readonly 
 /** The roll bounds of the default odds: 6000, 8500, 9500, 9900, 10000. */
 export const RARITY_ROLL_BOUNDS_BPS = rarityRollBounds(DEFAULT_ODDS_BPS);
 
-/** Sell-back offer per rarity (Common..Mythic) as basis points of the pack price, for sample games. */
+/** Offer per rarity (Common..Mythic) as basis points of a pack's price in tokens (`tokensPerMint`), for sample games. */
 export const DEFAULT_OFFER_BPS = [2000n, 5000n, 10000n, 30000n, 100000n] as const;
 
 export type RarityOffers = readonly [bigint, bigint, bigint, bigint, bigint];
 
-export function defaultOffers(pricePerPack: bigint): RarityOffers {
+export function defaultOffers(tokensPerMint: bigint): RarityOffers {
   const [common, rare, epic, legendary, mythic] = DEFAULT_OFFER_BPS.map(
-    (bps) => (pricePerPack * bps) / 10000n,
+    (bps) => (tokensPerMint * bps) / 10000n,
   );
   return [common!, rare!, epic!, legendary!, mythic!];
 }
 
 export interface RarityDraw {
-  /** keccak256(abi.encode(batchRandomNumber, tokenId)) as a uint256: the token-specific randomness. */
+  /** keccak256(abi.encode(batchRandomNumber, tokenId)) as a uint256: `getTokenRarity`'s tokenSpecificRandomness. */
   tokenSeed: bigint;
   /** tokenSeed % 10000, the roll compared against the odds' cumulative bounds. */
   randomValue: bigint;
@@ -49,7 +49,8 @@ export interface RarityDraw {
 }
 
 /**
- * Recomputes offchain the rarity BoosterDrop assigns to `tokenId` from its batch's random number, under
+ * Recomputes offchain the rarity BoosterDrop assigns to `tokenId` from its open batch's random number
+ * (`RarityAssigned.randomNumber` as a uint256), under
  * the game's odds: the first tier whose cumulative bound exceeds the roll (a 0 bps tier is never drawn).
  */
 export function deriveRarity(
@@ -78,14 +79,33 @@ function curvePoint(state: CurveState): { x: bigint; y: bigint } {
   return { x: state.virtualEth + state.ethReserve, y: state.virtualTokens - state.tokensSold };
 }
 
-/** Tokens out for `ethIn` wei: floor(y * ethIn / (x + ethIn)), as BoosterToken.quoteBuy. */
+/** Tokens out for `ethIn` wei: floor(y * ethIn / (x + ethIn)), as BoosterToken.getEthBuyQuote. */
 export function curveQuoteBuy(state: CurveState, ethIn: bigint): bigint {
   if (ethIn < 0n) throw new RangeError("ethIn must not be negative");
   const { x, y } = curvePoint(state);
   return (y * ethIn) / (x + ethIn);
 }
 
-/** Wei out for `tokensIn`: floor(x * tokensIn / (y + tokensIn)), as BoosterToken.quoteSell. */
+/** Wei in for exactly `tokensOut`: ceil(x * tokensOut / (y - tokensOut)), as BoosterToken.getTokenBuyQuote. */
+export function curveTokenBuyCost(state: CurveState, tokensOut: bigint): bigint {
+  const { x, y } = curvePoint(state);
+  if (tokensOut < 0n || tokensOut >= y) throw new RangeError("tokensOut must be in [0, y)");
+  return (x * tokensOut + (y - tokensOut) - 1n) / (y - tokensOut);
+}
+
+/** The curve after a buy of exactly `tokensOut`, and its cost. */
+export function curveAfterTokenBuy(
+  state: CurveState,
+  tokensOut: bigint,
+): { ethIn: bigint; state: CurveState } {
+  const ethIn = curveTokenBuyCost(state, tokensOut);
+  return {
+    ethIn,
+    state: { ...state, ethReserve: state.ethReserve + ethIn, tokensSold: state.tokensSold + tokensOut },
+  };
+}
+
+/** Wei out for `tokensIn`: floor(x * tokensIn / (y + tokensIn)), as BoosterToken.getTokenSellQuote. */
 export function curveQuoteSell(state: CurveState, tokensIn: bigint): bigint {
   if (tokensIn < 0n) throw new RangeError("tokensIn must not be negative");
   const { x, y } = curvePoint(state);

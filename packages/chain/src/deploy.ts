@@ -8,7 +8,9 @@ import type { RarityOdds } from "./classic-math.ts";
 import { DEFAULT_ODDS_BPS, defaultOffers } from "./classic-math.ts";
 import type { ChainClients } from "./clients.ts";
 import { createChainClients, waitForSuccess } from "./clients.ts";
+import { DEV_ENTROPY_FEE } from "./entropy.ts";
 import {
+  boosterTokenDeployerAbi,
   claimDropsAbi,
   dropFactoryAbi,
   entropyProviderAbi,
@@ -17,6 +19,7 @@ import {
   wethAbi,
 } from "./generated/abis.ts";
 import {
+  boosterTokenDeployerBytecode,
   claimDropsBytecode,
   dropFactoryBytecode,
   entropyProviderBytecode,
@@ -57,7 +60,27 @@ export const SAMPLE_MAX_DROP_ID = maxUint256;
 /** The first pack id of the sample game "Deep Booster": above 2^64, so its ids pass no JavaScript number. */
 export const SAMPLE_BIG_FIRST_TOKEN_ID = 2n ** 64n + 1n;
 
-/** Where the drop factory points `tokenURI` and `contractURI` unless told otherwise: the API's metadata routes on the default port. */
+/** The sample games' virtual curve: 1 ETH against 10^9 tokens, so a token starts at 10^-9 ETH. */
+export const SAMPLE_VIRTUAL_ETH = parseEther("1");
+export const SAMPLE_VIRTUAL_TOKENS = parseEther("1000000000");
+
+/**
+ * A drop's `baseURI`: `<metadataBaseUrl><slug>/`, with the API's default slug for a game (its name in
+ * lowercase words joined by dashes, at most 40 characters, then `-<gameId>`), so that `tokenURI` lands on
+ * the API's `/metadata/<slug>/<tokenId>` route.
+ */
+export function dropBaseUri(metadataBaseUrl: string, nftName: string, gameId: bigint): string {
+  const words =
+    nftName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40)
+      .replace(/-+$/g, "") || "game";
+  return `${metadataBaseUrl}${words}-${gameId}/`;
+}
+
+/** The drop factory's `metadataBaseURI` unless told otherwise, the prefix of the sample drops' `baseURI`: the API's metadata routes on the default port. */
 export const DEFAULT_METADATA_BASE_URI = "http://127.0.0.1:8080/classic/metadata/";
 
 export interface DeployOptions {
@@ -66,7 +89,7 @@ export interface DeployOptions {
   mnemonic?: string;
   /** Written into the deployment for the indexer; dev chains default to 2. */
   finalityDepth?: number;
-  /** The drop factory's `metadataBaseURI` (8453 only): `${PUBLIC_URL}/classic/metadata/`; defaults to DEFAULT_METADATA_BASE_URI. */
+  /** The drop factory's `metadataBaseURI` and the sample drops' `baseURI` prefix (8453 only): `${PUBLIC_URL}/classic/metadata/`; defaults to DEFAULT_METADATA_BASE_URI. */
   metadataBaseUrl?: string;
   logger?: ChainLogger;
 }
@@ -168,9 +191,19 @@ async function deployClassic(clients: ChainClients, metadataBaseUrl: string): Pr
   const send = async (hash: Promise<Hex>): Promise<TransactionReceipt> =>
     waitForSuccess(clients.publicClient, await hash);
 
-  const entropy = await deployContract(clients, entropyProviderAbi, entropyProviderBytecode, [fulfiller]);
+  const entropy = await deployContract(clients, entropyProviderAbi, entropyProviderBytecode, [
+    fulfiller,
+    DEV_ENTROPY_FEE,
+  ]);
+  const tokenDeployer = await deployContract(
+    clients,
+    boosterTokenDeployerAbi,
+    boosterTokenDeployerBytecode,
+    [],
+  );
   const factory = await deployContract(clients, dropFactoryAbi, dropFactoryBytecode, [
     entropy.address,
+    tokenDeployer.address,
     metadataBaseUrl,
   ]);
   const registry = await deployContract(clients, runtimeRegistryAbi, runtimeRegistryBytecode, []);
@@ -204,7 +237,7 @@ async function deployClassic(clients: ChainClients, metadataBaseUrl: string): Pr
     nftSymbol: string;
     tokenName: string;
     tokenSymbol: string;
-    pricePerPack: bigint;
+    tokensPerMint: bigint;
     merkleRoot: Hex;
     graduationEth: bigint;
     oddsBps: RarityOdds;
@@ -215,7 +248,7 @@ async function deployClassic(clients: ChainClients, metadataBaseUrl: string): Pr
       nftSymbol: "GENBOX",
       tokenName: "Genesis",
       tokenSymbol: "GEN",
-      pricePerPack: parseEther("0.001"),
+      tokensPerMint: parseEther("1000000"),
       merkleRoot: zeroHash,
       graduationEth: parseEther("0.1"),
       oddsBps: DEFAULT_ODDS_BPS,
@@ -226,7 +259,7 @@ async function deployClassic(clients: ChainClients, metadataBaseUrl: string): Pr
       nftSymbol: "ALBOX",
       tokenName: "Allowlist",
       tokenSymbol: "ALW",
-      pricePerPack: parseEther("0.002"),
+      tokensPerMint: parseEther("2000000"),
       merkleRoot: allowlist.root,
       graduationEth: parseEther("10"),
       oddsBps: [5000, 3000, 1200, 600, 200],
@@ -237,25 +270,45 @@ async function deployClassic(clients: ChainClients, metadataBaseUrl: string): Pr
       nftSymbol: "DEEPBOX",
       tokenName: "Deep",
       tokenSymbol: "DEEP",
-      pricePerPack: parseEther("0.0015"),
+      tokensPerMint: parseEther("1500000"),
       merkleRoot: zeroHash,
       graduationEth: parseEther("5"),
       oddsBps: [4000, 3000, 1500, 1000, 500],
       firstTokenId: SAMPLE_BIG_FIRST_TOKEN_ID,
     },
   ];
-  for (const game of sampleGames) {
+  for (const [index, game] of sampleGames.entries()) {
+    const [commonOffer, rareOffer, epicOffer, legendaryOffer, mythicOffer] = defaultOffers(
+      game.tokensPerMint,
+    );
     await send(
       deployer.writeContract({
         address: factory.address,
         abi: dropFactoryAbi,
-        functionName: "createGame",
+        functionName: "createDropWithExtensions",
         args: [
+          game.tokenName,
+          game.tokenSymbol,
+          game.nftName,
+          game.nftSymbol,
+          deployer.account.address,
+          0n,
           {
-            ...game,
-            offers: defaultOffers(game.pricePerPack),
-            virtualEth: parseEther("1"),
-            virtualTokens: parseEther("1000000000"),
+            baseURI: dropBaseUri(metadataBaseUrl, game.nftName, BigInt(index + 1)),
+            tokensPerMint: game.tokensPerMint,
+            commonOffer,
+            rareOffer,
+            epicOffer,
+            legendaryOffer,
+            mythicOffer,
+          },
+          {
+            merkleRoot: game.merkleRoot,
+            oddsBps: game.oddsBps,
+            firstTokenId: game.firstTokenId,
+            virtualEth: SAMPLE_VIRTUAL_ETH,
+            virtualTokens: SAMPLE_VIRTUAL_TOKENS,
+            graduationEth: game.graduationEth,
           },
         ],
       }),

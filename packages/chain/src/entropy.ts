@@ -1,5 +1,5 @@
 import type { Address, TransactionReceipt } from "viem";
-import { encodeAbiParameters, hexToBigInt, keccak256 } from "viem";
+import { encodeAbiParameters, hexToBigInt, keccak256, numberToHex } from "viem";
 import { DEV_ACCOUNT_ROLES } from "./accounts.ts";
 import type { ChainClients } from "./clients.ts";
 import { waitForSuccess } from "./clients.ts";
@@ -8,8 +8,13 @@ import type { ChainLogger } from "./logger.ts";
 import type { Repeating } from "./repeat.ts";
 import { repeatEvery } from "./repeat.ts";
 
+/** The fee the dev EntropyProvider charges per request (0.00002 ETH), as Pyth Entropy charges on Base. */
+export const DEV_ENTROPY_FEE = 20_000_000_000_000n;
+
 export interface FulfilledRequest {
+  /** The request's sequence number. */
   requestId: bigint;
+  /** The answer as a uint256; the contracts carry it as the bytes32 of the same bits. */
   randomNumber: bigint;
   /** Carries the drop's RandomnessFulfilled and RarityAssigned logs. */
   receipt: TransactionReceipt;
@@ -25,7 +30,7 @@ export interface FulfilEntropyOptions {
   logger?: ChainLogger;
 }
 
-/** The number the dev fulfiller answers `requestId` with: keccak256(abi.encode(seed, requestId)). */
+/** The number the dev fulfiller answers request `requestId` with: keccak256(abi.encode(seed, requestId)). */
 export function entropyFor(seed: bigint, requestId: bigint): bigint {
   return hexToBigInt(
     keccak256(encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [seed, requestId])),
@@ -35,7 +40,7 @@ export function entropyFor(seed: bigint, requestId: bigint): bigint {
 /**
  * Answers every pending randomness request of the EntropyProvider from the fulfiller account, oldest
  * first, waiting for each receipt; the provider then calls back the requesting drop, which assigns the
- * batch's rarities in the same transaction. A request whose callback reverts is logged and skipped, so
+ * open batch's rarities in the same transaction. A request whose callback reverts is logged and skipped, so
  * one broken consumer cannot hold up the others.
  */
 export async function fulfilEntropy(options: FulfilEntropyOptions): Promise<FulfilledRequest[]> {
@@ -54,7 +59,7 @@ export async function fulfilEntropy(options: FulfilEntropyOptions): Promise<Fulf
     requestId <= requestCount && fulfilled.length < maxRequests;
     requestId++
   ) {
-    const [, done] = await clients.publicClient.readContract({
+    const [, , done] = await clients.publicClient.readContract({
       ...read,
       functionName: "requests",
       args: [requestId],
@@ -65,7 +70,7 @@ export async function fulfilEntropy(options: FulfilEntropyOptions): Promise<Fulf
       const hash = await wallet.writeContract({
         ...read,
         functionName: "fulfil",
-        args: [requestId, randomNumber],
+        args: [requestId, numberToHex(randomNumber, { size: 32 })],
       });
       fulfilled.push({ requestId, randomNumber, receipt: await waitForSuccess(clients.publicClient, hash) });
     } catch (error) {

@@ -34,10 +34,12 @@ export type { CurveState, RarityCode, RarityDraw, RarityOdds, RarityOffers } fro
 export {
   curveAfterBuy,
   curveAfterSell,
+  curveAfterTokenBuy,
   curveMarketCap,
   curveQuoteBuy,
   curveQuoteSell,
   curveSpotPrice,
+  curveTokenBuyCost,
   DEFAULT_ODDS_BPS,
   DEFAULT_OFFER_BPS,
   defaultOffers,
@@ -61,18 +63,22 @@ export {
   deployReferenceContracts,
   deployRuntime,
   devAllowlist,
+  dropBaseUri,
   PREDICT_CHAIN_ID,
   PREDICT_RUNTIME,
   SAMPLE_BIG_FIRST_TOKEN_ID,
   SAMPLE_MAX_DROP_ID,
+  SAMPLE_VIRTUAL_ETH,
+  SAMPLE_VIRTUAL_TOKENS,
 } from "./deploy.ts";
 export type { DevChain, DevChainOptions, Eip1193Provider } from "./dev-chain/index.ts";
 export { startDevChain } from "./dev-chain/index.ts";
 export type { FulfilEntropyOptions, FulfilledRequest } from "./entropy.ts";
-export { entropyFor, fulfilEntropy, startEntropyFulfiller } from "./entropy.ts";
+export { DEV_ENTROPY_FEE, entropyFor, fulfilEntropy, startEntropyFulfiller } from "./entropy.ts";
 export {
   boosterDropAbi,
   boosterTokenAbi,
+  boosterTokenDeployerAbi,
   claimDropsAbi,
   dropFactoryAbi,
   entropyProviderAbi,
@@ -84,6 +90,7 @@ export {
   smartWalletFactoryAbi,
   wethAbi,
 } from "./generated/abis.ts";
+export { liveBoosterDropAbi, liveBoosterTokenAbi, liveDropCreatorAbi } from "./live-abi.ts";
 export type { ChainLogger } from "./logger.ts";
 export type { BuyQuote, BuyRefusal, BuyState, PoolBalances, SellQuote, Side } from "./predict-math.ts";
 export {

@@ -35,35 +35,43 @@ const pairs: [string, Abi, Abi][] = [
 ];
 
 describe("the reference contracts speak the live interfaces", () => {
-  it.each(pairs)("%s has every live function, with its selector, mutability and outputs", (_, live, compiled) => {
-    const ours = new Map(
-      compiled
-        .filter((item): item is AbiFunction => item.type === "function")
-        .map((fn) => [toFunctionSelector(fn), describeFunction(fn)]),
-    );
-    const liveFunctions = live.filter((item): item is AbiFunction => item.type === "function");
-    expect(liveFunctions.length).toBeGreaterThan(0);
-    for (const fn of liveFunctions) {
-      expect(ours.get(toFunctionSelector(fn)), fn.name).toEqual(describeFunction(fn));
-    }
-  });
+  it.each(pairs)(
+    "%s has every live function, with its selector, mutability and outputs",
+    (_, live, compiled) => {
+      const ours = new Map(
+        compiled
+          .filter((item): item is AbiFunction => item.type === "function")
+          .map((fn) => [toFunctionSelector(fn), describeFunction(fn)]),
+      );
+      const liveFunctions = live.filter((item): item is AbiFunction => item.type === "function");
+      expect(liveFunctions.length).toBeGreaterThan(0);
+      for (const fn of liveFunctions) {
+        expect(ours.get(toFunctionSelector(fn)), fn.name).toEqual(describeFunction(fn));
+      }
+    },
+  );
 
-  it.each(pairs)("%s declares every live event, with its topic and indexed parameters", (_, live, compiled) => {
-    const ours = new Map(
-      compiled
-        .filter((item): item is AbiEvent => item.type === "event")
-        .map((event) => [toEventSelector(event), describeEvent(event)]),
-    );
-    const liveEvents = live.filter((item): item is AbiEvent => item.type === "event");
-    expect(liveEvents.length).toBeGreaterThan(0);
-    for (const event of liveEvents) {
-      expect(ours.get(toEventSelector(event)), event.name).toEqual(describeEvent(event));
-    }
-  });
+  it.each(pairs)(
+    "%s declares every live event, with its topic and indexed parameters",
+    (_, live, compiled) => {
+      const ours = new Map(
+        compiled
+          .filter((item): item is AbiEvent => item.type === "event")
+          .map((event) => [toEventSelector(event), describeEvent(event)]),
+      );
+      const liveEvents = live.filter((item): item is AbiEvent => item.type === "event");
+      expect(liveEvents.length).toBeGreaterThan(0);
+      for (const event of liveEvents) {
+        expect(ours.get(toEventSelector(event)), event.name).toEqual(describeEvent(event));
+      }
+    },
+  );
 
   it("keeps the live topics the facts name (a typo in live-abi.ts would move them)", () => {
     const topic = (abi: Abi, name: string) =>
-      abi.filter((item): item is AbiEvent => item.type === "event" && item.name === name).map(toEventSelector);
+      abi
+        .filter((item): item is AbiEvent => item.type === "event" && item.name === name)
+        .map(toEventSelector);
     // keccak256 of the event signatures as written in the live interfaces.
     expect(topic(liveBoosterDropAbi, "RarityAssigned")).toEqual([
       toEventSelector("RarityAssigned(uint256,bytes32)"),

@@ -16,7 +16,7 @@ import type { ActionReport } from "./index.ts";
 import { createChainSimulation, startSimulator } from "./index.ts";
 
 /** Per chain, a seed whose first 50 steps reach every event listed below on a fresh dev chain. */
-const SEEDS: Record<number, bigint> = { [CLASSIC_CHAIN_ID]: 1n, [PREDICT_CHAIN_ID]: 4n };
+const SEEDS: Record<number, bigint> = { [CLASSIC_CHAIN_ID]: 7n, [PREDICT_CHAIN_ID]: 4n };
 const abis: Abi[] = [
   boosterDropAbi,
   boosterTokenAbi,
@@ -44,16 +44,17 @@ describe.each([
   [
     CLASSIC_CHAIN_ID,
     [
-      "GameCreated",
-      "Minted",
+      "DropConfigured",
+      "BoosterDropsMinted",
+      "BoosterDropOpened",
       "RandomnessRequested",
       "RandomnessFulfilled",
       "RarityAssigned",
-      "Opened",
-      "SoldBack",
-      "Purchase",
-      "Sale",
-      "Graduated",
+      "BoosterDropSold",
+      "OfferMinted",
+      "TokensPurchased",
+      "TokensSold",
+      "MarketGraduated",
       "ActiveChanged",
       "MerkleRootUpdated",
       "DropCreated",

@@ -31,6 +31,20 @@ export function createLogApplier(projection: Projection) {
       }
     }
     for (const [table, keys] of preloads) await store.load(table, keys);
+    // Rows found through rows just loaded (an open batch's packs); rows of the batch's own earlier
+    // logs are still absent from the database here, and those logs declared them themselves.
+    if (projection.preloadsAfter) {
+      const after = new Map<StateTableName, Row[]>();
+      for (const entry of logs) {
+        if (!isHandled(entry)) continue;
+        for (const { table, key } of projection.preloadsAfter(store, entry.log, entry.contract)) {
+          const keys = after.get(table) ?? [];
+          keys.push(key);
+          after.set(table, keys);
+        }
+      }
+      for (const [table, keys] of after) await store.load(table, keys);
+    }
     for (const entry of logs) {
       const { log, contract } = entry;
       const appended = store.appended;

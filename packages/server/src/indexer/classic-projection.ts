@@ -1,32 +1,92 @@
-import { boosterDropAbi, boosterTokenAbi, dropFactoryAbi } from "@mkt/chain";
+import {
+  boosterDropAbi,
+  curveTokenBuyCost,
+  deriveRarity,
+  dropFactoryAbi,
+  liveBoosterDropAbi,
+  liveBoosterTokenAbi,
+  liveDropCreatorAbi,
+  type RarityOdds,
+} from "@mkt/chain";
 import { defaultGameSlug } from "@mkt/protocol";
+import {
+  type Abi,
+  type ContractEventName,
+  type DecodeEventLogReturnType,
+  getAbiItem,
+  type Hex,
+  hexToBigInt,
+} from "viem";
 import type { FactoryRole } from "../chains/index.ts";
 import { big, type IndexedLog, lower, type Projection, str } from "./projection.ts";
 import type { Row } from "./store.ts";
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
-/** `GameCreated`'s `params` tuple as viem decodes it. */
-interface GameParams {
-  nftName: string;
-  nftSymbol: string;
-  tokenName: string;
-  tokenSymbol: string;
-  pricePerPack: bigint;
-  merkleRoot: string;
-  offers: readonly bigint[];
-  oddsBps: readonly number[];
-  virtualEth: bigint;
-  virtualTokens: bigint;
-  graduationEth: bigint;
-  firstTokenId: bigint;
+/** The events of `abi`, for a decoder: the live fragments carry functions beside them. */
+const eventsOf = (abi: Abi) => abi.filter((item) => item.type === "event");
+
+/** Our extension events, beside the live ones under names the live contracts do not use. */
+const dropConfigured = getAbiItem({ abi: dropFactoryAbi, name: "DropConfigured" });
+const metadataBaseUriUpdated = getAbiItem({ abi: dropFactoryAbi, name: "MetadataBaseURIUpdated" });
+const activeChanged = getAbiItem({ abi: boosterDropAbi, name: "ActiveChanged" });
+const merkleRootUpdated = getAbiItem({ abi: boosterDropAbi, name: "MerkleRootUpdated" });
+
+/**
+ * The ABIs the classic scope decodes: the live events (`live-abi.ts`), so the same projection reads
+ * the dev chain and the live drops on Base, and our extension events.
+ */
+export const classicFactoryAbi = [
+  ...eventsOf(liveDropCreatorAbi),
+  dropConfigured,
+  metadataBaseUriUpdated,
+] as const;
+export const classicDropAbi = [...eventsOf(liveBoosterDropAbi), activeChanged, merkleRootUpdated] as const;
+export const classicTokenAbi = eventsOf(liveBoosterTokenAbi);
+
+type ArgsOf<A extends Abi, N extends ContractEventName<A>> = DecodeEventLogReturnType<A, N>["args"];
+type FactoryArgs<N extends ContractEventName<typeof dropFactoryAbi>> = ArgsOf<typeof dropFactoryAbi, N>;
+type DropArgs<N extends ContractEventName<typeof liveBoosterDropAbi>> = ArgsOf<typeof liveBoosterDropAbi, N>;
+type TokenArgs<N extends ContractEventName<typeof liveBoosterTokenAbi>> = ArgsOf<
+  typeof liveBoosterTokenAbi,
+  N
+>;
+
+/** The per-pack ETH prices of a mint of `amount` packs that paid `paid` wei: they sum to `paid`. */
+function packPrices(paid: bigint, amount: bigint): bigint[] {
+  const base = paid / amount;
+  const remainder = paid % amount;
+  return Array.from({ length: Number(amount) }, (_, i) => (BigInt(i) < remainder ? base + 1n : base));
 }
 
 /**
- * Classic generation: the drop factory and every booster drop and token it
- * deploys. A game's row starts from `GameCreated`'s whole parameter tuple
- * and follows its drop (mints, opens, sell-backs, pauses) and token (curve
- * trades, graduation). The factory's `MetadataBaseURIUpdated` changes no row
+ * The ETH one pack costs now, as `getMintPrice(1)`: on the curve, the price of `tokensPerMint` tokens
+ * from the row's curve state; after graduation (or without a known curve, a live drop without
+ * `DropConfigured`) the last ETH mint's price per pack, which the caller passes as `fallback`.
+ */
+function currentPackPrice(game: Row, fallback: string): string {
+  const tokensPerMint = big(game["tokens_per_mint"]);
+  const virtualEth = big(game["virtual_eth"]);
+  const virtualTokens = big(game["virtual_tokens"]);
+  if (game["is_graduated"] === true || tokensPerMint === 0n || virtualEth === 0n || virtualTokens === 0n)
+    return fallback;
+  const state = {
+    virtualEth,
+    virtualTokens,
+    ethReserve: big(game["eth_reserve"]),
+    tokensSold: big(game["tokens_sold"]),
+  };
+  if (tokensPerMint >= virtualTokens - state.tokensSold) return fallback;
+  return curveTokenBuyCost(state, tokensPerMint).toString();
+}
+
+/**
+ * Classic generation: the drop factory and every booster drop and token it deploys, from the live
+ * events. A game's row starts at `DropCreated` (names, addresses) and takes its configuration from our
+ * `DropConfigured` of the same transaction (game id, owner, offers, odds, curve); then it follows its
+ * drop (mints, opens, rarity per open batch, sales, pauses) and its token (curve trades, graduation).
+ * A pack's rarity is derived from its open batch's `RarityAssigned` random number with the rule of the
+ * drop's `deriveRarity`, under the game's odds. The factory's `MetadataBaseURIUpdated` changes no row
  * (it is recorded in chain_events).
  */
 export function classicProjection({ deployment, factory, scope: id }: FactoryRole): Projection {
@@ -37,19 +97,27 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
     contract_address: drop,
     token_id: str(tokenId),
   });
+  const batchKey = (drop: string, batchId: unknown) => ({
+    chain_id: chainId,
+    drop_address: drop,
+    batch_id: str(batchId),
+  });
   const tokenIdsOf = (log: IndexedLog): bigint[] => {
     switch (log.event) {
-      case "Minted": {
+      case "BoosterDropsMinted": {
+        const args = log.args as DropArgs<"BoosterDropsMinted">;
         const ids: bigint[] = [];
-        for (let t = big(log.args["startTokenId"]); t <= big(log.args["endTokenId"]); t++) ids.push(t);
+        for (let t = args.startTokenId; t <= args.endTokenId; t++) ids.push(t);
         return ids;
       }
-      case "RarityAssigned":
-      case "SoldBack":
+      case "BoosterDropSold":
+        return [(log.args as DropArgs<"BoosterDropSold">).tokenId];
       case "Transfer":
-        return [big(log.args["tokenId"])];
-      case "Opened":
-        return (log.args["tokenIds"] as bigint[]).map(big);
+        return [(log.args as DropArgs<"Transfer">).tokenId];
+      case "BoosterDropOpened":
+        return [...(log.args as DropArgs<"BoosterDropOpened">).tokenIds];
+      case "BoosterDropSoldBatch":
+        return [...(log.args as DropArgs<"BoosterDropSoldBatch">).tokenIds];
       default:
         return [];
     }
@@ -61,32 +129,52 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
     startBlock: BigInt(factory.startBlock),
     finalityDepth: deployment.finalityDepth,
     contracts: [{ address: factory.address.toLowerCase(), kind: "factory" }],
-    abis: { factory: dropFactoryAbi, drop: boosterDropAbi, token: boosterTokenAbi },
+    abis: { factory: classicFactoryAbi, drop: classicDropAbi, token: classicTokenAbi },
     handles: {
-      factory: ["GameCreated"],
-      token: ["Purchase", "Sale", "Graduated"],
+      factory: ["DropCreated", "DropConfigured"],
+      token: ["TokensPurchased", "TokensSold", "MarketGraduated"],
       drop: [
-        "Minted",
+        "BoosterDropsMinted",
+        "BoosterDropOpened",
         "RarityAssigned",
-        "Opened",
-        "SoldBack",
+        "BoosterDropSold",
+        "BoosterDropSoldBatch",
         "Transfer",
         "MerkleRootUpdated",
         "ActiveChanged",
       ],
     },
     creates(log, contract) {
-      if (contract.kind !== "factory" || log.event !== "GameCreated") return [];
-      const drop = lower(log.args["drop"]);
+      if (contract.kind !== "factory" || log.event !== "DropCreated") return [];
+      const args = log.args as FactoryArgs<"DropCreated">;
+      const drop = lower(args.dropContract);
       return [
         { address: drop, kind: "drop" },
-        { address: lower(log.args["token"]), kind: "token", parent: drop },
+        { address: lower(args.tokenContract), kind: "token", parent: drop },
       ];
     },
     preloads(log, contract) {
+      if (contract.kind === "factory" && log.event === "DropConfigured") {
+        return [
+          {
+            table: "classic_games",
+            key: gameKey(lower((log.args as FactoryArgs<"DropConfigured">).dropContract)),
+          },
+        ];
+      }
       if (contract.kind === "drop") {
+        const batch =
+          log.event === "BoosterDropOpened" || log.event === "RarityAssigned"
+            ? [
+                {
+                  table: "classic_open_batches" as const,
+                  key: batchKey(log.address, (log.args as DropArgs<"RarityAssigned">).batchId),
+                },
+              ]
+            : [];
         return [
           { table: "classic_games", key: gameKey(log.address) },
+          ...batch,
           ...tokenIdsOf(log).map((tokenId) => ({
             table: "classic_packs" as const,
             key: packKey(log.address, tokenId),
@@ -97,36 +185,46 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
         return [{ table: "classic_games", key: gameKey(contract.parent) }];
       return [];
     },
+    preloadsAfter(store, log, contract) {
+      if (contract.kind !== "drop" || log.event !== "RarityAssigned") return [];
+      const args = log.args as DropArgs<"RarityAssigned">;
+      const batch = store.get("classic_open_batches", batchKey(log.address, args.batchId));
+      if (!batch) return [];
+      return (batch["token_ids"] as string[]).map((tokenId) => ({
+        table: "classic_packs" as const,
+        key: packKey(log.address, tokenId),
+      }));
+    },
     apply(store, log, contract) {
       const kind = contract.kind;
       const at = { updated_block: log.blockNumber.toString(), updated_at: log.blockTime };
-      if (kind === "factory" && log.event === "GameCreated") {
-        const drop = lower(log.args["drop"]);
-        const token = lower(log.args["token"]);
-        const params = log.args["params"] as GameParams;
-        const gameId = str(log.args["gameId"]);
-        store.put(
-          "classic_games",
-          {
+      const putGame = (row: Row) => store.put("classic_games", { ...row, ...at }, log.blockNumber);
+      if (kind === "factory") {
+        if (log.event === "DropCreated") {
+          const args = log.args as FactoryArgs<"DropCreated">;
+          const drop = lower(args.dropContract);
+          // A live drop has only this event: no game id (0), the live defaults of our extensions
+          // (odds, first token id) and no known offers or curve until our `DropConfigured`.
+          putGame({
             scope: id,
             ...gameKey(drop),
-            game_id: gameId,
-            token_address: token,
-            creator: lower(log.args["creator"]),
-            nft_name: params.nftName,
-            nft_symbol: params.nftSymbol,
-            token_name: params.tokenName,
-            token_symbol: params.tokenSymbol,
-            price_per_pack: str(params.pricePerPack),
-            merkle_root: lower(params.merkleRoot),
-            offers: params.offers.map(str),
-            odds_bps: params.oddsBps.map(Number),
-            virtual_eth: str(params.virtualEth),
-            virtual_tokens: str(params.virtualTokens),
-            graduation_eth: str(params.graduationEth),
-            // As the drop: 0 means 1.
-            first_token_id: params.firstTokenId === 0n ? "1" : str(params.firstTokenId),
-            slug: defaultGameSlug(params.nftName, gameId),
+            game_id: "0",
+            token_address: lower(args.tokenContract),
+            creator: lower(args.creator),
+            nft_name: args.nftName,
+            nft_symbol: args.nftSymbol,
+            token_name: args.tokenName,
+            token_symbol: args.tokenSymbol,
+            price_per_pack: "0",
+            tokens_per_mint: "0",
+            merkle_root: `0x${"0".repeat(64)}`,
+            offers: ["0", "0", "0", "0", "0"],
+            odds_bps: [6000, 2500, 1000, 400, 100],
+            virtual_eth: "0",
+            virtual_tokens: "0",
+            graduation_eth: "0",
+            first_token_id: "1",
+            slug: defaultGameSlug(args.nftName, drop.slice(2, 10)),
             is_active: true,
             eth_reserve: "0",
             tokens_sold: "0",
@@ -138,46 +236,86 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
             packs_opened: "0",
             packs_burned: "0",
             mint_volume: "0",
+            mint_payment_tx: null,
+            mint_payment_wei: null,
             created_block: log.blockNumber.toString(),
             created_tx: log.transactionHash,
             created_at: log.blockTime,
-            ...at,
-          },
-          log.blockNumber,
-        );
+          });
+        } else if (log.event === "DropConfigured") {
+          const args = log.args as FactoryArgs<"DropConfigured">;
+          const game = store.get("classic_games", gameKey(lower(args.dropContract)));
+          if (!game) return;
+          const { config, extensions } = args;
+          const gameId = str(args.gameId);
+          const configured: Row = {
+            ...game,
+            game_id: gameId,
+            // The drop's owner: who may pause it and whose packs the creation bought.
+            creator: lower(args.owner),
+            tokens_per_mint: str(config.tokensPerMint),
+            merkle_root: lower(extensions.merkleRoot),
+            offers: [
+              config.commonOffer,
+              config.rareOffer,
+              config.epicOffer,
+              config.legendaryOffer,
+              config.mythicOffer,
+            ].map(str),
+            odds_bps: extensions.oddsBps.map(Number),
+            virtual_eth: str(extensions.virtualEth),
+            virtual_tokens: str(extensions.virtualTokens),
+            graduation_eth: str(extensions.graduationEth),
+            // As the drop: 0 means 1.
+            first_token_id: extensions.firstTokenId === 0n ? "1" : str(extensions.firstTokenId),
+            slug: defaultGameSlug(String(game["nft_name"]), gameId),
+          };
+          putGame({ ...configured, price_per_pack: currentPackPrice(configured, "0") });
+        }
         return;
       }
       if (kind === "token") {
-        const tokenGame = contract.parent ? store.get("classic_games", gameKey(contract.parent)) : undefined;
+        const drop = contract.parent;
+        const tokenGame = drop ? store.get("classic_games", gameKey(drop)) : undefined;
         if (!tokenGame) return;
-        if (log.event === "Purchase" || log.event === "Sale") {
-          // A curve trade precedes graduation in its transaction (buy emits Purchase, then Graduated),
-          // and the curve closes after it, so no trade ever follows Graduated: its 0 reserve stays.
-          store.put(
-            "classic_games",
-            {
-              ...tokenGame,
-              eth_reserve: str(log.args["ethReserve"]),
-              tokens_sold: str(log.args["tokensSold"]),
-              ...at,
-            },
-            log.blockNumber,
-          );
-        } else if (log.event === "Graduated") {
-          store.put(
-            "classic_games",
-            {
-              ...tokenGame,
-              // The curve's reserve moves into the pool: the token's ethReserve is 0 from here on.
-              eth_reserve: "0",
-              is_graduated: true,
-              pool_address: lower(log.args["pool"]),
-              pool_eth: str(log.args["ethLiquidity"]),
-              pool_tokens: str(log.args["tokenLiquidity"]),
-              ...at,
-            },
-            log.blockNumber,
-          );
+        // After graduation trades go through the pool and leave the curve's state alone.
+        const onCurve = tokenGame["is_graduated"] !== true;
+        if (log.event === "TokensPurchased") {
+          const args = log.args as TokenArgs<"TokensPurchased">;
+          const next: Row = onCurve
+            ? {
+                ...tokenGame,
+                eth_reserve: (big(tokenGame["eth_reserve"]) + args.ethPaid).toString(),
+                tokens_sold: (big(tokenGame["tokens_sold"]) + args.amount).toString(),
+              }
+            : { ...tokenGame };
+          // The drop buying is an ETH mint: its `BoosterDropsMinted` follows in this transaction.
+          if (lower(args.buyer) === drop) {
+            next["mint_payment_tx"] = log.transactionHash;
+            next["mint_payment_wei"] = args.ethPaid.toString();
+          }
+          putGame({ ...next, price_per_pack: currentPackPrice(next, String(tokenGame["price_per_pack"])) });
+        } else if (log.event === "TokensSold") {
+          // The declared `TokensSold(from, amount)` (no recipient) is never a curve trade.
+          if (!onCurve || !("recipient" in log.args)) return;
+          const args = log.args as TokenArgs<"TokensSold"> & { ethReceived: bigint };
+          const next: Row = {
+            ...tokenGame,
+            eth_reserve: (big(tokenGame["eth_reserve"]) - args.ethReceived).toString(),
+            tokens_sold: (big(tokenGame["tokens_sold"]) - args.amount).toString(),
+          };
+          putGame({ ...next, price_per_pack: currentPackPrice(next, String(tokenGame["price_per_pack"])) });
+        } else if (log.event === "MarketGraduated") {
+          const args = log.args as TokenArgs<"MarketGraduated">;
+          putGame({
+            ...tokenGame,
+            // The curve's reserve moves into the pool: the token's ethReserve is 0 from here on.
+            eth_reserve: "0",
+            is_graduated: true,
+            pool_address: lower(args.pool),
+            pool_eth: str(args.ethAmount),
+            pool_tokens: str(args.tokenAmount),
+          });
         }
         return;
       }
@@ -194,10 +332,18 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
         const pack = store.get("classic_packs", packKey(log.address, tokenId));
         if (pack) store.put("classic_packs", { ...pack, ...changes(pack), ...at }, log.blockNumber);
       };
+      const burn = (tokenId: bigint, reward: bigint) =>
+        updatePack(tokenId, () => ({ status: "burned", reward_amount: reward.toString(), ...stamp("burn") }));
       switch (log.event) {
-        case "Minted": {
-          const minter = lower(log.args["minter"]);
-          for (const tokenId of tokenIdsOf(log)) {
+        case "BoosterDropsMinted": {
+          const args = log.args as DropArgs<"BoosterDropsMinted">;
+          const minter = lower(args.minter);
+          // An ETH mint's payment is the drop's `TokensPurchased` of this transaction; a mint without one
+          // (`mintWithToken`) paid tokens the drop already held, no ETH.
+          const paid =
+            game && game["mint_payment_tx"] === log.transactionHash ? big(game["mint_payment_wei"]) : 0n;
+          const prices = packPrices(paid, args.amount);
+          tokenIdsOf(log).forEach((tokenId, i) => {
             store.put(
               "classic_packs",
               {
@@ -206,10 +352,11 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
                 owner: minter,
                 status: "minted",
                 rarity: 0,
-                batch_id: str(log.args["batchId"]),
+                // The pack's open batch; 0 until opened.
+                batch_id: "0",
                 token_seed: null,
                 random_value: null,
-                acquired_price: str(log.args["pricePerPack"]),
+                acquired_price: (prices[i] ?? 0n).toString(),
                 reward_amount: null,
                 ...stamp("mint"),
                 rarity_tx: null,
@@ -225,90 +372,109 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
               },
               log.blockNumber,
             );
-          }
+          });
           if (game) {
-            store.put(
-              "classic_games",
-              {
-                ...game,
-                packs_minted: (big(game["packs_minted"]) + big(log.args["amount"])).toString(),
-                mint_volume: (
-                  big(game["mint_volume"]) +
-                  big(log.args["pricePerPack"]) * big(log.args["amount"])
-                ).toString(),
-                ...at,
-              },
-              log.blockNumber,
-            );
+            const mintPrice = args.amount > 0n ? (paid / args.amount).toString() : "0";
+            const next: Row = {
+              ...game,
+              packs_minted: (big(game["packs_minted"]) + args.amount).toString(),
+              mint_volume: (big(game["mint_volume"]) + paid).toString(),
+              mint_payment_tx: null,
+              mint_payment_wei: null,
+            };
+            putGame({
+              ...next,
+              price_per_pack: currentPackPrice(next, paid > 0n ? mintPrice : String(game["price_per_pack"])),
+            });
           }
+          return;
+        }
+        case "BoosterDropOpened": {
+          const args = log.args as DropArgs<"BoosterDropOpened">;
+          const tokenIds = tokenIdsOf(log);
+          // Opening precedes the rarity now: an opened pack has rarity 0 until its batch's `RarityAssigned`.
+          for (const tokenId of tokenIds)
+            updatePack(tokenId, () => ({
+              status: "opened",
+              batch_id: args.batchId.toString(),
+              ...stamp("opened"),
+            }));
+          store.put(
+            "classic_open_batches",
+            {
+              scope: id,
+              ...batchKey(log.address, args.batchId),
+              token_ids: tokenIds.map(String),
+              random_number: null,
+              opened_tx: log.transactionHash,
+              ...at,
+            },
+            log.blockNumber,
+          );
+          if (game)
+            putGame({
+              ...game,
+              packs_opened: (big(game["packs_opened"]) + BigInt(tokenIds.length)).toString(),
+            });
           return;
         }
         case "RarityAssigned": {
-          updatePack(log.args["tokenId"], (pack) => ({
-            status: pack["status"] === "minted" ? "rarity_assigned" : pack["status"],
-            rarity: Number(log.args["rarity"]),
-            token_seed: str(log.args["tokenSeed"]),
-            random_value: str(log.args["randomValue"]),
-            ...stamp("rarity"),
-          }));
-          return;
-        }
-        case "Opened": {
-          const tokenIds = tokenIdsOf(log);
-          for (const tokenId of tokenIds)
-            updatePack(tokenId, () => ({ status: "opened", ...stamp("opened") }));
-          if (game) {
-            store.put(
-              "classic_games",
-              {
-                ...game,
-                packs_opened: (big(game["packs_opened"]) + BigInt(tokenIds.length)).toString(),
-                ...at,
-              },
-              log.blockNumber,
-            );
+          const args = log.args as DropArgs<"RarityAssigned">;
+          const batch = store.get("classic_open_batches", batchKey(log.address, args.batchId));
+          if (!batch) return;
+          store.put(
+            "classic_open_batches",
+            { ...batch, random_number: lower(args.randomNumber), ...at },
+            log.blockNumber,
+          );
+          const randomNumber = hexToBigInt(args.randomNumber as Hex);
+          const odds = (game?.["odds_bps"] ?? [6000, 2500, 1000, 400, 100]) as unknown as RarityOdds;
+          for (const tokenId of batch["token_ids"] as string[]) {
+            const draw = deriveRarity(randomNumber, BigInt(tokenId), odds);
+            updatePack(tokenId, () => ({
+              rarity: draw.rarity,
+              token_seed: draw.tokenSeed.toString(),
+              random_value: draw.randomValue.toString(),
+              ...stamp("rarity"),
+            }));
           }
           return;
         }
-        case "SoldBack": {
-          updatePack(log.args["tokenId"], () => ({
-            status: "burned",
-            reward_amount: str(log.args["offer"]),
-            ...stamp("burn"),
-          }));
-          if (game) {
-            store.put(
-              "classic_games",
-              { ...game, packs_burned: (big(game["packs_burned"]) + 1n).toString(), ...at },
-              log.blockNumber,
-            );
-          }
+        case "BoosterDropSold": {
+          const args = log.args as DropArgs<"BoosterDropSold">;
+          burn(args.tokenId, args.offerAmount);
+          if (game) putGame({ ...game, packs_burned: (big(game["packs_burned"]) + 1n).toString() });
+          return;
+        }
+        case "BoosterDropSoldBatch": {
+          // Carries only the batch's total: each card's reward is its rarity's offer.
+          const args = log.args as DropArgs<"BoosterDropSoldBatch">;
+          const offers = (game?.["offers"] ?? []) as string[];
+          args.tokenIds.forEach((tokenId, i) => {
+            const rarity = args.rarities[i] ?? 0;
+            burn(tokenId, rarity > 0 ? big(offers[rarity - 1] ?? "0") : 0n);
+          });
+          if (game)
+            putGame({
+              ...game,
+              packs_burned: (big(game["packs_burned"]) + BigInt(args.tokenIds.length)).toString(),
+            });
           return;
         }
         case "ActiveChanged": {
-          if (game)
-            store.put(
-              "classic_games",
-              { ...game, is_active: log.args["active"] === true, ...at },
-              log.blockNumber,
-            );
+          if (game) putGame({ ...game, is_active: (log.args as { active: boolean }).active === true });
           return;
         }
         case "Transfer": {
-          // Mints and burns are described by Minted and SoldBack; a transfer moves ownership.
-          const from = lower(log.args["from"]);
-          const to = lower(log.args["to"]);
-          if (from !== ZERO_ADDRESS && to !== ZERO_ADDRESS)
-            updatePack(log.args["tokenId"], () => ({ owner: to }));
+          // Mints and burns are described by BoosterDropsMinted and BoosterDropSold; a transfer moves ownership.
+          const args = log.args as DropArgs<"Transfer">;
+          const from = lower(args.from);
+          const to = lower(args.to);
+          if (from !== ZERO_ADDRESS && to !== ZERO_ADDRESS) updatePack(args.tokenId, () => ({ owner: to }));
           return;
         }
         case "MerkleRootUpdated": {
-          if (game)
-            store.put(
-              "classic_games",
-              { ...game, merkle_root: lower(log.args["merkleRoot"]), ...at },
-              log.blockNumber,
-            );
+          if (game) putGame({ ...game, merkle_root: lower((log.args as { merkleRoot: string }).merkleRoot) });
           return;
         }
         default:

@@ -72,6 +72,11 @@ export interface Projection {
   creates(log: IndexedLog, contract: Discovered): Discovered[];
   /** State rows `apply` reads for this log. */
   preloads(log: IndexedLog, contract: Discovered): Preload[];
+  /**
+   * State rows `apply` reads for this log that only rows of `preloads` name (the packs of an open
+   * batch): called once those are loaded, reading them with `store.get`.
+   */
+  preloadsAfter?(store: BatchStore, log: IndexedLog, contract: Discovered): Preload[];
   /** Applies one handled log through the batch's store. */
   apply(store: BatchStore, log: IndexedLog, contract: Discovered): void;
 }

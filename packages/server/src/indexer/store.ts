@@ -11,6 +11,7 @@ export interface StateTableSpec {
 export const STATE_TABLES = {
   classic_games: { name: "classic_games", key: ["chain_id", "drop_address"] },
   classic_packs: { name: "classic_packs", key: ["chain_id", "contract_address", "token_id"] },
+  classic_open_batches: { name: "classic_open_batches", key: ["chain_id", "drop_address", "batch_id"] },
   market_runtimes: { name: "market_runtimes", key: ["chain_id", "runtime_id"] },
   market_drops: { name: "market_drops", key: ["chain_id", "runtime_id", "drop_id"] },
   market_board_holdings: {

@@ -1,0 +1,33 @@
+-- The classic projection built from the live Classic events (BoosterDropsMinted, BoosterDropOpened,
+-- RarityAssigned per open batch, BoosterDropSold, TokensPurchased, TokensSold, MarketGraduated,
+-- DropCreated) and our extension DropConfigured.
+
+-- A pack's ETH price is no longer a parameter: `price_per_pack` is the ETH one pack costs now
+-- (`getMintPrice(1)`: the curve's price of `tokens_per_mint` tokens while on the curve, the last
+-- ETH mint's price per pack after graduation). `offers` and a burned pack's `reward_amount` are in
+-- the drop's token units, as the live offers are.
+ALTER TABLE classic_games
+  ADD COLUMN tokens_per_mint  numeric NOT NULL DEFAULT 0,
+  -- The ETH the drop paid the token in the transaction `mint_payment_tx` (`TokensPurchased` with the
+  -- drop as buyer, which precedes the mint's `BoosterDropsMinted` in the same transaction); the mint
+  -- consumes it, so a pack's `acquired_price` is what its mint paid.
+  ADD COLUMN mint_payment_tx  text,
+  ADD COLUMN mint_payment_wei numeric;
+
+-- An open batch's packs: `RarityAssigned(batchId, randomNumber)` names only the batch, so the
+-- projection keeps which packs `BoosterDropOpened` put in it.
+CREATE TABLE classic_open_batches (
+  scope          text NOT NULL,
+  chain_id       integer NOT NULL,
+  drop_address   text NOT NULL,
+  batch_id       numeric NOT NULL,
+  -- Token ids as decimal strings, in the order of the opening.
+  token_ids      jsonb NOT NULL,
+  -- The batch's random number (bytes32, 0x-hex) once `RarityAssigned` arrived.
+  random_number  text,
+  opened_tx      text NOT NULL,
+  updated_block  bigint NOT NULL,
+  updated_at     timestamptz NOT NULL,
+  PRIMARY KEY (chain_id, drop_address, batch_id)
+);
+CREATE INDEX classic_open_batches_scope ON classic_open_batches (scope);

@@ -1,4 +1,10 @@
-import { boosterDropAbi, DEFAULT_ODDS_BPS, defaultOffers, dropFactoryAbi } from "@mkt/chain";
+import {
+  boosterDropAbi,
+  DEFAULT_ODDS_BPS,
+  defaultOffers,
+  dropFactoryAbi,
+  liveDropCreatorAbi,
+} from "@mkt/chain";
 import type { ClassicDraftSummary } from "@mkt/protocol";
 import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { letters } from "./classic-metadata.ts";
@@ -8,7 +14,7 @@ import {
   demoGameContent,
   HOUR,
   MINTED_PACKS,
-  PACK_PRICE,
+  TOKENS_PER_MINT,
 } from "./classic-scenario.ts";
 import { type Actor, as, type DemoChain, errorCode, short } from "./classic-wallets.ts";
 
@@ -141,31 +147,56 @@ export function createDemoCreatorFlow({
       walletClient(creator.account).writeContract({
         address: factory as Address,
         abi: dropFactoryAbi,
-        functionName: "createGame",
+        functionName: "createDropWithExtensions",
         args: [
+          names.tokenName,
+          names.tokenSymbol,
+          names.nftName,
+          names.nftSymbol,
+          creator.account.address,
+          0n,
+          (() => {
+            const [commonOffer, rareOffer, epicOffer, legendaryOffer, mythicOffer] =
+              defaultOffers(TOKENS_PER_MINT);
+            return {
+              baseURI: `${publicUrl}/classic/metadata/${slug}/`,
+              tokensPerMint: TOKENS_PER_MINT,
+              commonOffer,
+              rareOffer,
+              epicOffer,
+              legendaryOffer,
+              mythicOffer,
+            };
+          })(),
           {
-            ...names,
-            pricePerPack: PACK_PRICE,
             merkleRoot: allowlist.merkleRoot as Hex,
-            offers: defaultOffers(PACK_PRICE),
             // The draft's odds (the default split): confirm compares them.
             oddsBps: DEFAULT_ODDS_BPS,
+            firstTokenId: 0n,
             virtualEth: parseEther("1"),
             virtualTokens: parseEther("1000000000"),
             graduationEth: parseEther("10"),
-            firstTokenId: 0n,
           },
         ],
       }),
     );
-    const [created] = parseEventLogs({ abi: dropFactoryAbi, logs: receipt.logs, eventName: "GameCreated" });
-    if (!created) throw new Error("createGame emitted no GameCreated event");
-    const address = created.args.drop.toLowerCase();
+    const [created] = parseEventLogs({
+      abi: liveDropCreatorAbi,
+      logs: receipt.logs,
+      eventName: "DropCreated",
+    });
+    const [configured] = parseEventLogs({
+      abi: dropFactoryAbi,
+      logs: receipt.logs,
+      eventName: "DropConfigured",
+    });
+    if (!created || !configured) throw new Error("createDropWithExtensions emitted no DropCreated event");
+    const address = created.args.dropContract.toLowerCase();
     reports.push({
       action: "deploy",
       draftId,
       game: address,
-      gameId: created.args.gameId.toString(),
+      gameId: configured.args.gameId.toString(),
       txHash: receipt.transactionHash,
     });
 
@@ -193,13 +224,20 @@ export function createDemoCreatorFlow({
       minter.account.address,
     );
     if (!allowlisted) throw new Error("the demo minter is not on the demo allowlist");
+    // Allowlisted drops take their mints through `mintAllowlisted`, at the curve's `getMintPrice`.
+    const price = await publicClient.readContract({
+      address: created.args.dropContract,
+      abi: boosterDropAbi,
+      functionName: "getMintPrice",
+      args: [MINTED_PACKS],
+    });
     await send(
       walletClient(minter.account).writeContract({
-        address: created.args.drop,
+        address: created.args.dropContract,
         abi: boosterDropAbi,
-        functionName: "mint",
+        functionName: "mintAllowlisted",
         args: [MINTED_PACKS, proof as Hex[]],
-        value: PACK_PRICE * MINTED_PACKS,
+        value: price,
       }),
     );
     reports.push({ action: "mint", game: address, wallet: short(minter), packs: Number(MINTED_PACKS) });

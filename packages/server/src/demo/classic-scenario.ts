@@ -45,7 +45,8 @@ export const CHAT_LINES = [
   "this game deserves more attention",
 ] as const;
 
-export const PACK_PRICE = parseEther("0.001");
+/** The demo game's pack price in its token: about 0.001 ETH on a fresh curve of 1 ETH and 10^9 tokens (virtual). */
+export const TOKENS_PER_MINT = parseEther("1000000");
 export const MINTED_PACKS = 3n;
 export const HOUR = 3_600_000;
 

@@ -1,4 +1,4 @@
-import { dropFactoryAbi } from "@mkt/chain";
+import { DEFAULT_ODDS_BPS, dropFactoryAbi, liveDropCreatorAbi } from "@mkt/chain";
 import {
   createPublicClient,
   type Hex,
@@ -9,7 +9,10 @@ import {
 } from "viem";
 import { UnavailableError } from "../../errors.ts";
 
-/** A `GameCreated` of a deployment transaction, as confirm checks it. */
+/**
+ * A game a deployment transaction created, as confirm checks it: the live `DropCreated` (creator,
+ * addresses, names) with our `DropConfigured` of the same drop (game id, allowlist root, odds).
+ */
 export interface GameDeployment {
   gameId: bigint;
   drop: string;
@@ -30,15 +33,18 @@ export type DeploymentReceipt =
 /** Reads a deployment transaction's receipt on the classic chain. */
 export interface DeploymentReader {
   chainId: number;
-  /** The drop factory (lowercase) whose `GameCreated` logs count. */
+  /** The drop factory (lowercase) whose `DropCreated` logs count. */
   factory: string;
   read(txHash: Hex): Promise<DeploymentReceipt>;
 }
 
 /**
  * The classic chain's deployments through its RPC: the receipt, and the
- * `GameCreated` logs emitted by our factory only (a log of the same shape
- * from another contract is ignored). An RPC failure is a 503 (retry), never
+ * `DropCreated` logs emitted by our factory only (a log of the same shape
+ * from another contract is ignored), each completed by the factory's
+ * `DropConfigured` of the same drop. A `DropCreated` without one (a creation
+ * contract that only speaks the live interface) has game id 0, no allowlist
+ * and the default odds, as such a drop has. An RPC failure is a 503 (retry), never
  * "no receipt".
  */
 export function createDeploymentReader({
@@ -66,19 +72,29 @@ export function createDeploymentReader({
         throw new UnavailableError("the classic chain's RPC could not be read", { cause: error });
       }
       const logs = receipt.logs.filter((log) => log.address.toLowerCase() === ours);
-      const games = parseEventLogs({ abi: dropFactoryAbi, logs, eventName: "GameCreated" }).map(
-        ({ args }) => ({
-          gameId: args.gameId,
-          drop: args.drop.toLowerCase(),
-          token: args.token.toLowerCase(),
-          creator: args.creator.toLowerCase(),
-          nftName: args.params.nftName,
-          nftSymbol: args.params.nftSymbol,
-          tokenName: args.params.tokenName,
-          tokenSymbol: args.params.tokenSymbol,
-          merkleRoot: args.params.merkleRoot.toLowerCase(),
-          oddsBps: args.params.oddsBps.map(Number),
-        }),
+      const configured = new Map(
+        parseEventLogs({ abi: dropFactoryAbi, logs, eventName: "DropConfigured" }).map(({ args }) => [
+          args.dropContract.toLowerCase(),
+          args,
+        ]),
+      );
+      const games = parseEventLogs({ abi: liveDropCreatorAbi, logs, eventName: "DropCreated" }).map(
+        ({ args }): GameDeployment => {
+          const drop = args.dropContract.toLowerCase();
+          const config = configured.get(drop);
+          return {
+            gameId: config?.gameId ?? 0n,
+            drop,
+            token: args.tokenContract.toLowerCase(),
+            creator: args.creator.toLowerCase(),
+            nftName: args.nftName,
+            nftSymbol: args.nftSymbol,
+            tokenName: args.tokenName,
+            tokenSymbol: args.tokenSymbol,
+            merkleRoot: (config?.extensions.merkleRoot ?? `0x${"0".repeat(64)}`).toLowerCase(),
+            oddsBps: (config?.extensions.oddsBps ?? DEFAULT_ODDS_BPS).map(Number),
+          };
+        },
       );
       return { found: true, reverted: receipt.status !== "success", from: receipt.from.toLowerCase(), games };
     },

@@ -15,8 +15,15 @@ import type { ClassicGameDirectory } from "../directory.ts";
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** The logs that are activity, by the kind of contract that emits them. */
-const DROP_EVENTS = ["Minted", "RarityAssigned", "Opened", "SoldBack", "Transfer", "ActiveChanged"];
-const TOKEN_EVENTS = ["Purchase", "Sale", "Graduated"];
+const DROP_EVENTS = [
+  "BoosterDropsMinted",
+  "RarityAssigned",
+  "BoosterDropOpened",
+  "BoosterDropSold",
+  "Transfer",
+  "ActiveChanged",
+];
+const TOKEN_EVENTS = ["TokensPurchased", "TokensSold", "MarketGraduated"];
 
 interface EventRow {
   chain_id: number;
@@ -30,6 +37,14 @@ interface EventRow {
   drop_address: string;
 }
 
+/** What a log's record takes from other rows: a mint's or a sale's ETH, an open batch's packs. */
+interface EventDetails {
+  /** The ETH of the drop's own token trade in the log's transaction (a mint's payment, a sale's payout). */
+  dropEth?: string;
+  /** A `RarityAssigned` batch's packs and, when they all have it, their one rarity. */
+  batch?: { tokenIds: string[]; rarity: number | null };
+}
+
 /** The objectId of a log position: block number (16 hex digits) and log index (8). */
 export const objectIdOf = (blockNumber: bigint, logIndex: number) =>
   `${blockNumber.toString(16).padStart(16, "0")}${logIndex.toString(16).padStart(8, "0")}`;
@@ -37,7 +52,7 @@ export const objectIdOf = (blockNumber: bigint, logIndex: number) =>
 const text = (value: unknown) => (value === undefined || value === null ? null : String(value));
 const address = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null);
 
-function activityOf(row: EventRow): ClassicActivityEvent | undefined {
+function activityOf(row: EventRow, details: EventDetails = {}): ClassicActivityEvent | undefined {
   const args = row.args;
   const blockNumber = BigInt(row.block_number);
   const base = {
@@ -62,38 +77,39 @@ function activityOf(row: EventRow): ClassicActivityEvent | undefined {
     ...fields,
   });
   switch (row.event) {
-    case "GameCreated":
+    case "DropCreated":
       return event("game_created", { actor: address(args["creator"]) });
-    case "Minted": {
+    case "BoosterDropsMinted": {
       const ids: string[] = [];
       const end = BigInt(String(args["endTokenId"]));
       for (let id = BigInt(String(args["startTokenId"])); id <= end && ids.length < 10_000; id++)
         ids.push(id.toString());
-      const amount = BigInt(String(args["amount"] ?? ids.length));
-      const price = BigInt(String(args["pricePerPack"] ?? 0));
+      // The ETH the drop paid its token for the packs; a mint with tokens (`mintWithToken`) paid none.
       return event("mint", {
         actor: address(args["minter"]),
         tokenIds: ids,
-        ethAmount: (price * amount).toString(),
+        ethAmount: details.dropEth ?? "0",
       });
     }
     case "RarityAssigned":
+      // One log per open batch: its packs, and their rarity when they share one.
       return event("rarity_assigned", {
-        tokenIds: [String(args["tokenId"])],
-        rarity: Number(args["rarity"]),
+        tokenIds: details.batch?.tokenIds ?? [],
+        rarity: details.batch?.rarity ?? null,
       });
-    case "Opened":
+    case "BoosterDropOpened":
       return event("open", {
-        actor: address(args["owner"]),
+        actor: address(args["from"]),
         tokenIds: Array.isArray(args["tokenIds"]) ? args["tokenIds"].map(String) : [],
       });
-    case "SoldBack":
+    case "BoosterDropSold":
       return event("sell_back", {
-        actor: address(args["owner"]),
+        actor: address(args["burner"]),
         tokenIds: [String(args["tokenId"])],
         rarity: Number(args["rarity"]),
-        // The drop pays the offer in ETH (BoosterDrop.sellBack), not in tickets.
-        ethAmount: text(args["offer"]),
+        // The offer is in the drop's token; `sellForEth` also sold it for ETH in the same transaction.
+        tokenAmount: text(args["offerAmount"]),
+        ethAmount: details.dropEth ?? null,
       });
     case "Transfer":
       return event("transfer", {
@@ -103,31 +119,38 @@ function activityOf(row: EventRow): ClassicActivityEvent | undefined {
       });
     case "ActiveChanged":
       return event(args["active"] === false || args["active"] === "false" ? "pause" : "resume", {});
-    case "Purchase":
+    case "TokensPurchased":
       return event("curve_purchase", {
         actor: address(args["buyer"]),
-        ethAmount: text(args["ethIn"]),
-        tokenAmount: text(args["tokensOut"]),
+        ethAmount: text(args["ethPaid"]),
+        tokenAmount: text(args["amount"]),
       });
-    case "Sale":
+    case "TokensSold":
       return event("curve_sale", {
-        actor: address(args["seller"]),
-        ethAmount: text(args["ethOut"]),
-        tokenAmount: text(args["tokensIn"]),
+        actor: address(args["seller"] ?? args["from"]),
+        ethAmount: text(args["ethReceived"]),
+        tokenAmount: text(args["amount"]),
       });
-    case "Graduated":
+    case "MarketGraduated":
       return event("graduation", {
         to: address(args["pool"]),
-        ethAmount: text(args["ethLiquidity"]),
-        tokenAmount: text(args["tokenLiquidity"]),
+        ethAmount: text(args["ethAmount"]),
+        tokenAmount: text(args["tokenAmount"]),
       });
     default:
       return undefined;
   }
 }
 
-/** A transfer from or to the zero address: a mint's or a burn's, told by `Minted` and `SoldBack`. */
+/** A transfer from or to the zero address: a mint's or a burn's, told by `BoosterDropsMinted` and `BoosterDropSold`. */
 const MINT_OR_BURN = sql`(e.event = 'Transfer' AND (lower(e.args->>'from') = ${ZERO_ADDRESS} OR lower(e.args->>'to') = ${ZERO_ADDRESS}))`;
+
+/**
+ * The drop's own token trades (`g` the game): an ETH mint's purchase and a `sellForEth` sale, told by
+ * the mint's and the sale's records.
+ */
+const DROP_TRADE = sql`((e.event = 'TokensPurchased' AND lower(e.args->>'buyer') = g.drop_address)
+  OR (e.event = 'TokensSold' AND lower(e.args->>'seller') = g.drop_address))`;
 
 const EVENT_COLUMNS = sql`e.chain_id, e.block_number::text AS block_number, e.log_index, e.block_time,
   e.transaction_hash, e.address, e.event, e.args`;
@@ -135,7 +158,7 @@ const EVENT_COLUMNS = sql`e.chain_id, e.block_number::text AS block_number, e.lo
 /**
  * The game a `chain_events` row `e` is activity of, as `g.drop_address`: its
  * drop's lifecycle logs (transfers only between two holders), its token's
- * curve logs, and the factory's `GameCreated` naming the drop. Each branch
+ * trades (not the drop's own), and the factory's `DropCreated` naming the drop. Each branch
  * is one lookup by key, so a walk over the log reads one game row per event.
  */
 const GAME_OF_EVENT = sql`LATERAL (
@@ -145,11 +168,61 @@ const GAME_OF_EVENT = sql`LATERAL (
   UNION ALL
   SELECT g.drop_address FROM classic_games g
   WHERE e.event IN (${sql.join(TOKEN_EVENTS)}) AND g.chain_id = e.chain_id AND g.token_address = e.address
+    AND NOT ${DROP_TRADE}
   UNION ALL
   SELECT g.drop_address FROM classic_games g
-  WHERE e.event = 'GameCreated' AND g.chain_id = e.chain_id AND g.drop_address = lower(e.args->>'drop')
+  WHERE e.event = 'DropCreated' AND g.chain_id = e.chain_id AND g.drop_address = lower(e.args->>'dropContract')
   LIMIT 1
 ) g`;
+
+/**
+ * The details of a page's records, in two queries: the drop's own token trades in the transactions of
+ * its mints and sales, and the packs of its `RarityAssigned` batches.
+ */
+async function detailsOf(db: Database, rows: readonly EventRow[]): Promise<Map<string, EventDetails>> {
+  const details = new Map<string, EventDetails>();
+  const keyOf = (row: { block_number: string; log_index: number }) => `${row.block_number}:${row.log_index}`;
+  const trades = rows.filter((row) => row.event === "BoosterDropsMinted" || row.event === "BoosterDropSold");
+  if (trades.length > 0) {
+    const found = await sql<{ transaction_hash: string; drop: string; event: string; eth: string }>`
+      SELECT e.transaction_hash, g.drop_address AS drop, e.event,
+             coalesce(e.args->>'ethPaid', e.args->>'ethReceived') AS eth
+      FROM chain_events e
+      JOIN classic_games g ON g.chain_id = e.chain_id AND g.token_address = e.address
+      WHERE e.transaction_hash IN (${sql.join([...new Set(trades.map((row) => row.transaction_hash))])})
+        AND ${DROP_TRADE}`.execute(db.kysely);
+    for (const row of trades) {
+      const wanted = row.event === "BoosterDropsMinted" ? "TokensPurchased" : "TokensSold";
+      const trade = found.rows.find(
+        (candidate) =>
+          candidate.transaction_hash === row.transaction_hash &&
+          candidate.drop === row.drop_address &&
+          candidate.event === wanted,
+      );
+      if (trade) details.set(keyOf(row), { dropEth: trade.eth });
+    }
+  }
+  const assigned = rows.filter((row) => row.event === "RarityAssigned");
+  for (const row of assigned) {
+    const found = await sql<{ token_id: string; rarity: number }>`
+      SELECT p.token_id::text AS token_id, p.rarity
+      FROM classic_open_batches b
+      CROSS JOIN LATERAL jsonb_array_elements_text(b.token_ids) AS t(token_id)
+      JOIN classic_packs p ON p.chain_id = b.chain_id AND p.contract_address = b.drop_address
+        AND p.token_id = t.token_id::numeric
+      WHERE b.chain_id = ${row.chain_id} AND b.drop_address = ${row.address}
+        AND b.batch_id = ${String(row.args["batchId"])}::numeric
+      ORDER BY p.token_id`.execute(db.kysely);
+    const rarities = new Set(found.rows.map((pack) => Number(pack.rarity)));
+    details.set(keyOf(row), {
+      batch: {
+        tokenIds: found.rows.map((pack) => pack.token_id),
+        rarity: rarities.size === 1 ? ([...rarities][0] ?? null) : null,
+      },
+    });
+  }
+  return details;
+}
 
 /**
  * Activity of the classic games from `chain_events`: one game's, walked
@@ -168,7 +241,7 @@ export function createActivityReader({ db, directory }: { db: Database; director
       const [afterBlock, afterLog] = query.cursor ? query.cursor.split(":") : ["-1", "0"];
       const after = sql`(${afterBlock}::bigint, ${Number(afterLog)}::integer)`;
       // The game's three sources, each walked forward in its own index (the drop's and the token's
-      // logs by address, the one GameCreated at the game's creation block), merged by position.
+      // logs by address, the one DropCreated at the game's creation block), merged by position.
       const found = await sql<EventRow>`
         SELECT ${EVENT_COLUMNS}, g.drop_address
         FROM classic_games g
@@ -186,7 +259,7 @@ export function createActivityReader({ db, directory }: { db: Database; director
           UNION ALL
           (SELECT e.* FROM chain_events e
            WHERE e.scope = g.scope AND e.block_number = g.created_block AND e.chain_id = g.chain_id
-             AND e.event = 'GameCreated' AND lower(e.args->>'drop') = g.drop_address
+             AND e.event = 'DropCreated' AND lower(e.args->>'dropContract') = g.drop_address
              -- The cursor compared through the game's creation block: a key lookup, never a range
              -- scan of the scope's log from the cursor on.
              AND (g.created_block, e.log_index) > ${after})
@@ -195,7 +268,10 @@ export function createActivityReader({ db, directory }: { db: Database; director
         ORDER BY e.block_number ASC, e.log_index ASC
         LIMIT ${query.limit + 1}`.execute(db.kysely);
       const page = found.rows.slice(0, query.limit);
-      const events = page.flatMap((row) => activityOf(row) ?? []);
+      const details = await detailsOf(db, page);
+      const events = page.flatMap(
+        (row) => activityOf(row, details.get(`${row.block_number}:${row.log_index}`)) ?? [],
+      );
       const last = page.at(-1);
       const head = await sql<{ head: string | null }>`
         SELECT (h.next_block - 1)::text AS head FROM indexer_heads h
@@ -230,9 +306,12 @@ export function createActivityReader({ db, directory }: { db: Database; director
         LIMIT ${query.limit + 1}`.execute(db.kysely);
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
+      const details = await detailsOf(db, page);
       return {
         success: true,
-        events: page.flatMap((row) => activityOf(row) ?? []),
+        events: page.flatMap(
+          (row) => activityOf(row, details.get(`${row.block_number}:${row.log_index}`)) ?? [],
+        ),
         nextCursor:
           rows.length > query.limit && last
             ? `${last.block_time.getTime()}-${objectIdOf(BigInt(last.block_number), last.log_index)}`

@@ -521,7 +521,7 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
 
     /**
      * The rarity of the packs of `contractAddress` an opening transaction
-     * opened: its `Opened` log (found by transaction hash), then each pack's
+     * opened: its `BoosterDropOpened` log (found by transaction hash), then each pack's
      * current rarity. A transaction that opened none of that drop's packs, or
      * is not indexed yet, is 404 TRANSACTION_NOT_FOUND; a pack whose rarity is
      * pending answers rarity 0 `NOT_ASSIGNED` (a successful negative result).
@@ -531,7 +531,7 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
       const { rows: opened } = await sql<{ token_ids: unknown }>`
         SELECT e.args->'tokenIds' AS token_ids FROM chain_events e
         WHERE e.transaction_hash = ${query.transactionHash} AND e.chain_id = ${query.chainId}
-          AND e.address = ${address} AND e.event = 'Opened'`.execute(db.kysely);
+          AND e.address = ${address} AND e.event = 'BoosterDropOpened'`.execute(db.kysely);
       const tokenIds = [
         ...new Set(
           opened.flatMap(({ token_ids }) =>

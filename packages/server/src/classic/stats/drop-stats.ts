@@ -56,11 +56,11 @@ interface MintBucket {
 }
 
 /**
- * A drop's mints (`Minted`, one row per mint transaction: `amount` packs at
- * `pricePerPack` Wei each) from `from` on, aggregated by the database per
- * bucket of `bucketSeconds`: one range of `chain_events_trades`, never the
- * rows themselves. A block time past the bucket `last` (the one holding now:
- * a chain whose clock runs ahead of ours) counts in that bucket.
+ * A drop's mints (`BoosterDropsMinted`, one per mint transaction) from `from` on, aggregated by the
+ * database per bucket of `bucketSeconds` from the packs they minted: each pack carries the ETH its
+ * mint paid (`acquired_price`, the drop's `TokensPurchased` of that transaction split over its packs),
+ * so a bucket's volume is exactly what its mints paid. A block time past the bucket `last` (the one
+ * holding now: a chain whose clock runs ahead of ours) counts in that bucket.
  */
 const mintBuckets = (
   chainId: number,
@@ -69,13 +69,13 @@ const mintBuckets = (
   last: number,
   bucketSeconds: number,
 ) => sql<MintBucket>`
-  SELECT least(floor(extract(epoch FROM e.block_time) / ${bucketSeconds})::bigint, ${last}::bigint)::text AS bucket,
-         count(*)::text AS trades,
-         sum((e.args->>'amount')::numeric)::text AS packs,
-         sum((e.args->>'amount')::numeric * (e.args->>'pricePerPack')::numeric)::text AS volume
-  FROM chain_events e
-  WHERE e.address = ${drop} AND e.event = 'Minted' AND e.chain_id = ${chainId}
-    AND e.block_time >= ${from.toISOString()}::timestamptz
+  SELECT least(floor(extract(epoch FROM p.mint_time) / ${bucketSeconds})::bigint, ${last}::bigint)::text AS bucket,
+         count(DISTINCT p.mint_tx)::text AS trades,
+         count(*)::text AS packs,
+         sum(p.acquired_price)::text AS volume
+  FROM classic_packs p
+  WHERE p.chain_id = ${chainId} AND p.contract_address = ${drop}
+    AND p.mint_time >= ${from.toISOString()}::timestamptz
   GROUP BY 1`;
 
 export function createClassicDropStats({
@@ -120,11 +120,15 @@ export function createClassicDropStats({
         mintBuckets(chainId, address, from, current / bucketMs, bucketMs / 1000).execute(db.kysely),
         // The price the first bucket starts from: the last mint before the window.
         sql<{ price: string }>`
-          SELECT e.args->>'pricePerPack' AS price FROM chain_events e
-          WHERE e.address = ${address} AND e.event = 'Minted' AND e.chain_id = ${chainId}
-            AND e.block_time < ${from.toISOString()}::timestamptz
-          ORDER BY e.block_time DESC, e.block_number DESC, e.log_index DESC
-          LIMIT 1`.execute(db.kysely),
+          SELECT (sum(p.acquired_price) / count(*))::numeric(78, 0)::text AS price FROM classic_packs p
+          WHERE p.chain_id = ${chainId} AND p.contract_address = ${address}
+            AND p.mint_tx = (
+              SELECT l.mint_tx FROM classic_packs l
+              WHERE l.chain_id = ${chainId} AND l.contract_address = ${address}
+                AND l.mint_time < ${from.toISOString()}::timestamptz
+              ORDER BY l.mint_time DESC, l.mint_block DESC, l.token_id DESC
+              LIMIT 1)
+          GROUP BY p.mint_tx`.execute(db.kysely),
         usdPerEth(),
       ]);
       const byBucket = new Map(rows.map((row) => [Number(row.bucket) * bucketMs, row]));
@@ -226,11 +230,11 @@ export function createClassicDropStats({
           WHERE chain_id = g.chain_id AND contract_address = g.drop_address
         ) c
         CROSS JOIN LATERAL (
-          SELECT count(*)::text AS trades, sum((e.args->>'amount')::numeric)::text AS packs,
-                 sum((e.args->>'amount')::numeric * (e.args->>'pricePerPack')::numeric)::text AS volume
-          FROM chain_events e
-          WHERE e.address = g.drop_address AND e.event = 'Minted' AND e.chain_id = g.chain_id
-            AND e.block_time >= ${since}::timestamptz
+          SELECT count(DISTINCT p.mint_tx)::text AS trades, count(*)::text AS packs,
+                 sum(p.acquired_price)::text AS volume
+          FROM classic_packs p
+          WHERE p.chain_id = g.chain_id AND p.contract_address = g.drop_address
+            AND p.mint_time >= ${since}::timestamptz
         ) d
         WHERE g.chain_id = ${chainId} AND g.drop_address = ${address}`.execute(db.kysely);
       const row = rows[0];

@@ -1,6 +1,14 @@
-import { boosterDropAbi, boosterTokenAbi, claimDropsAbi, marketAbi, runtimeRegistryAbi } from "@mkt/chain";
+import {
+  boosterDropAbi,
+  boosterTokenAbi,
+  claimDropsAbi,
+  liveBoosterDropAbi,
+  liveBoosterTokenAbi,
+  marketAbi,
+  runtimeRegistryAbi,
+} from "@mkt/chain";
 import { defaultGameSlug, predictPointsOf } from "@mkt/protocol";
-import { type Address, decodeEventLog, type Hex } from "viem";
+import { type Address, decodeEventLog, type Hex, hexToBigInt } from "viem";
 import { expect } from "vitest";
 import type { Database } from "../db/index.ts";
 import { scopesOf } from "../indexer/projections.ts";
@@ -31,6 +39,7 @@ const plainArgs = (args: unknown) =>
 const PROJECTION_TABLES = [
   "classic_games",
   "classic_packs",
+  "classic_open_batches",
   "market_runtimes",
   "market_drops",
   "market_claims",
@@ -330,55 +339,102 @@ async function expectStateMatchesContracts(
     }
   }
 
+  /**
+   * What each ETH mint of a drop paid, from the chain's logs: the drop's `TokensPurchased` (the drop is
+   * the buyer) and the `BoosterDropsMinted` of the same transaction. A mint without a purchase
+   * (`mintWithToken`) paid no ETH.
+   */
+  const mintsOf = async (drop: Address, token: Address) => {
+    const [minted, purchases] = await Promise.all([
+      publicClient.getContractEvents({
+        address: drop,
+        abi: liveBoosterDropAbi,
+        eventName: "BoosterDropsMinted",
+        fromBlock: 0n,
+      }),
+      publicClient.getContractEvents({
+        address: token,
+        abi: liveBoosterTokenAbi,
+        eventName: "TokensPurchased",
+        args: { buyer: drop },
+        fromBlock: 0n,
+      }),
+    ]);
+    const paidIn = new Map(purchases.map((event) => [event.transactionHash, event.args.ethPaid!]));
+    return minted.map((event) => ({
+      start: event.args.startTokenId!,
+      end: event.args.endTokenId!,
+      amount: event.args.amount!,
+      paid: paidIn.get(event.transactionHash) ?? 0n,
+    }));
+  };
+
+  const mintsByDrop = new Map<string, Awaited<ReturnType<typeof mintsOf>>>();
   for (const game of await query("SELECT * FROM classic_games WHERE scope = ANY($1)", [scopes])) {
     const drop = game["drop_address"] as Address;
-    const token = game["token_address"] as Address;
-    const onDrop = (functionName: string) => read({ address: drop, abi: boosterDropAbi, functionName });
-    const onToken = (functionName: string) => read({ address: token, abi: boosterTokenAbi, functionName });
-    const [gameId, tokenOfDrop, creator, name, symbol, price, root, nextTokenId] = await Promise.all(
-      ["gameId", "token", "creator", "name", "symbol", "pricePerPack", "merkleRoot", "nextTokenId"].map(
-        onDrop,
-      ),
+    const onDrop = (functionName: string, args?: unknown[]) =>
+      read({ address: drop, abi: boosterDropAbi, functionName, ...(args ? { args } : {}) });
+    const [gameId, tokenOfDrop, creator, name, symbol, root, nextTokenId, tokensPerMint] = await Promise.all(
+      [
+        "gameId",
+        "boosterTokenAddress",
+        "creator",
+        "name",
+        "symbol",
+        "merkleRoot",
+        "nextTokenId",
+        "tokensPerMint",
+      ].map((functionName) => onDrop(functionName)),
     );
+    const token = String(tokenOfDrop) as Address;
+    const readToken = (functionName: string) => read({ address: token, abi: boosterTokenAbi, functionName });
     const [firstTokenId, odds, active, packsBurned] = (await Promise.all(
-      ["firstTokenId", "oddsBps", "active", "packsBurned"].map(onDrop),
+      ["firstTokenId", "oddsBps", "active", "packsBurned"].map((functionName) => onDrop(functionName)),
     )) as [bigint, readonly number[], boolean, bigint];
-    const offers = await Promise.all(
-      [1n, 2n, 3n, 4n, 5n].map((rarity) =>
-        read({ address: drop, abi: boosterDropAbi, functionName: "offers", args: [rarity] }),
-      ),
+    const offers = await Promise.all([1, 2, 3, 4, 5].map((rarity) => onDrop("offerOf", [rarity])));
+    const [tokenName, tokenSymbol, ethReserve, tokensSold, marketType, pool] = await Promise.all(
+      ["name", "symbol", "ethReserve", "tokensSold", "marketType", "poolAddress"].map(readToken),
     );
-    const [tokenName, tokenSymbol, ethReserve, tokensSold, graduated, pool] = await Promise.all(
-      ["name", "symbol", "ethReserve", "tokensSold", "graduated", "pool"].map(onToken),
-    );
+    const graduated = Number(marketType) === 1;
     const [virtualEth, virtualTokens, graduationEth] = await Promise.all(
-      ["virtualEth", "virtualTokens", "graduationEth"].map(onToken),
+      ["virtualEth", "virtualTokens", "graduationEth"].map(readToken),
     );
-    // The pool has no functions: what it holds is what graduation gave it.
-    const poolAddress = pool as Address;
-    const [poolEth, poolTokens] = graduated
-      ? await Promise.all([
-          publicClient.getBalance({ address: poolAddress }),
-          read({ address: token, abi: boosterTokenAbi, functionName: "balanceOf", args: [poolAddress] }),
-        ])
-      : [null, null];
-    // No counter of opened packs onchain: the Opened events, decoded by viem.
+    // What graduation gave the pool: the token's `MarketGraduated`.
+    const [graduation] = graduated
+      ? await publicClient.getContractEvents({
+          address: token,
+          abi: liveBoosterTokenAbi,
+          eventName: "MarketGraduated",
+          fromBlock: 0n,
+        })
+      : [];
+    // No counter of opened packs onchain: the BoosterDropOpened events, decoded by viem.
     const opened = await publicClient.getContractEvents({
       address: drop,
-      abi: boosterDropAbi,
-      eventName: "Opened",
+      abi: liveBoosterDropAbi,
+      eventName: "BoosterDropOpened",
       fromBlock: 0n,
     });
+    const mints = await mintsOf(drop, token);
+    mintsByDrop.set(drop, mints);
+    const lastEthMint = mints.filter((mint) => mint.paid > 0n).at(-1);
+    // A pack's ETH price now: `getMintPrice(1)` on the curve; after graduation the last ETH mint's.
+    const price = graduated
+      ? lastEthMint
+        ? lastEthMint.paid / lastEthMint.amount
+        : 0n
+      : ((await onDrop("getMintPrice", [1n])) as bigint);
     const packsMinted = (nextTokenId as bigint) - firstTokenId;
     expect(game, `game at ${drop}`).toMatchObject({
       game_id: String(gameId),
-      token_address: String(tokenOfDrop).toLowerCase(),
+      token_address: token.toLowerCase(),
       creator: String(creator).toLowerCase(),
       nft_name: name,
       nft_symbol: symbol,
       token_name: tokenName,
       token_symbol: tokenSymbol,
       price_per_pack: String(price),
+      tokens_per_mint: String(tokensPerMint),
       merkle_root: root,
       packs_minted: String(packsMinted),
       eth_reserve: String(ethReserve),
@@ -392,32 +448,24 @@ async function expectStateMatchesContracts(
       graduation_eth: String(graduationEth),
       first_token_id: String(firstTokenId),
       is_active: active,
-      pool_eth: poolEth === null ? null : String(poolEth),
-      pool_tokens: poolTokens === null ? null : String(poolTokens),
+      pool_eth: graduation ? String(graduation.args.ethAmount) : null,
+      pool_tokens: graduation ? String(graduation.args.tokenAmount) : null,
       packs_opened: String(opened.reduce((sum, event) => sum + event.args.tokenIds!.length, 0)),
       packs_burned: String(packsBurned),
-      mint_volume: String((price as bigint) * packsMinted),
+      mint_volume: String(mints.reduce((sum, mint) => sum + mint.paid, 0n)),
       slug: defaultGameSlug(String(name), String(gameId)),
     });
   }
 
   const packs = await query("SELECT * FROM classic_packs WHERE scope = ANY($1)", [scopes]);
-  const games = new Map(
-    (await query("SELECT * FROM classic_games WHERE scope = ANY($1)", [scopes])).map((game) => [
-      game["drop_address"],
-      game,
-    ]),
-  );
   await Promise.all(
     packs.map(async (pack) => {
       const address = pack["contract_address"] as Address;
       const tokenId = BigInt(pack["token_id"] as string);
-      const [batchId, rarity, opened, tokenSeed] = (await read({
-        address,
-        abi: boosterDropAbi,
-        functionName: "packs",
-        args: [tokenId],
-      })) as [bigint, number, boolean, bigint];
+      const [batchId, [rarity, randomValue, tokenSeed]] = (await Promise.all([
+        read({ address, abi: boosterDropAbi, functionName: "batchOf", args: [tokenId] }),
+        read({ address, abi: boosterDropAbi, functionName: "getTokenRarity", args: [tokenId] }),
+      ])) as [bigint, [number, bigint, Hex]];
       const owner = await read({
         address,
         abi: boosterDropAbi,
@@ -427,15 +475,19 @@ async function expectStateMatchesContracts(
         (found) => String(found).toLowerCase(),
         () => undefined,
       );
-      const status =
-        owner === undefined ? "burned" : opened ? "opened" : rarity > 0 ? "rarity_assigned" : "minted";
+      // A mint's ETH split over its packs, the first ones taking the remainder: they sum to the payment.
+      const mint = mintsByDrop.get(address)?.find((m) => m.start <= tokenId && tokenId <= m.end);
+      const acquired = mint
+        ? mint.paid / mint.amount + (tokenId - mint.start < mint.paid % mint.amount ? 1n : 0n)
+        : undefined;
+      const status = owner === undefined ? "burned" : batchId > 0n ? "opened" : "minted";
       expect(pack, `pack ${tokenId} of ${address}`).toMatchObject({
         status,
         rarity,
         batch_id: batchId.toString(),
-        token_seed: rarity > 0 ? tokenSeed.toString() : null,
-        random_value: rarity > 0 ? (tokenSeed % 10_000n).toString() : null,
-        acquired_price: games.get(address)!["price_per_pack"],
+        token_seed: rarity > 0 ? hexToBigInt(tokenSeed).toString() : null,
+        random_value: rarity > 0 ? randomValue.toString() : null,
+        acquired_price: String(acquired),
         ...(owner === undefined ? {} : { owner }),
       });
     }),

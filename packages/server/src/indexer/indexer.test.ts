@@ -6,6 +6,7 @@ import {
   claimDropsAbi,
   DEV_ACCOUNT_ROLES,
   dropFactoryAbi,
+  liveBoosterTokenAbi,
   marketAbi,
   SAMPLE_BIG_FIRST_TOKEN_ID,
   waitForSuccess,
@@ -178,25 +179,40 @@ describe("indexer on the classic and current-generation dev chain", () => {
       });
       return { drop, token };
     };
-    // Graduation in one transaction with its Purchase (Purchase first), and a paused drop.
+    // Graduation in one transaction with its TokensPurchased (that first), and a paused drop. The buy
+    // takes one token more than 0.2 ETH buys, so the reserve passes the genesis game's 0.2 ETH target.
     const genesis = await game(1n);
+    const tokens =
+      (await publicClient.readContract({
+        address: genesis.token,
+        abi: liveBoosterTokenAbi,
+        functionName: "getEthBuyQuote",
+        args: [parseEther("0.2")],
+      })) + 1n;
+    const cost = await publicClient.readContract({
+      address: genesis.token,
+      abi: liveBoosterTokenAbi,
+      functionName: "getTokenBuyQuote",
+      args: [tokens],
+    });
+    const buyer = chain.clients.wallet(DEV_ACCOUNT_ROLES.firstUser);
     await waitForSuccess(
       publicClient,
-      await chain.clients.wallet(DEV_ACCOUNT_ROLES.firstUser).writeContract({
+      await buyer.writeContract({
         address: genesis.token,
-        abi: boosterTokenAbi,
+        abi: liveBoosterTokenAbi,
         functionName: "buy",
-        args: [0n],
-        value: parseEther("0.2"),
+        args: [tokens, buyer.account!.address],
+        value: cost,
       }),
     );
     expect(
       await publicClient.readContract({
         address: genesis.token,
-        abi: boosterTokenAbi,
-        functionName: "graduated",
+        abi: liveBoosterTokenAbi,
+        functionName: "marketType",
       }),
-    ).toBe(true);
+    ).toBe(1);
     await waitForSuccess(
       publicClient,
       await chain.clients.wallet(DEV_ACCOUNT_ROLES.deployer).writeContract({
@@ -214,7 +230,7 @@ describe("indexer on the classic and current-generation dev chain", () => {
         [genesis.drop.toLowerCase()],
       ),
     );
-    expect(graduated.rows).toEqual([{ eth_reserve: "0", pool_eth: "200000000000000000", is_active: true }]);
+    expect(graduated.rows).toEqual([{ eth_reserve: "0", pool_eth: cost.toString(), is_active: true }]);
     // The sample game whose pack ids start past 2^64 was minted by the simulator: ids kept exact.
     const deepDrop = (await game(3n)).drop.toLowerCase();
     const deep = await database.db.withConnection((c) =>

@@ -1,8 +1,14 @@
-import { boosterDropAbi, dropFactoryAbi, waitForSuccess } from "@mkt/chain";
+import {
+  boosterDropAbi,
+  dropFactoryAbi,
+  liveBoosterDropAbi,
+  liveDropCreatorAbi,
+  waitForSuccess,
+} from "@mkt/chain";
 import { createMktClient, MktApiError } from "@mkt/client";
 import { CLASSIC_ZERO_ROOT, type ClassicCardInput } from "@mkt/protocol";
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
-import { getAddress, type Hex, parseEther, parseEventLogs } from "viem";
+import { getAddress, type Hex, type Log, parseEther, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testWallet } from "../_test/accounts.ts";
 import { setupApp, type TestApp } from "../_test/app.ts";
@@ -74,22 +80,45 @@ describe("Classic creator workflow end to end on the dev chain", () => {
       chain.clients.wallet(wallet).writeContract({
         address: factory(),
         abi: dropFactoryAbi,
-        functionName: "createGame",
+        functionName: "createDropWithExtensions",
         args: [
+          names.tokenName,
+          names.tokenSymbol,
+          names.nftName,
+          names.nftSymbol,
+          chain.clients.accounts[wallet]!.address,
+          0n,
           {
-            ...names,
-            pricePerPack: parseEther("0.001"),
+            baseURI: `${PUBLIC_URL}/classic/metadata/`,
+            tokensPerMint: parseEther("1000000"),
+            commonOffer: 1n,
+            rareOffer: 2n,
+            epicOffer: 3n,
+            legendaryOffer: 4n,
+            mythicOffer: 5n,
+          },
+          {
             merkleRoot,
-            offers: [1n, 2n, 3n, 4n, 5n],
             oddsBps: [6000, 2500, 1000, 400, 100],
+            firstTokenId: 0n,
             virtualEth: parseEther("1"),
             virtualTokens: parseEther("1000000000"),
             graduationEth: parseEther("10"),
-            firstTokenId: 0n,
           },
         ],
       }),
     );
+
+  /** The drop a creation receipt created: the live `DropCreated` and our `DropConfigured`. */
+  const createdDrop = (logs: Log[]) => {
+    const [live] = parseEventLogs({ abi: liveDropCreatorAbi, logs, eventName: "DropCreated" });
+    const [configured] = parseEventLogs({ abi: dropFactoryAbi, logs, eventName: "DropConfigured" });
+    return {
+      drop: live!.args.dropContract,
+      token: live!.args.tokenContract,
+      gameId: configured!.args.gameId,
+    };
+  };
 
   beforeAll(async () => {
     chain = await setupDevChain(8453, { metadataBaseUrl: `${PUBLIC_URL}/classic/metadata/` });
@@ -146,23 +175,30 @@ describe("Classic creator workflow end to end on the dev chain", () => {
 
     // 3. Deploy from the linked wallet with the draft's root.
     const receipt = await deploy(CREATOR, names, allowlist.merkleRoot as Hex);
-    const [event] = parseEventLogs({ abi: dropFactoryAbi, logs: receipt.logs, eventName: "GameCreated" });
-    const drop = event!.args.drop.toLowerCase();
+    const event = { args: createdDrop(receipt.logs) };
+    const drop = event.args.drop.toLowerCase();
 
     // The allowlisted wallet mints with the proof from our route; a wallet not listed is refused by the drop.
     const proof = await client().classic.creator.proof(draftId, listed);
     expect(proof).toMatchObject({ allowlisted: true, merkleRoot: expectedRoot });
+    const price = await publicClient().readContract({
+      address: event.args.drop,
+      abi: liveBoosterDropAbi,
+      functionName: "getMintPrice",
+      args: [1n],
+    });
     const minted = await send(
       chain.clients.wallet(LISTED).writeContract({
-        address: event!.args.drop,
+        address: event.args.drop,
         abi: boosterDropAbi,
-        functionName: "mint",
+        functionName: "mintAllowlisted",
         args: [1n, proof.proof as Hex[]],
-        value: parseEther("0.001"),
+        value: price,
       }),
     );
     expect(
-      parseEventLogs({ abi: boosterDropAbi, logs: minted.logs, eventName: "Minted" })[0]?.args.minter,
+      parseEventLogs({ abi: liveBoosterDropAbi, logs: minted.logs, eventName: "BoosterDropsMinted" })[0]?.args
+        .minter,
     ).toBe(listed);
     const outsider = getAddress(testWallet(NOT_LISTED).address);
     const outsiderProof = await client().classic.creator.proof(draftId, outsider);
@@ -170,11 +206,11 @@ describe("Classic creator workflow end to end on the dev chain", () => {
     await expect(
       publicClient().simulateContract({
         account: outsider,
-        address: event!.args.drop,
+        address: event.args.drop,
         abi: boosterDropAbi,
-        functionName: "mint",
+        functionName: "mintAllowlisted",
         args: [1n, proof.proof as Hex[]],
-        value: parseEther("0.001"),
+        value: price,
       }),
     ).rejects.toThrow(/not allowlisted/);
 
@@ -186,8 +222,8 @@ describe("Classic creator workflow end to end on the dev chain", () => {
     expect(confirmed).toMatchObject({
       receiptFound: true,
       contractAddress: drop,
-      tokenAddress: event!.args.token.toLowerCase(),
-      gameId: event!.args.gameId.toString(),
+      tokenAddress: event.args.token.toLowerCase(),
+      gameId: event.args.gameId.toString(),
       merkleRoot: expectedRoot,
       published: false,
       version: null,

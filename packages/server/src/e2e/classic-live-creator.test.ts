@@ -1,4 +1,4 @@
-import { dropFactoryAbi, waitForSuccess } from "@mkt/chain";
+import { dropFactoryAbi, liveDropCreatorAbi, waitForSuccess } from "@mkt/chain";
 import { createMktClient } from "@mkt/client";
 import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -139,27 +139,36 @@ describe("Classic creator workflow through the live-compatible routes on the dev
     const hash = await chain.clients.wallet(CREATOR).writeContract({
       address: createGame.factory as Address,
       abi: dropFactoryAbi,
-      functionName: "createGame",
+      functionName: "createDropWithExtensions",
       args: [
+        createGame.tokenName,
+        createGame.tokenSymbol,
+        createGame.nftName,
+        createGame.nftSymbol,
+        chain.clients.accounts[CREATOR]!.address,
+        0n,
         {
-          nftName: createGame.nftName,
-          nftSymbol: createGame.nftSymbol,
-          tokenName: createGame.tokenName,
-          tokenSymbol: createGame.tokenSymbol,
+          baseURI: `${PUBLIC_URL}/classic/metadata/live-robots/`,
+          tokensPerMint: parseEther("1000000"),
+          commonOffer: 1n,
+          rareOffer: 2n,
+          epicOffer: 3n,
+          legendaryOffer: 4n,
+          mythicOffer: 5n,
+        },
+        {
           merkleRoot: createGame.merkleRoot as Hex,
-          oddsBps: createGame.oddsBps,
-          pricePerPack: parseEther("0.001"),
-          offers: [1n, 2n, 3n, 4n, 5n],
+          oddsBps: createGame.oddsBps as unknown as readonly [number, number, number, number, number],
+          firstTokenId: 0n,
           virtualEth: parseEther("1"),
           virtualTokens: parseEther("1000000000"),
           graduationEth: parseEther("10"),
-          firstTokenId: 0n,
         },
       ],
     });
     const receipt = await waitForSuccess(publicClient(), hash);
-    const [event] = parseEventLogs({ abi: dropFactoryAbi, logs: receipt.logs, eventName: "GameCreated" });
-    const drop = event!.args.drop.toLowerCase();
+    const [event] = parseEventLogs({ abi: liveDropCreatorAbi, logs: receipt.logs, eventName: "DropCreated" });
+    const drop = event!.args.dropContract.toLowerCase();
 
     // Confirm with both headers (the live client sends API-KEY and the bearer): 2xx, success and message.
     const confirmed = await live("POST", "/classic/metadata/confirm", {

@@ -1,4 +1,10 @@
-import { boosterDropAbi, DEV_ACCOUNT_ROLES, dropFactoryAbi, waitForSuccess } from "@mkt/chain";
+import {
+  boosterDropAbi,
+  DEV_ACCOUNT_ROLES,
+  dropFactoryAbi,
+  liveBoosterDropAbi,
+  waitForSuccess,
+} from "@mkt/chain";
 import { createMktClient, MktApiError } from "@mkt/client";
 import type { ClassicRangePage, ClassicRecovery, ClassicStats } from "@mkt/protocol";
 import { type Address, type Hex, parseEventLogs } from "viem";
@@ -27,7 +33,6 @@ describe("Classic event recovery end to end on the dev chain", () => {
   let token: string;
   let client: ReturnType<typeof createMktClient>;
   let drop: Address;
-  let pricePerPack: bigint;
   /** Transactions whose logs the indexer drops. */
   const skipped = new Set<string>();
 
@@ -48,15 +53,25 @@ describe("Classic event recovery end to end on the dev chain", () => {
   const bearer = () => ({ "api-key": apiKey, authorization: `Bearer ${token}` });
 
   const mint = async (amount: bigint) => {
+    const price = await publicClient().readContract({
+      address: drop,
+      abi: liveBoosterDropAbi,
+      functionName: "getMintPrice",
+      args: [amount],
+    });
     const hash = await chain.clients.wallet(COLLECTOR).writeContract({
       address: drop,
-      abi: boosterDropAbi,
+      abi: liveBoosterDropAbi,
       functionName: "mint",
-      args: [amount, []],
-      value: pricePerPack * amount,
+      args: [amount],
+      value: price,
     });
     const receipt = await waitForSuccess(publicClient(), hash);
-    const [minted] = parseEventLogs({ abi: boosterDropAbi, logs: receipt.logs, eventName: "Minted" });
+    const [minted] = parseEventLogs({
+      abi: liveBoosterDropAbi,
+      logs: receipt.logs,
+      eventName: "BoosterDropsMinted",
+    });
     const ids: bigint[] = [];
     for (let id = minted!.args.startTokenId; id <= minted!.args.endTokenId; id++) ids.push(id);
     return { hash: hash.toLowerCase() as Hex, ids, logs: receipt.logs };
@@ -125,11 +140,6 @@ describe("Classic event recovery end to end on the dev chain", () => {
       abi: dropFactoryAbi,
       functionName: "games",
       args: [1n],
-    });
-    pricePerPack = await publicClient().readContract({
-      address: drop,
-      abi: boosterDropAbi,
-      functionName: "pricePerPack",
     });
     t = await setupApp({
       deployments: [chain.deployment],

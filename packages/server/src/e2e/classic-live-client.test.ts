@@ -5,6 +5,8 @@ import {
   boosterDropAbi,
   createChainClients,
   dropFactoryAbi,
+  liveBoosterDropAbi,
+  liveDropCreatorAbi,
   readChainConfig,
   waitForSuccess,
 } from "@mkt/chain";
@@ -217,42 +219,37 @@ describe("a client of the live Classic service, against npm start", () => {
   let openTx: Hex;
 
   it("buys and opens packs in the demo's first game (the client's own wallet)", async () => {
+    const onDrop = { address: drop, abi: liveBoosterDropAbi } as const;
     const price = await chainClients.publicClient.readContract({
-      address: drop,
-      abi: boosterDropAbi,
-      functionName: "pricePerPack",
+      ...onDrop,
+      functionName: "getMintPrice",
+      args: [3n],
     });
     const mint = await mined(
-      wallet().writeContract({
-        address: drop,
-        abi: boosterDropAbi,
-        functionName: "mint",
-        args: [3n, []],
-        value: price * 3n,
-      }),
+      wallet().writeContract({ ...onDrop, functionName: "mint", args: [3n], value: price }),
     );
-    const [minted] = parseEventLogs({ abi: boosterDropAbi, logs: mint.logs, eventName: "Minted" });
+    const [minted] = parseEventLogs({
+      abi: liveBoosterDropAbi,
+      logs: mint.logs,
+      eventName: "BoosterDropsMinted",
+    });
     mintedIds = [minted!.args.startTokenId, minted!.args.startTokenId + 1n, minted!.args.startTokenId + 2n];
-    // The dev entropy provider assigns the batch's rarities in a later block.
+    // Opening requests the randomness (paying the entropy fee); the demo's entropy fulfiller assigns the
+    // batch's rarities in a later block.
+    const fee = await chainClients.publicClient.readContract({ ...onDrop, functionName: "getEntropyFee" });
+    const opened = await mined(
+      wallet().writeContract({ ...onDrop, functionName: "open", args: [mintedIds.slice(0, 2)], value: fee }),
+    );
     await vi.waitFor(
       async () => {
-        const [, rarity] = await chainClients.publicClient.readContract({
-          address: drop,
-          abi: boosterDropAbi,
-          functionName: "packs",
-          args: [mintedIds[2]!],
+        const [rarity] = await chainClients.publicClient.readContract({
+          ...onDrop,
+          functionName: "getTokenRarity",
+          args: [mintedIds[1]!],
         });
         expect(rarity).toBeGreaterThan(0);
       },
       { timeout: 30_000, interval: 200 },
-    );
-    const opened = await mined(
-      wallet().writeContract({
-        address: drop,
-        abi: boosterDropAbi,
-        functionName: "open",
-        args: [mintedIds.slice(0, 2)],
-      }),
     );
     openTx = opened.transactionHash;
     // The indexer has the opening once the client's packs read as opened.
@@ -641,27 +638,40 @@ describe("a client of the live Classic service, against npm start", () => {
       wallet().writeContract({
         address: deploy.factory,
         abi: dropFactoryAbi,
-        functionName: "createGame",
+        functionName: "createDropWithExtensions",
         args: [
+          deploy.tokenName,
+          deploy.tokenSymbol,
+          deploy.nftName,
+          deploy.nftSymbol,
+          client.address,
+          0n,
           {
-            nftName: deploy.nftName,
-            nftSymbol: deploy.nftSymbol,
-            tokenName: deploy.tokenName,
-            tokenSymbol: deploy.tokenSymbol,
-            pricePerPack: parseEther("0.001"),
+            baseURI: `${started.url}/classic/metadata/${newSlug}/`,
+            tokensPerMint: parseEther("1000000"),
+            commonOffer: 1n,
+            rareOffer: 2n,
+            epicOffer: 3n,
+            legendaryOffer: 4n,
+            mythicOffer: 5n,
+          },
+          {
             merkleRoot: deploy.merkleRoot,
-            offers: [1n, 2n, 3n, 4n, 5n],
             oddsBps: deploy.oddsBps,
+            firstTokenId: 0n,
             virtualEth: parseEther("1"),
             virtualTokens: parseEther("1000000000"),
             graduationEth: parseEther("10"),
-            firstTokenId: 0n,
           },
         ],
       }),
     );
-    const [created] = parseEventLogs({ abi: dropFactoryAbi, logs: deployed.logs, eventName: "GameCreated" });
-    const newDrop = created!.args.drop;
+    const [created] = parseEventLogs({
+      abi: liveDropCreatorAbi,
+      logs: deployed.logs,
+      eventName: "DropCreated",
+    });
+    const newDrop = created!.args.dropContract;
 
     // 12: confirm, with both headers as the client sends them.
     await vi.waitFor(

@@ -191,7 +191,7 @@ describe("Classic event recovery end to end on the dev chain", () => {
         expect.objectContaining({ logIndex: log.logIndex, contractKind: "drop", applied: true }),
       ),
     );
-    expect(repaired.body.events.map((event) => event.type)).toContain("Minted");
+    expect(repaired.body.events.map((event) => event.type)).toContain("BoosterDropsMinted");
     expect(repaired.body.applied).toBe(repaired.body.events.length);
     expect(repaired.body.applied).toBeGreaterThan(0);
 

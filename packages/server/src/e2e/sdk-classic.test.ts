@@ -194,8 +194,8 @@ describe("SDK classic reads over real HTTP", () => {
       logIndex: 0,
       blockTime: day(6),
       address: C,
-      event: "Opened",
-      args: { owner: ALICE, tokenIds: [BIG.toString()], batchId: "1" },
+      event: "BoosterDropOpened",
+      args: { from: ALICE, tokenIds: [BIG.toString()], batchId: "1" },
     });
     await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
     const rarity = await client.classic.packs.rarity({ transactionHash: txHash(14_000), contractAddress: C });

@@ -59,6 +59,10 @@ export interface PackFixture {
   rewardAmount?: bigint;
   mintBlock?: number;
   mintTime?: Date;
+  /** The mint's transaction (default: the mint block's first). */
+  mintTx?: string;
+  /** The pack's share of the ETH its mint paid (default 1000 wei). */
+  acquiredPrice?: bigint;
   updatedAt?: Date;
   openedTime?: Date;
 }
@@ -77,9 +81,9 @@ export async function insertPack(db: Database, pack: PackFixture) {
       updated_block, updated_at)
     VALUES (${TEST_SCOPE}, ${pack.chainId ?? 8453}, ${pack.drop}, ${pack.tokenId.toString()}, ${pack.owner}, ${status},
       ${rarity}, '1', ${assigned ? (pack.tokenSeed ?? pack.tokenId * 7919n + 13n).toString() : null},
-      ${assigned ? (pack.randomValue ?? 42n).toString() : null}, '1000',
+      ${assigned ? (pack.randomValue ?? 42n).toString() : null}, ${(pack.acquiredPrice ?? 1000n).toString()},
       ${pack.rewardAmount === undefined ? null : pack.rewardAmount.toString()},
-      ${txHash(mintBlock)}, ${mintBlock}, ${mintTime},
+      ${pack.mintTx ?? txHash(mintBlock)}, ${mintBlock}, ${mintTime},
       ${assigned ? txHash(mintBlock + 1) : null}, ${assigned ? mintBlock + 1 : null}, ${assigned ? mintTime : null},
       ${opened ? txHash(mintBlock + 2) : null}, ${opened ? mintBlock + 2 : null},
       ${opened ? (pack.openedTime ?? mintTime) : null},
@@ -95,13 +99,15 @@ export interface EventFixture {
   address: string;
   event: string;
   args: Record<string, unknown>;
+  /** The log's transaction; by default one of its own per log. Logs of one call (a mint's purchase and its `BoosterDropsMinted`) share one. */
+  transactionHash?: string;
 }
 
 export async function insertEvent(db: Database, event: EventFixture) {
   await sql`INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time,
       transaction_hash, address, event, args)
     VALUES (${TEST_SCOPE}, ${event.blockNumber}, ${event.logIndex}, ${event.chainId ?? 8453},
-      ${txHash(event.blockNumber + 1_000_000)}, ${event.blockTime}, ${txHash(event.blockNumber * 1000 + event.logIndex)},
+      ${txHash(event.blockNumber + 1_000_000)}, ${event.blockTime}, ${event.transactionHash ?? txHash(event.blockNumber * 1000 + event.logIndex)},
       ${event.address}, ${event.event}, ${JSON.stringify(event.args)}::jsonb)`.execute(db.kysely);
 }
 
@@ -109,4 +115,86 @@ export async function insertEvent(db: Database, event: EventFixture) {
 export async function setHead(db: Database, nextBlock: number, chainId = 8453) {
   await sql`INSERT INTO indexer_heads (scope, chain_id, next_block) VALUES (${TEST_SCOPE}, ${chainId}, ${nextBlock})
     ON CONFLICT (scope) DO UPDATE SET next_block = EXCLUDED.next_block`.execute(db.kysely);
+}
+
+export interface MintFixture {
+  chainId?: number;
+  drop: string;
+  token: string;
+  minter: string;
+  firstTokenId: bigint;
+  amount: number;
+  /** The ETH the mint paid for all its packs (0: a `mintWithToken`, no purchase). */
+  paid: bigint;
+  blockNumber: number;
+  time: Date;
+  /** Each pack's state now, in token id order (default: the minter's, unopened). */
+  packs?: readonly Pick<PackFixture, "owner" | "status" | "rarity" | "rewardAmount">[];
+}
+
+/**
+ * One ETH mint as the live drop makes it and the projection records it: in one transaction the drop's
+ * `TokensPurchased` (the drop buys its token with the mint's ETH) and its `BoosterDropsMinted`, and a
+ * pack row per token carrying its share of the ETH (the first packs take the remainder).
+ */
+export async function insertMint(db: Database, mint: MintFixture) {
+  const transactionHash = txHash(mint.blockNumber * 1000);
+  const amount = BigInt(mint.amount);
+  const at = {
+    chainId: mint.chainId ?? 8453,
+    blockNumber: mint.blockNumber,
+    blockTime: mint.time,
+    transactionHash,
+  };
+  if (mint.paid > 0n)
+    await insertEvent(db, {
+      ...at,
+      logIndex: 0,
+      address: mint.token,
+      event: "TokensPurchased",
+      args: { buyer: mint.drop, amount: (amount * 1000n).toString(), ethPaid: mint.paid.toString() },
+    });
+  await insertEvent(db, {
+    ...at,
+    logIndex: 1,
+    address: mint.drop,
+    event: "BoosterDropsMinted",
+    args: {
+      minter: mint.minter,
+      amount: amount.toString(),
+      startTokenId: mint.firstTokenId.toString(),
+      endTokenId: (mint.firstTokenId + amount - 1n).toString(),
+    },
+  });
+  for (let i = 0n; i < amount; i++)
+    await insertPack(db, {
+      chainId: at.chainId,
+      drop: mint.drop,
+      tokenId: mint.firstTokenId + i,
+      owner: mint.minter,
+      ...mint.packs?.[Number(i)],
+      mintBlock: mint.blockNumber,
+      mintTime: mint.time,
+      mintTx: transactionHash,
+      acquiredPrice: mint.paid / amount + (i < mint.paid % amount ? 1n : 0n),
+    });
+}
+
+/** An open batch as `BoosterDropOpened` leaves it: its packs, and its random number once `RarityAssigned` came. */
+export async function insertOpenBatch(
+  db: Database,
+  batch: {
+    chainId?: number;
+    drop: string;
+    batchId: bigint;
+    tokenIds: bigint[];
+    randomNumber?: string;
+    block: number;
+  },
+) {
+  await sql`INSERT INTO classic_open_batches (scope, chain_id, drop_address, batch_id, token_ids, random_number,
+      opened_tx, updated_block, updated_at)
+    VALUES (${TEST_SCOPE}, ${batch.chainId ?? 8453}, ${batch.drop}, ${batch.batchId.toString()},
+      ${JSON.stringify(batch.tokenIds.map(String))}::jsonb, ${batch.randomNumber ?? null}, ${txHash(batch.block)},
+      ${batch.block}, ${new Date(Date.UTC(2026, 0, 2))})`.execute(db.kysely);
 }

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../../_test/app.ts";
-import { addressOf, insertEvent, insertGame, setHead } from "../../_test/classic-packs.ts";
+import {
+  addressOf,
+  insertEvent,
+  insertGame,
+  insertOpenBatch,
+  insertPack,
+  setHead,
+  txHash,
+} from "../../_test/classic-packs.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { CLASSIC_INDEXER_SOURCE } from "../routes.ts";
 
@@ -35,7 +43,7 @@ describe("classic activity", () => {
     address: string,
     event: string,
     args: Record<string, unknown>,
-    options: { sameBlock?: boolean; time?: Date } = {},
+    options: { sameBlock?: boolean; time?: Date; tx?: number } = {},
   ) => {
     if (!options.sameBlock) block += 1;
     const { rows } = await t.db.withConnection((c) =>
@@ -48,6 +56,7 @@ describe("classic activity", () => {
       address,
       event,
       args,
+      ...(options.tx === undefined ? {} : { transactionHash: txHash(options.tx) }),
     });
   };
 
@@ -64,42 +73,71 @@ describe("classic activity", () => {
       createdBlock: block + 1,
     });
     await insertGame(t.db, { drop: B, token: B_TOKEN, gameId: "2", slug: "beta-2" });
-    await log(FACTORY, "GameCreated", { gameId: "1", drop: A, token: A_TOKEN, creator: ALICE });
-    await log(A_TOKEN, "Purchase", {
-      buyer: ALICE,
-      ethIn: "1000",
-      tokensOut: "5000",
-      ethReserve: "1000",
-      tokensSold: "5000",
+    await log(FACTORY, "DropCreated", {
+      creator: ALICE,
+      dropContract: A,
+      tokenContract: A_TOKEN,
+      nftName: "Game 1",
+      nftSymbol: "PK",
+      tokenName: "Tickets",
+      tokenSymbol: "TIX",
     });
-    // A mint of two packs: the ERC-721 mint transfers are not activity of their own.
-    await log(A, "Transfer", { from: ZERO, to: ALICE, tokenId: "1" });
-    await log(A, "Transfer", { from: ZERO, to: ALICE, tokenId: BIG.toString() }, { sameBlock: true });
+    await log(A_TOKEN, "TokensPurchased", { buyer: ALICE, amount: "5000", ethPaid: "1000" });
+    // A mint of two packs in one transaction: the drop buys its token (the mint's ETH), then mints; the
+    // drop's own purchase and the ERC-721 mint transfers are not activity of their own.
+    const MINT_TX = 0x3001;
+    await log(A_TOKEN, "TokensPurchased", { buyer: A, amount: "200", ethPaid: "600" }, { tx: MINT_TX });
+    await log(A, "Transfer", { from: ZERO, to: ALICE, tokenId: "1" }, { sameBlock: true, tx: MINT_TX });
     await log(
       A,
-      "Minted",
-      { minter: ALICE, amount: "2", startTokenId: "1", endTokenId: "2", batchId: "1", pricePerPack: "300" },
-      { sameBlock: true },
+      "Transfer",
+      { from: ZERO, to: ALICE, tokenId: BIG.toString() },
+      { sameBlock: true, tx: MINT_TX },
+    );
+    await log(
+      A,
+      "BoosterDropsMinted",
+      { minter: ALICE, amount: "2", startTokenId: "1", endTokenId: "2" },
+      { sameBlock: true, tx: MINT_TX },
     );
     await log(A_TOKEN, "Transfer", { from: ALICE, to: A, value: "100" }, { sameBlock: true });
-    await log(A, "RarityAssigned", {
-      tokenId: BIG.toString(),
-      batchId: "1",
-      rarity: 3,
-      tokenSeed: "7",
-      randomValue: "7",
+    // Opening precedes the rarity: one RarityAssigned per open batch.
+    await log(A, "BoosterDropOpened", { from: ALICE, tokenIds: ["1", BIG.toString()], batchId: "1" });
+    await log(A, "RarityAssigned", { batchId: "1", randomNumber: `0x${"07".repeat(32)}` });
+    // What the projection keeps of that batch: its packs (both drew Epic here).
+    await insertOpenBatch(t.db, {
+      drop: A,
+      batchId: 1n,
+      tokenIds: [1n, BIG],
+      randomNumber: `0x${"07".repeat(32)}`,
+      block,
     });
-    await log(A, "Opened", { owner: ALICE, tokenIds: ["1", BIG.toString()], batchId: "1" });
+    for (const tokenId of [1n, BIG])
+      await insertPack(t.db, { drop: A, tokenId, owner: ALICE, status: "opened", rarity: 3 });
     await log(A, "Transfer", { from: ALICE, to: BOB, tokenId: BIG.toString() });
-    await log(A, "SoldBack", { owner: BOB, tokenId: BIG.toString(), rarity: 3, offer: "999" });
-    await log(B_TOKEN, "Sale", {
-      seller: BOB,
-      tokensIn: "10",
-      ethOut: "2",
-      ethReserve: "1",
-      tokensSold: "1",
+    // `sellForEth`: the offer (tokens) sold by the drop for ETH in the same transaction.
+    const SALE_TX = 0x3002;
+    await log(
+      A,
+      "BoosterDropSold",
+      { burner: BOB, tokenId: BIG.toString(), rarity: 3, offerAmount: "999" },
+      { tx: SALE_TX },
+    );
+    await log(
+      A_TOKEN,
+      "TokensSold",
+      { seller: A, recipient: BOB, amount: "999", ethReceived: "5" },
+      { sameBlock: true, tx: SALE_TX },
+    );
+    await log(B_TOKEN, "TokensSold", { seller: BOB, recipient: BOB, amount: "10", ethReceived: "2" });
+    await log(A_TOKEN, "MarketGraduated", {
+      nftAddress: A,
+      tokenAddress: A_TOKEN,
+      pool: addressOf(0x9001),
+      ethAmount: "55",
+      tokenAmount: "66",
+      positionId: "0",
     });
-    await log(A_TOKEN, "Graduated", { pool: addressOf(0x9001), ethLiquidity: "55", tokenLiquidity: "66" });
     await log(A, "ActiveChanged", { active: false });
     await setHead(t.db, block + 1);
     await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
@@ -120,8 +158,8 @@ describe("classic activity", () => {
         "game_created",
         "curve_purchase",
         "mint",
-        "rarity_assigned",
         "open",
+        "rarity_assigned",
         "transfer",
         "sell_back",
         "graduation",
@@ -129,7 +167,7 @@ describe("classic activity", () => {
       ]);
       expect(body.hasMore).toBe(false);
       expect(body.head).toBe(block);
-      const [created, purchase, mint, , open, transfer, sellBack, graduation] = body.events;
+      const [created, purchase, mint, open, assigned, transfer, sellBack, graduation] = body.events;
       expect(created).toMatchObject({ contractAddress: A, address: FACTORY, actor: ALICE, blockNumber: 101 });
       expect(purchase).toMatchObject({
         address: A_TOKEN,
@@ -142,17 +180,20 @@ describe("classic activity", () => {
         actor: ALICE,
         ethAmount: "600",
         blockNumber: 103,
-        logIndex: 2,
-        id: `${(103).toString(16).padStart(16, "0")}00000002`,
+        logIndex: 3,
+        id: `${(103).toString(16).padStart(16, "0")}00000003`,
         timestamp: second(103).toISOString(),
       });
       expect(open.tokenIds).toEqual(["1", BIG.toString()]);
+      // The batch's packs, from its opening, and the rarity they share.
+      expect(assigned).toMatchObject({ tokenIds: ["1", BIG.toString()], rarity: 3 });
       expect(transfer).toMatchObject({ actor: ALICE, to: BOB, tokenIds: [BIG.toString()] });
       expect(sellBack).toMatchObject({
         actor: BOB,
         rarity: 3,
-        ethAmount: "999",
-        tokenAmount: null,
+        // The offer in the drop's token, and the ETH `sellForEth` got for it.
+        tokenAmount: "999",
+        ethAmount: "5",
         tokenIds: [BIG.toString()],
       });
       expect(graduation).toMatchObject({ to: addressOf(0x9001), ethAmount: "55", tokenAmount: "66" });
@@ -176,21 +217,15 @@ describe("classic activity", () => {
       await poll();
       // New activity lands between pages (the indexer's commit moves the cache source).
       await log(A, "ActiveChanged", { active: true });
-      await log(A, "Minted", {
-        minter: BOB,
-        amount: "1",
-        startTokenId: "3",
-        endTokenId: "3",
-        batchId: "2",
-        pricePerPack: "300",
-      });
+      // A mint paid with tokens (`mintWithToken`): no purchase in its transaction.
+      await log(A, "BoosterDropsMinted", { minter: BOB, amount: "1", startTokenId: "3", endTokenId: "3" });
       await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
       while ((await poll()).hasMore && polls < 20) {}
       const caughtUp = cursor;
       // Nothing new: the same cursor comes back and no event repeats.
       expect((await poll()).events).toEqual([]);
       expect(cursor).toBe(caughtUp);
-      await log(A, "SoldBack", { owner: BOB, tokenId: "3", rarity: 1, offer: "1" });
+      await log(A, "BoosterDropSold", { burner: BOB, tokenId: "3", rarity: 1, offerAmount: "1" });
       await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
       await poll();
 
@@ -246,13 +281,11 @@ describe("classic activity", () => {
         cursor = body.nextCursor;
         if (page === 0) {
           // Newer activity arrives while the walk goes on.
-          await log(B, "Minted", {
+          await log(B, "BoosterDropsMinted", {
             minter: ALICE,
             amount: "1",
             startTokenId: "1",
             endTokenId: "1",
-            batchId: "1",
-            pricePerPack: "1",
           });
           await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
         }

@@ -241,7 +241,8 @@ export function createActivityReader({ db, directory }: { db: Database; director
       const [afterBlock, afterLog] = query.cursor ? query.cursor.split(":") : ["-1", "0"];
       const after = sql`(${afterBlock}::bigint, ${Number(afterLog)}::integer)`;
       // The game's three sources, each walked forward in its own index (the drop's and the token's
-      // logs by address, the one DropCreated at the game's creation block), merged by position.
+      // logs by address, the one DropCreated at the game's creation block), merged by position. The
+      // drop's own token trades are told by its mints and sales, as in /recent.
       const found = await sql<EventRow>`
         SELECT ${EVENT_COLUMNS}, g.drop_address
         FROM classic_games g
@@ -254,7 +255,7 @@ export function createActivityReader({ db, directory }: { db: Database; director
           UNION ALL
           (SELECT e.* FROM chain_events e
            WHERE e.address = g.token_address AND e.chain_id = g.chain_id AND e.event IN (${sql.join(TOKEN_EVENTS)})
-             AND (e.block_number, e.log_index) > ${after}
+             AND NOT ${DROP_TRADE} AND (e.block_number, e.log_index) > ${after}
            ORDER BY e.block_number, e.log_index LIMIT ${query.limit + 1})
           UNION ALL
           (SELECT e.* FROM chain_events e

@@ -121,24 +121,24 @@ describe("live-compatible pack reads", () => {
       logIndex: 0,
       blockTime: day(9),
       address: A,
-      event: "Opened",
-      args: { owner: ALICE, tokenIds: ["6", "3"], batchId: "1" },
+      event: "BoosterDropOpened",
+      args: { from: ALICE, tokenIds: ["6", "3"], batchId: "1" },
     });
     await insertEvent(t.db, {
       blockNumber: OPEN_BLOCK + 1,
       logIndex: 0,
       blockTime: day(9),
       address: A,
-      event: "Opened",
-      args: { owner: BOB, tokenIds: ["7"], batchId: "2" },
+      event: "BoosterDropOpened",
+      args: { from: BOB, tokenIds: ["7"], batchId: "2" },
     });
     await insertEvent(t.db, {
       blockNumber: OPEN_BLOCK + 2,
       logIndex: 0,
       blockTime: day(10),
       address: B,
-      event: "Opened",
-      args: { owner: ALICE, tokenIds: ["1"], batchId: "1" },
+      event: "BoosterDropOpened",
+      args: { from: ALICE, tokenIds: ["1"], batchId: "1" },
     });
     await t.app.services.revisions.bump(CLASSIC_INDEXER_SOURCE);
   });

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { insertClassicGame, insertClassicSlug } from "../../_test/classic.ts";
-import { addressOf, insertEvent, insertPack } from "../../_test/classic-packs.ts";
+import { addressOf, insertEvent, insertMint } from "../../_test/classic-packs.ts";
 import { setupDatabase, type TestDatabase } from "../../_test/database.ts";
 import { type EthUsdPriceSource, type EthUsdQuote, fixedPriceSource, noPriceSource } from "../price.ts";
 
@@ -17,22 +17,40 @@ const [W1, W2, W3] = [addressOf(0x101), addressOf(0x102), addressOf(0x103)] as [
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 const at = (iso: string) => new Date(iso);
 
-/** A mint of `amount` packs at `price` Wei each, as the indexer records `Minted`. */
-const minted = (blockNumber: number, time: string, amount: number, price: bigint, extra = {}) => ({
+type PackState = {
+  owner: string;
+  status: "minted" | "rarity_assigned" | "opened" | "burned";
+  rarity?: number;
+};
+
+/**
+ * A mint of `amount` packs at `price` Wei each, as the indexer records it: the drop's `TokensPurchased`
+ * and `BoosterDropsMinted` of one transaction and the packs, each carrying its share of the ETH.
+ */
+const minted = (
+  blockNumber: number,
+  time: string,
+  firstTokenId: bigint,
+  amount: number,
+  price: bigint,
+  packs?: readonly PackState[],
+  extra: { drop?: string; token?: string; chainId?: number } = {},
+) => ({
+  drop: extra.drop ?? DROP,
+  token: extra.token ?? TOKEN,
+  ...(extra.chainId === undefined ? {} : { chainId: extra.chainId }),
+  minter: W1,
+  firstTokenId,
+  amount,
+  paid: price * BigInt(amount),
   blockNumber,
-  logIndex: 0,
-  blockTime: at(time),
-  address: DROP,
-  event: "Minted",
-  args: {
-    minter: W1,
-    amount: String(amount),
-    startTokenId: "1",
-    endTokenId: String(amount),
-    batchId: "1",
-    pricePerPack: price.toString(),
-  },
-  ...extra,
+  time: at(time),
+  ...(packs ? { packs } : {}),
+});
+const pack = (owner: string, status: PackState["status"]): PackState => ({
+  owner,
+  status,
+  ...(status === "minted" ? {} : { rarity: 1 }),
 });
 
 describe("classic live market reads: eth-price, price-chart, collection stats", () => {
@@ -68,47 +86,42 @@ describe("classic live market reads: eth-price, price-chart, collection stats", 
     });
     await insertClassicSlug(db, DROP, "owls");
     await insertClassicGame(db, { address: OTHER_DROP, gameId: 8n, tokenAddress: addressOf(0xe2) });
-    for (const event of [
+    // The drop's ten packs, by mint, with what became of each.
+    for (const mint of [
       // 30 hours ago: before the 24h window; the 7d chart's 06:00 bucket.
-      minted(100, "2026-11-24T06:00:00Z", 2, FINNEY / 2n),
+      minted(100, "2026-11-24T06:00:00Z", 1n, 2, FINNEY / 2n, [
+        pack(W1, "minted"),
+        pack(W1, "rarity_assigned"),
+      ]),
       // The 24h window's first hour: two mints.
-      minted(200, "2026-11-24T13:10:00Z", 3, FINNEY),
-      minted(201, "2026-11-24T13:40:00Z", 1, FINNEY),
+      minted(200, "2026-11-24T13:10:00Z", 3n, 3, FINNEY, [
+        pack(W1, "opened"),
+        pack(W2, "opened"),
+        pack(W2, "burned"),
+      ]),
+      minted(201, "2026-11-24T13:40:00Z", 6n, 1, FINNEY, [pack(W3, "burned")]),
       // 02:00: two mints at different prices; the point is the Wei paid per pack.
-      minted(300, "2026-11-25T02:30:00Z", 2, 2n * FINNEY),
-      minted(301, "2026-11-25T02:45:00Z", 1, FINNEY),
+      minted(300, "2026-11-25T02:30:00Z", 7n, 2, 2n * FINNEY, [pack(W3, "minted"), pack(W1, "minted")]),
+      minted(301, "2026-11-25T02:45:00Z", 9n, 1, FINNEY, [pack(W2, "minted")]),
       // A block time past the clock (a chain ahead of it): counted in the bucket holding now.
-      minted(400, "2026-11-25T12:20:00Z", 1, FINNEY),
+      minted(400, "2026-11-25T12:20:00Z", 10n, 1, FINNEY, [pack(W3, "minted")]),
       // Not mints of this drop on this chain: never counted.
-      minted(302, "2026-11-25T03:00:00Z", 5, 9n * FINNEY, { address: OTHER_DROP }),
-      minted(303, "2026-11-25T03:00:00Z", 5, 9n * FINNEY, { chainId: 4663 }),
-      {
-        blockNumber: 304,
-        logIndex: 0,
-        blockTime: at("2026-11-25T04:00:00Z"),
-        address: TOKEN,
-        event: "Purchase",
-        args: { buyer: W2, ethIn: ETH.toString(), tokensOut: "1", ethReserve: "1", tokensSold: "1" },
-      },
+      minted(302, "2026-11-25T03:00:00Z", 1n, 5, 9n * FINNEY, undefined, {
+        drop: OTHER_DROP,
+        token: addressOf(0xe2),
+      }),
+      minted(303, "2026-11-25T03:00:00Z", 1n, 5, 9n * FINNEY, undefined, { chainId: 4663 }),
     ])
-      await insertEvent(db, event);
-    for (const [tokenId, owner, status] of [
-      [1n, W1, "minted"],
-      [2n, W1, "rarity_assigned"],
-      [3n, W1, "opened"],
-      [4n, W2, "opened"],
-      [5n, W2, "burned"],
-      [6n, W3, "burned"],
-      [7n, W3, "minted"],
-    ] as const)
-      await insertPack(db, {
-        drop: DROP,
-        tokenId,
-        owner,
-        status,
-        ...(status === "minted" ? {} : { rarity: 1 }),
-      });
-    await insertPack(db, { drop: OTHER_DROP, tokenId: 1n, owner: W3, status: "minted" });
+      await insertMint(db, mint);
+    // A curve purchase by a collector: not a mint.
+    await insertEvent(db, {
+      blockNumber: 304,
+      logIndex: 0,
+      blockTime: at("2026-11-25T04:00:00Z"),
+      address: TOKEN,
+      event: "TokensPurchased",
+      args: { buyer: W2, amount: "1", ethPaid: ETH.toString() },
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -359,11 +372,13 @@ describe("classic live market reads: eth-price, price-chart, collection stats", 
       expect(response.headers["cache-control"]).toBe("private, max-age=5");
       const { rows } = await sql<{ status: string; packs: string; owners: string }>`
         SELECT status, count(*)::text AS packs, count(DISTINCT owner)::text AS owners FROM classic_packs
-        WHERE contract_address = ${DROP} GROUP BY status`.execute(database.db.kysely);
+        WHERE chain_id = 8453 AND contract_address = ${DROP} GROUP BY status`.execute(database.db.kysely);
       const recount = Object.fromEntries(rows.map((row) => [row.status, Number(row.packs)]));
       const holders = await sql<{ n: string }>`
         SELECT count(DISTINCT owner)::text AS n FROM classic_packs
-        WHERE contract_address = ${DROP} AND status <> 'burned'`.execute(database.db.kysely);
+        WHERE chain_id = 8453 AND contract_address = ${DROP} AND status <> 'burned'`.execute(
+        database.db.kysely,
+      );
       const minted = (recount["minted"] ?? 0) + (recount["rarity_assigned"] ?? 0) + (recount["opened"] ?? 0);
       expect(response.json()).toEqual({
         success: true,
@@ -395,7 +410,7 @@ describe("classic live market reads: eth-price, price-chart, collection stats", 
       });
       // Values the recount must have produced (so the comparison above is not vacuous).
       expect(response.json().stats).toMatchObject({
-        packsMinted: 7,
+        packsMinted: 10,
         packsOpened: 4,
         packsBurned: 2,
         holders: 3,

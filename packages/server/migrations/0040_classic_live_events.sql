@@ -2,10 +2,12 @@
 -- RarityAssigned per open batch, BoosterDropSold, TokensPurchased, TokensSold, MarketGraduated,
 -- DropCreated) and our extension DropConfigured.
 
--- A pack's ETH price is no longer a parameter: `price_per_pack` is the ETH one pack costs now
--- (`getMintPrice(1)`: the curve's price of `tokens_per_mint` tokens while on the curve, the last
--- ETH mint's price per pack after graduation). `offers` and a burned pack's `reward_amount` are in
--- the drop's token units, as the live offers are.
+-- A pack's ETH price is no longer a parameter: `price_per_pack` is the ETH one pack costs now, the
+-- drop's `getMintPrice(1)`: the price of `tokens_per_mint` tokens on the curve while on the curve, in
+-- the pool after graduation (`pool_eth` and `pool_tokens` are the pool's reserves now: seeded by
+-- `MarketGraduated`, moved by each pool trade). A drop whose curve the projection does not know (no
+-- `DropConfigured`) keeps its last ETH mint's price per pack. `offers` and a burned pack's
+-- `reward_amount` are in the drop's token units, as the live offers are.
 ALTER TABLE classic_games
   ADD COLUMN tokens_per_mint  numeric NOT NULL DEFAULT 0,
   -- The ETH the drop paid the token in the transaction `mint_payment_tx` (`TokensPurchased` with the

@@ -399,15 +399,6 @@ async function expectStateMatchesContracts(
     const [virtualEth, virtualTokens, graduationEth] = await Promise.all(
       ["virtualEth", "virtualTokens", "graduationEth"].map(readToken),
     );
-    // What graduation gave the pool: the token's `MarketGraduated`.
-    const [graduation] = graduated
-      ? await publicClient.getContractEvents({
-          address: token,
-          abi: liveBoosterTokenAbi,
-          eventName: "MarketGraduated",
-          fromBlock: 0n,
-        })
-      : [];
     // No counter of opened packs onchain: the BoosterDropOpened events, decoded by viem.
     const opened = await publicClient.getContractEvents({
       address: drop,
@@ -417,13 +408,15 @@ async function expectStateMatchesContracts(
     });
     const mints = await mintsOf(drop, token);
     mintsByDrop.set(drop, mints);
-    const lastEthMint = mints.filter((mint) => mint.paid > 0n).at(-1);
-    // A pack's ETH price now: `getMintPrice(1)` on the curve; after graduation the last ETH mint's.
-    const price = graduated
-      ? lastEthMint
-        ? lastEthMint.paid / lastEthMint.amount
-        : 0n
-      : ((await onDrop("getMintPrice", [1n])) as bigint);
+    // A pack's ETH price now, on the curve or after graduation on the pool: `getMintPrice(1)`.
+    const price = (await onDrop("getMintPrice", [1n])) as bigint;
+    // The pool's reserves now: the ETH it holds and its balance of the token.
+    const [poolEth, poolTokens] = graduated
+      ? await Promise.all([
+          publicClient.getBalance({ address: pool as Address }),
+          read({ address: token, abi: boosterTokenAbi, functionName: "balanceOf", args: [pool] }),
+        ])
+      : [null, null];
     const packsMinted = (nextTokenId as bigint) - firstTokenId;
     expect(game, `game at ${drop}`).toMatchObject({
       game_id: String(gameId),
@@ -448,8 +441,8 @@ async function expectStateMatchesContracts(
       graduation_eth: String(graduationEth),
       first_token_id: String(firstTokenId),
       is_active: active,
-      pool_eth: graduation ? String(graduation.args.ethAmount) : null,
-      pool_tokens: graduation ? String(graduation.args.tokenAmount) : null,
+      pool_eth: poolEth === null ? null : String(poolEth),
+      pool_tokens: poolTokens === null ? null : String(poolTokens),
       packs_opened: String(opened.reduce((sum, event) => sum + event.args.tokenIds!.length, 0)),
       packs_burned: String(packsBurned),
       mint_volume: String(mints.reduce((sum, mint) => sum + mint.paid, 0n)),

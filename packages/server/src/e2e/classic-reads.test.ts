@@ -61,7 +61,7 @@ interface ChainGame {
   nftSymbol: string;
   tokenName: string;
   tokenSymbol: string;
-  /** The ETH one pack costs now: `getMintPrice(1)` on the curve, the last ETH mint's price per pack after graduation. */
+  /** The ETH one pack costs now: `getMintPrice(1)`. */
   pricePerPack: bigint;
   active: boolean;
   graduated: boolean;
@@ -197,31 +197,8 @@ describe("Classic reads end to end on the dev chain", () => {
         read({ ...onToken, functionName: "tokensSold" }),
         read({ ...onToken, functionName: "poolAddress" }),
       ]);
-      // A pack's ETH price: `getMintPrice(1)` while on the curve; after graduation the last ETH mint's
-      // price per pack (its TokensPurchased, the drop buying, over its BoosterDropsMinted amount).
-      let pricePerPack = 0n;
-      if (graduated) {
-        const [minted, purchases] = await Promise.all([
-          publicClient().getContractEvents({
-            address: drop,
-            abi: liveBoosterDropAbi,
-            eventName: "BoosterDropsMinted",
-            fromBlock: 0n,
-          }),
-          publicClient().getContractEvents({
-            address: token,
-            abi: liveBoosterTokenAbi,
-            eventName: "TokensPurchased",
-            args: { buyer: drop },
-            fromBlock: 0n,
-          }),
-        ]);
-        const paidIn = new Map(purchases.map((event) => [event.transactionHash, event.args.ethPaid!]));
-        const last = minted.filter((event) => paidIn.has(event.transactionHash)).at(-1);
-        if (last) pricePerPack = paidIn.get(last.transactionHash)! / last.args.amount!;
-      } else {
-        pricePerPack = await read({ ...onDrop, functionName: "getMintPrice", args: [1n] });
-      }
+      // A pack's ETH price now, on the curve or (after graduation) in the pool.
+      const pricePerPack = await read({ ...onDrop, functionName: "getMintPrice", args: [1n] });
       let marketCap: bigint;
       let preorderProgress: number;
       if (graduated) {

@@ -60,16 +60,25 @@ function packPrices(paid: bigint, amount: bigint): bigint[] {
 }
 
 /**
- * The ETH one pack costs now, as `getMintPrice(1)`: on the curve, the price of `tokensPerMint` tokens
- * from the row's curve state; after graduation (or without a known curve, a live drop without
- * `DropConfigured`) the last ETH mint's price per pack, which the caller passes as `fallback`.
+ * The ETH one pack costs now, as the drop's `getMintPrice(1)`: the token's price of `tokensPerMint`
+ * tokens, on the curve from the row's curve state, after graduation from the pool's reserves
+ * (`pool_eth`, `pool_tokens`: ceil(E * t / (T - t)), as the pool quotes). Without a known
+ * `tokensPerMint` or curve (a live drop without our `DropConfigured`), or for an amount the market
+ * cannot sell, the caller's `fallback`: the last ETH mint's price per pack.
  */
 function currentPackPrice(game: Row, fallback: string): string {
   const tokensPerMint = big(game["tokens_per_mint"]);
+  if (tokensPerMint === 0n) return fallback;
+  if (game["is_graduated"] === true) {
+    const poolEth = big(game["pool_eth"]);
+    const poolTokens = big(game["pool_tokens"]);
+    if (tokensPerMint >= poolTokens) return fallback;
+    const rest = poolTokens - tokensPerMint;
+    return ((poolEth * tokensPerMint + rest - 1n) / rest).toString();
+  }
   const virtualEth = big(game["virtual_eth"]);
   const virtualTokens = big(game["virtual_tokens"]);
-  if (game["is_graduated"] === true || tokensPerMint === 0n || virtualEth === 0n || virtualTokens === 0n)
-    return fallback;
+  if (virtualEth === 0n || virtualTokens === 0n) return fallback;
   const state = {
     virtualEth,
     virtualTokens,
@@ -278,7 +287,8 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
         const drop = contract.parent;
         const tokenGame = drop ? store.get("classic_games", gameKey(drop)) : undefined;
         if (!tokenGame) return;
-        // After graduation trades go through the pool and leave the curve's state alone.
+        // After graduation trades go through the pool: they move the pool's reserves (as the pool
+        // counts them: the ETH paid in, the tokens out) and leave the curve's state alone.
         const onCurve = tokenGame["is_graduated"] !== true;
         if (log.event === "TokensPurchased") {
           const args = log.args as TokenArgs<"TokensPurchased">;
@@ -288,7 +298,11 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
                 eth_reserve: (big(tokenGame["eth_reserve"]) + args.ethPaid).toString(),
                 tokens_sold: (big(tokenGame["tokens_sold"]) + args.amount).toString(),
               }
-            : { ...tokenGame };
+            : {
+                ...tokenGame,
+                pool_eth: (big(tokenGame["pool_eth"]) + args.ethPaid).toString(),
+                pool_tokens: (big(tokenGame["pool_tokens"]) - args.amount).toString(),
+              };
           // The drop buying is an ETH mint: its `BoosterDropsMinted` follows in this transaction.
           if (lower(args.buyer) === drop) {
             next["mint_payment_tx"] = log.transactionHash;
@@ -296,26 +310,34 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
           }
           putGame({ ...next, price_per_pack: currentPackPrice(next, String(tokenGame["price_per_pack"])) });
         } else if (log.event === "TokensSold") {
-          // The declared `TokensSold(from, amount)` (no recipient) is never a curve trade.
-          if (!onCurve || !("recipient" in log.args)) return;
+          // The declared `TokensSold(from, amount)` (no recipient) is never a trade.
+          if (!("recipient" in log.args)) return;
           const args = log.args as TokenArgs<"TokensSold"> & { ethReceived: bigint };
-          const next: Row = {
-            ...tokenGame,
-            eth_reserve: (big(tokenGame["eth_reserve"]) - args.ethReceived).toString(),
-            tokens_sold: (big(tokenGame["tokens_sold"]) - args.amount).toString(),
-          };
+          const next: Row = onCurve
+            ? {
+                ...tokenGame,
+                eth_reserve: (big(tokenGame["eth_reserve"]) - args.ethReceived).toString(),
+                tokens_sold: (big(tokenGame["tokens_sold"]) - args.amount).toString(),
+              }
+            : {
+                ...tokenGame,
+                pool_eth: (big(tokenGame["pool_eth"]) - args.ethReceived).toString(),
+                pool_tokens: (big(tokenGame["pool_tokens"]) + args.amount).toString(),
+              };
           putGame({ ...next, price_per_pack: currentPackPrice(next, String(tokenGame["price_per_pack"])) });
         } else if (log.event === "MarketGraduated") {
           const args = log.args as TokenArgs<"MarketGraduated">;
-          putGame({
+          const next: Row = {
             ...tokenGame,
             // The curve's reserve moves into the pool: the token's ethReserve is 0 from here on.
             eth_reserve: "0",
             is_graduated: true,
             pool_address: lower(args.pool),
+            // The pool's reserves, from what graduation seeded it with; its trades move them.
             pool_eth: str(args.ethAmount),
             pool_tokens: str(args.tokenAmount),
-          });
+          };
+          putGame({ ...next, price_per_pack: currentPackPrice(next, String(tokenGame["price_per_pack"])) });
         }
         return;
       }

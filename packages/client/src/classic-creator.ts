@@ -98,8 +98,9 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
      * Creates a draft from the live service's body (`POST /classic/metadata/draft`):
      * `name`/`symbol` name the NFT, `metadataItems` become cards in `tokenId`
      * order, rarity words become codes. Each call creates a new draft. The
-     * answer's `createGame` is what to pass to `DropFactory.createGame` (from
-     * `creator`) for confirm to accept the deployment.
+     * answer's `createGame` is what to pass to `DropFactory.createDropWithExtensions`
+     * (from `creator`: the names and symbols, `merkleRoot` and `oddsBps` as its
+     * extensions) for confirm to accept the deployment.
      *
      * @example
      * ```ts

@@ -179,7 +179,7 @@ const packAmount = z
   .max(1_000_000)
   .nullable()
   .describe(
-    "Packs the creator means to buy after deploying (the live service's `packAmount`). Kept on the draft for the creator's tooling; `DropFactory.createGame` buys no packs and confirm does not check it: mint them with `BoosterDrop.mint` after deploying. Null when not stated.",
+    "Packs the creator means to buy at creation (the live service's `packAmount`): the `packAmount` of `DropFactory.createDropWithExtensions` / `createDropWithConfig`, which buy them for the caller in the creation transaction. Kept on the draft for the creator's tooling; confirm does not check it. Null when not stated.",
   );
 
 const oddsBps = z
@@ -633,7 +633,11 @@ export const classicLiveCardDraftSchema = z
   })
   .meta({ id: "ClassicLiveCardDraft" });
 
-/** What `DropFactory.createGame` must be given for confirm to accept the deployment. */
+/**
+ * What `DropFactory.createDropWithExtensions` must be given for confirm to accept the deployment: the
+ * names and symbols, and `merkleRoot` and `oddsBps` as its `extensions` (`createDropWithConfig` deploys
+ * the zero root and the default odds). The field keeps the name of the retired `createGame` call.
+ */
 export const classicCreateGameParamsSchema = z
   .object({
     chainId: z.number().int(),

@@ -35,7 +35,11 @@ export const classicTxHashParamsSchema = z.object({
 
 export const classicRecoveredEventSchema = z
   .object({
-    type: z.string().describe("The Solidity event name (`GameCreated`, `Minted`, `Opened`, `Transfer`, …)."),
+    type: z
+      .string()
+      .describe(
+        "The Solidity event name (`DropCreated`, `BoosterDropsMinted`, `BoosterDropOpened`, `Transfer`, …).",
+      ),
     contractAddress: addressString("The contract that emitted the log"),
     contractKind: z
       .string()

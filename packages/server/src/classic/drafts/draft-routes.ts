@@ -1,3 +1,4 @@
+import { DEFAULT_ODDS_BPS } from "@mkt/chain";
 import {
   CLASSIC_ALLOWLIST_MAX_ENTRIES,
   CLASSIC_CREATOR_LINK_MAX,
@@ -99,12 +100,12 @@ Body \`{creator, owner, name, symbol, description, slug, featuredImageUrl, metad
 - \`featuredImageUrl\` -> the game's \`imageUrl\` and \`featuredImageUrl\`; \`twitterLink\` -> \`links.twitter\`, \`websiteLink\` -> \`links.website\` and \`websiteUrl\` (null or absent: none); \`description\`, \`bgColor\`, \`disableFoil\`, \`disableWear\`, \`isNSFW\` as they are;
 - \`slug\`: a creator slug (from \`POST /classic/generate-slug\`), or absent/null for the default slug;
 - \`oddsBps\` (an mkt extension, not in the live body): default ${CLASSIC_LIVE_DEFAULT_ODDS_BPS.join("/")}, the live service's published example (66.53%, 24%, 9%, 0.45%, 0.02%);
-- \`packAmount\`: kept on the draft as stated (null when absent). Our \`DropFactory.createGame\` is not payable and buys no packs, so confirm does not check it: buy them with \`BoosterDrop.mint\` after deploying.
+- \`packAmount\`: kept on the draft as stated (null when absent). It is the creation call's \`packAmount\`: \`createDropWithConfig\` and \`createDropWithExtensions\` are payable and buy that many packs for the caller in the same transaction (send at least their \`getMintPrice\`); confirm does not check it.
 Unknown fields are 400. The same limits, URL rules and stored shapes as \`/metadata/draft/poll\` apply.
 
 ${creatorUrls}
 
-Answer: \`{success, draftId, drafts, draftGame, createGame, draft}\`: \`draftId\` is our 24-hex draft id (not the live \`draft_<ms>_<rand>\` form); \`drafts\` the card drafts (\`cardId\`, \`tokenId\`, \`name\`, \`description\`, \`imageUrl\`, \`rarity\` word and \`rarityCode\`); \`draftGame\` \`{id, slug, name, symbol, creator, status, packAmount}\`; \`createGame\` what to deploy with \`DropFactory.createGame\` from \`creator\` so that confirm accepts it (\`factory\`, \`chainId\`, \`nftName\`, \`nftSymbol\`, \`tokenName\`, \`tokenSymbol\`, \`merkleRoot\`: the zero root until an allowlist is set with \`/metadata/draft/whitelist\`, then read the draft again, \`oddsBps\`); \`draft\` the whole draft as \`GET /classic/metadata/draft/{draftId}\` answers it.
+Answer: \`{success, draftId, drafts, draftGame, createGame, draft}\`: \`draftId\` is our 24-hex draft id (not the live \`draft_<ms>_<rand>\` form); \`drafts\` the card drafts (\`cardId\`, \`tokenId\`, \`name\`, \`description\`, \`imageUrl\`, \`rarity\` word and \`rarityCode\`); \`draftGame\` \`{id, slug, name, symbol, creator, status, packAmount}\`; \`createGame\` (the field keeps its name from the retired \`createGame\` call) what to deploy from \`creator\` so that confirm accepts it (\`factory\`, \`chainId\`, \`nftName\`, \`nftSymbol\`, \`tokenName\`, \`tokenSymbol\`, \`merkleRoot\`: the zero root until an allowlist is set with \`/metadata/draft/whitelist\`, then read the draft again, \`oddsBps\`): call \`DropFactory.createDropWithExtensions(tokenName, tokenSymbol, nftName, nftSymbol, owner, packAmount, config, extensions)\` with \`extensions.merkleRoot\` and \`extensions.oddsBps\` from it (\`config\`: \`baseURI\`, \`tokensPerMint\` and the five offers in the drop's token are the creator's choice, unchecked). \`createDropWithConfig\` deploys the zero root and the factory's default odds (${DEFAULT_ODDS_BPS.join("/")}), so confirm accepts it only for a draft with exactly those; \`draft\` the whole draft as \`GET /classic/metadata/draft/{draftId}\` answers it.
 
 ${ownership} ${keyAndBearer}`;
 
@@ -314,11 +315,11 @@ ${ownership} ${keyAndBearer}`,
       path: "/metadata/confirm",
       operationId: "classicConfirm",
       summary: "Attach a deployment transaction to a draft",
-      description: `Step 4 of the creator workflow, after deploying with \`DropFactory.createGame\` (step 3, onchain, outside this API) from a wallet linked to the account, with the draft's names, odds and \`whitelist.merkleRoot\` as \`merkleRoot\`. The server reads the receipt from the classic chain's RPC and checks, in order:
+      description: `Step 4 of the creator workflow, after deploying with \`DropFactory.createDropWithExtensions\` (step 3, onchain, outside this API) from a wallet linked to the account, with the draft's names, odds and \`whitelist.merkleRoot\` as \`extensions.merkleRoot\` (\`createDropWithConfig\` when the draft has no allowlist and the factory's default odds). The server reads the receipt from the classic chain's RPC and checks, in order:
 - no receipt yet (pending or unknown): 200 \`receiptFound: false\`, nothing stored; confirm again later;
 - the transaction reverted: 409 \`TRANSACTION_REVERTED\`;
-- it emitted exactly one \`GameCreated\` from this server's drop factory (logs of other contracts do not count): else 409 \`NOT_A_GAME_DEPLOYMENT\`;
-- the game's creator (the event's \`creator\`, the deploying wallet) is linked to the signed-in account: else 403 \`FORBIDDEN\`;
+- it emitted exactly one \`DropCreated\` from this server's drop factory (logs of other contracts do not count), completed by the factory's \`DropConfigured\` of the same drop (game id, allowlist root, odds; without one: game id 0, the zero root, the default odds): else 409 \`NOT_A_GAME_DEPLOYMENT\`;
+- the game's creator (\`DropCreated\`'s \`creator\`, the deploying wallet) is linked to the signed-in account: else 403 \`FORBIDDEN\`;
 - the deployed \`merkleRoot\` is the draft's (the zero root when its allowlist is disabled): else 409 \`MERKLE_ROOT_MISMATCH\`;
 - \`nftName\`, \`nftSymbol\`, \`tokenName\`, \`tokenSymbol\` and \`oddsBps\` are the draft's: else 409 \`DEPLOYMENT_MISMATCH\` (autosave the draft to match, then confirm again);
 - the draft's cards are complete (1 to ${CLASSIC_DRAFT_MAX_CARDS}, card ids 1..N without gaps, every rarity present): else 400; its slug is free: else 409 \`SLUG_TAKEN\`.

@@ -99,6 +99,9 @@ export function liveDraftAnswer(
       status: draft.status,
       packAmount: draft.packAmount,
     },
+    // The arguments of `DropFactory.createDropWithExtensions` that confirm compares with the draft:
+    // names, symbols, `extensions.merkleRoot` and `extensions.oddsBps` (`createDropWithConfig` deploys
+    // the zero root and the default odds).
     createGame: {
       chainId: draft.chainId,
       factory,

@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import {
   boosterDropAbi,
-  boosterTokenAbi,
   claimDropsAbi,
   DEV_ACCOUNT_ROLES,
   dropFactoryAbi,
@@ -230,7 +229,22 @@ describe("indexer on the classic and current-generation dev chain", () => {
         [genesis.drop.toLowerCase()],
       ),
     );
-    expect(graduated.rows).toEqual([{ eth_reserve: "0", pool_eth: cost.toString(), is_active: true }]);
+    // The curve's reserve moved into the pool; the pool's reserve is what graduation seeded it with
+    // (the graduating buy's cost) moved by the pool trades since, which is the ETH the pool holds.
+    const pool = await publicClient.readContract({
+      address: genesis.token,
+      abi: liveBoosterTokenAbi,
+      functionName: "poolAddress",
+    });
+    const [seeded] = await publicClient.getContractEvents({
+      address: genesis.token,
+      abi: liveBoosterTokenAbi,
+      eventName: "MarketGraduated",
+      fromBlock: 0n,
+    });
+    expect(seeded!.args.ethAmount).toBe(cost);
+    const poolEth = await publicClient.getBalance({ address: pool });
+    expect(graduated.rows).toEqual([{ eth_reserve: "0", pool_eth: poolEth.toString(), is_active: true }]);
     // The sample game whose pack ids start past 2^64 was minted by the simulator: ids kept exact.
     const deepDrop = (await game(3n)).drop.toLowerCase();
     const deep = await database.db.withConnection((c) =>

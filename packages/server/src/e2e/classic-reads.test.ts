@@ -993,7 +993,10 @@ describe("Classic reads end to end on the dev chain", () => {
           functionName: "tokenURI",
           args: [pack.tokenId],
         });
-        expect(pathOf(uri)).toBe(`/classic/metadata/${drop}/${pack.tokenId}`);
+        // The drop's baseURI is the metadata base and the game's default slug (as the deploy sets it).
+        expect(pathOf(uri)).toBe(
+          `/classic/metadata/${defaultGameSlug(game.nftName, game.gameId)}/${pack.tokenId}`,
+        );
         const metadata = await ok<ClassicTokenMetadata>(pathOf(uri), { key: false });
         const where = `${game.nftName} #${pack.tokenId} (${pack.status})`;
         expect(attribute(metadata, "Rarity"), where).toBe(RARITY_NAMES[pack.rarity]);
@@ -1057,7 +1060,7 @@ describe("Classic reads end to end on the dev chain", () => {
         abi: boosterDropAbi,
         functionName: "contractURI",
       });
-      expect(pathOf(contractUri)).toBe(`/classic/metadata/${drop}`);
+      expect(pathOf(contractUri)).toBe(`/classic/metadata/${defaultGameSlug(game.nftName, game.gameId)}`);
       const collection = await ok<ClassicContractMetadata>(pathOf(contractUri), { key: false });
       expect(collection).toMatchObject({
         name: game.nftName,

@@ -72,14 +72,12 @@ describe("SDK classic reads over real HTTP", () => {
         logIndex: 0,
         blockTime: day(3 + index),
         address: A,
-        event: "Minted",
+        event: "BoosterDropsMinted",
         args: {
           minter: ALICE,
           amount: "1",
           startTokenId: tokenId.toString(),
           endTokenId: tokenId.toString(),
-          batchId: "1",
-          pricePerPack: "1000",
         },
       });
     await insertEvent(t.db, {
@@ -87,14 +85,12 @@ describe("SDK classic reads over real HTTP", () => {
       logIndex: 0,
       blockTime: day(5),
       address: C,
-      event: "Minted",
+      event: "BoosterDropsMinted",
       args: {
         minter: ALICE,
         amount: "2",
         startTokenId: BIG.toString(),
         endTokenId: (BIG + 1n).toString(),
-        batchId: "1",
-        pricePerPack: "1000",
       },
     });
     await setHead(t.db, 13);

@@ -655,7 +655,7 @@ export const classicCreateGameParamsSchema = z
     oddsBps: z.array(z.number().int()).describe("Common..Mythic, basis points."),
   })
   .describe(
-    "The `GameParams` fields confirm checks (the rest, `pricePerPack`, `offers`, the curve's reserves, `graduationEth` and `firstTokenId`, are the creator's choice). Deploy from `creator`.",
+    "The arguments of `DropFactory.createDropWithExtensions` confirm checks: the names and symbols, and `merkleRoot` and `oddsBps` as its extensions (the rest, `packAmount`, the config's `baseURI`, `tokensPerMint` and offers, the curve's reserves, `graduationEth` and `firstTokenId`, are the creator's choice). Deploy from `creator`.",
   )
   .meta({ id: "ClassicCreateGameParams" });
 export type ClassicCreateGameParams = z.output<typeof classicCreateGameParamsSchema>;

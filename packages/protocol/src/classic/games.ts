@@ -112,7 +112,9 @@ const gameCommon = {
   disableWear: z.boolean(),
   marketCap: weiString("Spot price of the token times its supply, in"),
   marketCapUsd: classicUsdString("`marketCap`"),
-  pricePerPack: weiString("Price of one pack, in"),
+  pricePerPack: weiString(
+    "The ETH one pack costs now (the drop's `getMintPrice(1)`: the price of `tokensPerMint` tokens on the curve, or in the pool after graduation), in",
+  ),
   pricePerPackUsd: classicUsdString("`pricePerPack`"),
   preorderProgress: z
     .number()

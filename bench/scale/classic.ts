@@ -173,7 +173,7 @@ export const classicScale: ScaleSurface = {
               (SELECT sum(packs) FROM classic_pack_counts WHERE rarity > 3)::text AS rare_all,
               (SELECT min(token_id) + div(max(token_id) - min(token_id), 2) FROM classic_packs
                WHERE contract_address = $1)::text AS token,
-              (SELECT transaction_hash FROM chain_events WHERE address = $1 AND event = 'Opened'
+              (SELECT transaction_hash FROM chain_events WHERE address = $1 AND event = 'BoosterDropOpened'
                ORDER BY block_number DESC, log_index DESC LIMIT 1) AS tx`,
       [game, whale],
     );

@@ -8,6 +8,7 @@ import { chainRoles } from "../chains/index.ts";
 /** Tables that grow with the chain's history: none of them may be read whole by a hot read. */
 const LARGE = new Set([
   "classic_packs",
+  "classic_open_batches",
   "chain_events",
   "classic_collectors",
   "classic_game_collectors",
@@ -70,7 +71,7 @@ postgresOnly.describe(
         const [opening] = (
           await t.db.withConnection((c) =>
             c.query<{ tx: string }>(
-              `SELECT transaction_hash AS tx FROM chain_events WHERE address = $1 AND event = 'Opened'
+              `SELECT transaction_hash AS tx FROM chain_events WHERE address = $1 AND event = 'BoosterDropOpened'
                ORDER BY block_number, log_index LIMIT 1`,
               [game],
             ),

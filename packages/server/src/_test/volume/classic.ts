@@ -1,31 +1,42 @@
-// The classic projection at volume, written in bulk: games, packs in every state and the chain's
-// log behind them (chain_events), as the indexer would have projected them from a chain with that
-// history. The scale benchmark (bench/scale/classic.ts) loads it at SCALE times its production
-// volumes; the plan test (classic/query-plans.test.ts) at about 200,000 packs.
+// The classic projection at volume, written in bulk: games, packs in every state, open batches and
+// the chain's log behind them (chain_events), as the indexer would have projected them from a chain
+// of the live Classic contracts with that history. The scale benchmark (bench/scale/classic.ts) loads
+// it at SCALE times its production volumes; the plan test (classic/query-plans.test.ts) at about
+// 200,000 packs.
 //
 // The history is generated in SQL from hashes of row numbers, so a volume always loads the same
 // rows (block times are relative to the load). Its shape:
 // - games: sizes follow a power law (game g has a share proportional to g^-0.8; at 1,000 games
 //   the largest holds about 6.5% of the packs), created over the first half of a 180-day window of
 //   2-second blocks; every seventh graduates, every thirteenth is paused at the end; a few start
-//   their token ids above 2^64;
-// - packs: minted in batches of 1 to 10 by wallets drawn with a heavy tail (a few wallets hold
-//   tens of thousands of packs); 98% of batches get their rarity; 70% of batches open 80% of
-//   their packs; 35% of opened packs are sold back; 30% of the unopened ones change hands;
+//   their token ids above 2^64. Each mints `tokensPerMint` = 1,000 tokens a pack on a curve whose
+//   virtual reserves put a pack near its nominal price (0.001 to 0.02 ETH); offers are the sample
+//   games' (DEFAULT_OFFER_BPS of tokensPerMint) and odds the default ones;
+// - packs: minted in mints of 1 to 10 by wallets drawn with a heavy tail (a few wallets hold tens of
+//   thousands of packs), each an ETH mint paying about the nominal price per pack (its packs carry
+//   their share); 70% of mints have 80% of their packs opened later, in one open batch by the
+//   minter; 98% of open batches get their random number (rarities derived in JS with the drop's
+//   rule, `deriveRarity`); 35% of the cards of those are sold (a third of them with `sellForEth`);
+//   30% of the unopened packs change hands;
 // - curve trades on each game's token fill the rest of the activity volume (every fourth a sale);
+//   after graduation mints and `sellForEth` trade on the pool;
 // - one game in a hundred is featured by the operator (classic_game_flags).
 // The caller runs VACUUM ANALYZE afterwards (statistics and the visibility map), as autovacuum would.
-// Every log the projection records is written: the drop's ERC-721 mint and burn transfers (which
-// are not activity), Minted, RarityAssigned, Opened, transfers between holders, SoldBack,
-// ActiveChanged, the token's Purchase, Sale and Graduated, the factory's GameCreated. Logs no
-// projection or read uses (randomness requests and fulfilments, the ticket token's ERC-20
-// transfers, approvals) are left out. Each transaction has a block of its own time and a unique id;
-// a log's index is that id × 16 plus its place in the transaction, unique in its block.
+// Every log the projection records is written: the factory's DropCreated and DropConfigured; the
+// drop's BoosterDropsMinted with the ERC-721 mint transfers (not activity) and the drop's
+// TokensPurchased of the same transaction, BoosterDropOpened, RarityAssigned per open batch,
+// transfers between holders, BoosterDropSold with its burn transfer (and the drop's TokensSold for
+// `sellForEth`), ActiveChanged; the token's TokensPurchased, TokensSold and MarketGraduated. Logs no
+// projection or read uses (randomness requests and fulfilments, BoosterDropTransfer, the ERC-20
+// transfers, OfferMinted, LiquiditySetup, approvals, the entropy settings of initialization) are
+// left out. Each transaction has a block of its own time and a unique id; a log's index is that
+// id × 16 plus its place in the transaction, unique in its block.
 //
 // `checkClassicSampleVolume` re-projects a sample of games from their stored logs with the real
-// classic projection and batch store, and requires the same rows: games, packs, logs and every
-// summary the classic_packs triggers keep.
-import type { Abi, AbiParameter } from "viem";
+// classic projection and batch store, and requires the same rows: games, packs, open batches, logs
+// and every summary the classic_packs triggers keep.
+import { DEFAULT_ODDS_BPS, DEFAULT_OFFER_BPS, deriveRarity } from "@mkt/chain";
+import { type Abi, type AbiParameter, type Hex, hexToBigInt } from "viem";
 import type { FactoryRole } from "../../chains/index.ts";
 import type { Database, SqlConnection } from "../../db/index.ts";
 import { createLogApplier } from "../../indexer/apply.ts";
@@ -56,8 +67,19 @@ export interface ClassicVolumeContext {
   log(line: string): void;
 }
 
-/** The activity records a pack brings on average (mint, rarity, opening, sell-back, transfer shares). */
-const ACTIVITY_PER_PACK = 1.84;
+/**
+ * The activity records a pack brings on average (measured on the generated history): its mint's, its
+ * open batch's and that batch's `RarityAssigned` shares, its sale and its transfer between holders
+ * (the drop's own token trades of its mints and sales and the mint and burn transfers are not
+ * activity).
+ */
+const ACTIVITY_PER_PACK = 1.03;
+
+/** A pack's tokens (`tokensPerMint`: 1,000 tokens of 18 decimals) and the curve's virtual tokens. */
+const TOKENS_PER_MINT = "1000000000000000000000";
+const VIRTUAL_TOKENS = "1000000000000000000000000000000";
+const GRADUATION_ETH = "5000000000000000000";
+const ZERO_ROOT = `0x${"0".repeat(64)}`;
 
 /** A wallet of the generated history, by number (1..wallets). */
 export const volumeWallet = (n: number) => `0xa0${n.toString(16).padStart(38, "0")}`;
@@ -71,10 +93,16 @@ const wallet = (n: string) => `('0xa0' || lpad(to_hex(${n}), 38, '0'))`;
 const txHash = (id: string) => `('0x' || lpad(to_hex(${id}), 64, '0'))`;
 const blockHash = (block: string) => `('0xb1' || lpad(to_hex(${block}), 62, '0'))`;
 const ZERO = "0x0000000000000000000000000000000000000000";
+/** A rarity's offer in the drop's token (rarity 1..5), as the sample games set them. */
+const offerOf = (rarity: string) =>
+  `div(tokens_per_mint * (ARRAY[${DEFAULT_OFFER_BPS.join(", ")}]::numeric[])[${rarity}], 10000)`;
+/** `ceil(a / b)` of positive numerics. */
+const ceilDiv = (a: string, b: string) => `div((${a}) + (${b}) - 1, ${b})`;
 
 /**
  * Loads the classic volume into a migrated database whose classic tables are empty: the scope's
- * head (every generated block applied), the drops and tokens it discovered, games, packs and logs.
+ * head (every generated block applied), the drops and tokens it discovered, games, packs, open
+ * batches and logs.
  */
 export async function loadClassicVolume(
   ctx: ClassicVolumeContext,
@@ -87,6 +115,7 @@ export async function loadClassicVolume(
   const trades = Math.max(games, volume.activity - Math.round(ACTIVITY_PER_PACK * volume.packs));
   const wallets = Math.max(10, volume.wallets);
   const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
   await ctx.db.withConnection(async (c) => {
     await c.query("SET work_mem = '256MB'");
     await c.query(`SET timezone = 'UTC'`);
@@ -94,7 +123,9 @@ export async function loadClassicVolume(
     const END = CLASSIC_VOLUME_LAST_BLOCK;
     const time = (block: string) =>
       `($anchor::timestamptz - make_interval(secs => (${END} - (${block})) * 2))`;
-    // Games: sizes, batch sizes, the offsets of their packs, batches and trades in the global numbering.
+    // Games: sizes, mint sizes, the offsets of their packs, mints and trades in the global numbering;
+    // the nominal price of a pack, the curve's virtual ETH that puts `tokensPerMint` tokens at that
+    // price, a trade's ETH and its tokens at that price.
     await c.query("DROP TABLE IF EXISTS scale_games");
     await c.query(
       `CREATE TEMP TABLE scale_games AS
@@ -112,7 +143,11 @@ export async function loadClassicVolume(
               g % 7 = 3 AS graduates, g % 13 = 5 AS paused,
               CASE WHEN g % 50 = 7 THEN 18446744073709551617 ELSE 1 END::numeric AS first_token_id,
               (1000000000000000 * (1 + g % 20))::numeric AS price,
+              ${TOKENS_PER_MINT}::numeric AS tokens_per_mint,
+              div(1000000000000000 * (1 + g % 20) * ${VIRTUAL_TOKENS}::numeric, ${TOKENS_PER_MINT}) AS virtual_eth,
+              ${VIRTUAL_TOKENS}::numeric AS virtual_tokens,
               (1000000000000000 * (1 + g % 50))::numeric AS trade_eth,
+              div(1000000000000000 * (1 + g % 50) * ${TOKENS_PER_MINT}::numeric, 1000000000000000 * (1 + g % 20)) AS trade_tokens,
               '0xd0' || lpad(to_hex(g), 38, '0') AS drop_address,
               '0xe0' || lpad(to_hex(g), 38, '0') AS token_address,
               ${wallet(`1 + (g * 7919) % $4::int`)} AS creator
@@ -131,8 +166,8 @@ export async function loadClassicVolume(
       await c.query<{ g: number; packs: string }>("SELECT g, packs::text FROM scale_games ORDER BY g")
     ).rows;
     const G = games;
-    // Transaction ids: creations g, graduations G + g, pauses 2G + g, then per batch (mint,
-    // rarity, opening), per pack (sell-back, transfer), per trade.
+    // Transaction ids: creations g, graduations G + g, pauses 2G + g, then per mint (the mint, its
+    // open batch's randomness callback, the opening), per pack (sale, transfer), per trade.
     const batchTx = (kind: number) => `(3 * ${G} + 3 * (k - 1) + ${kind})`;
     const packTx = (kind: number) => `(3 * ${G} + 3 * total_batches + 2 * (n - 1) + ${kind})`;
     const tradeTx = `(3 * ${G} + 3 * total_batches + 2 * total_packs + trade_base + j)`;
@@ -169,6 +204,21 @@ export async function loadClassicVolume(
        UNION ALL SELECT $scope, token_address, 'token', drop_address, created_block FROM scale_games`,
     );
 
+    // What each game's packs moved on its token, before and after its graduation (mints buy tokens
+    // with ETH, `sellForEth` sells offers for ETH), and its pack counts: the games' rows and the
+    // graduations read them once every pack is written.
+    await c.query("DROP TABLE IF EXISTS scale_sums");
+    await c.query(
+      `CREATE TEMP TABLE scale_sums (g int PRIMARY KEY, mint_eth_pre numeric, mint_packs_pre bigint,
+         mint_eth_post numeric, mint_packs_post bigint, sell_eth_pre numeric, sell_tokens_pre numeric,
+         sell_eth_post numeric, sell_tokens_post numeric, spent numeric, opened bigint, burned bigint,
+         mint_block bigint, opened_block bigint, burn_block bigint)`,
+    );
+    await c.query("DROP TABLE IF EXISTS scale_rarities");
+    await c.query(
+      "CREATE TEMP TABLE scale_rarities (n bigint PRIMARY KEY, rarity smallint, token_seed numeric, random_value numeric)",
+    );
+
     // Packs and their logs, a group of games (about 100,000 packs) per statement, with the
     // classic_packs triggers off (a superuser's `session_replication_role`): one GROUP BY per summary
     // afterwards (classic_summaries_rebuild) is far cheaper than the triggers' work per statement.
@@ -190,11 +240,16 @@ export async function loadClassicVolume(
     }
     let loaded = 0;
     for (const [g1, g2] of groups) {
+      // The group's packs: their mint (k, pos), opening (one open batch per mint, numbered per drop in
+      // the order of the openings), the batch's random number, sale and transfer.
+      await c.query("DROP TABLE IF EXISTS scale_p");
       await run(
-        `WITH p AS MATERIALIZED (
-           SELECT gm.g, gm.drop_address, gm.price, gm.first_token_id, gm.batch_size, gm.packs, gm.batches,
-                  gm.total_batches, gm.total_packs, gm.first_token_id + i - 1 AS token_id, gm.pack_base + i AS n,
-                  (i - 1) / gm.batch_size + 1 AS batch_id, gm.batch_base + (i - 1) / gm.batch_size + 1 AS k,
+        `CREATE TEMP TABLE scale_p AS
+         SELECT x.*, CASE WHEN x.opened THEN dense_rank() OVER (PARTITION BY x.g, x.opened ORDER BY x.opened_block, x.k) ELSE 0 END AS open_batch
+         FROM (
+           SELECT gm.g, gm.drop_address, gm.token_address, gm.price, gm.tokens_per_mint, gm.first_token_id,
+                  gm.graduation_block, gm.total_batches, gm.total_packs, gm.first_token_id + i - 1 AS token_id,
+                  gm.pack_base + i AS n, gm.batch_base + (i - 1) / gm.batch_size + 1 AS k,
                   (i - 1) % gm.batch_size AS pos, b.*, q.*, r.*, s.*
            FROM scale_games gm
            CROSS JOIN LATERAL generate_series(1::bigint, gm.packs) AS i
@@ -205,71 +260,132 @@ export async function loadClassicVolume(
                     ${u("gm.batch_base + (i - 1) / gm.batch_size + 1", 2)} >= 0.02 AS fulfilled,
                     ${u("gm.batch_base + (i - 1) / gm.batch_size + 1", 3)} < 0.7 AS opens,
                     ${u("gm.batch_base + (i - 1) / gm.batch_size + 1", 4)} AS open_at,
-                    least(gm.batch_size, gm.packs - ((i - 1) / gm.batch_size) * gm.batch_size) AS amount
+                    least(gm.batch_size, gm.packs - ((i - 1) / gm.batch_size) * gm.batch_size) AS amount,
+                    '0x' || md5('scale-random-a-' || (gm.batch_base + (i - 1) / gm.batch_size + 1))
+                         || md5('scale-random-b-' || (gm.batch_base + (i - 1) / gm.batch_size + 1)) AS random_number
            ) b
            CROSS JOIN LATERAL (
-             SELECT b.mint_block + 1 + (gm.batch_base + (i - 1) / gm.batch_size + 1) % 4 AS rarity_block,
-                    b.fulfilled AND b.opens AND ${u("gm.pack_base + i", 5)} < 0.8 AS opened,
-                    (hashint8extended((gm.pack_base + i)::bigint, 13) & 2147483647) AS seed_low
+             SELECT b.opens AND ${u("gm.pack_base + i", 5)} < 0.8 AS opened,
+                    b.mint_block + 1 + floor((${END} - 16 - b.mint_block) * power(b.open_at, 2))::bigint AS opened_block,
+                    -- The mint's payment: about the nominal price a pack, its packs each carrying their share.
+                    gm.price * b.amount + (gm.batch_base + (i - 1) / gm.batch_size + 1) % b.amount AS paid
            ) q
            CROSS JOIN LATERAL (
-             SELECT q.rarity_block + 1 + floor((${END} - 12 - q.rarity_block) * power(b.open_at, 2))::bigint AS opened_block,
-                    q.opened AND ${u("gm.pack_base + i", 6)} < 0.35 AS burned,
-                    b.fulfilled AND NOT q.opened AND ${u("gm.pack_base + i", 8)} < 0.3 AS transferred,
-                    q.seed_low % 10000 AS random_value,
-                    (hashint8extended((gm.pack_base + i)::bigint, 11) & 2147483647)::numeric * 100000000000000000000000000000000000000000
-                      + (hashint8extended((gm.pack_base + i)::bigint, 12) & 2147483647)::numeric * 100000000000000000000
-                      + q.seed_low AS token_seed
+             SELECT q.opened_block + 1 + (gm.batch_base + (i - 1) / gm.batch_size + 1) % 4 AS rarity_block,
+                    q.opened AND b.fulfilled AND ${u("gm.pack_base + i", 6)} < 0.35 AS burned,
+                    NOT q.opened AND ${u("gm.pack_base + i", 8)} < 0.3 AS transferred,
+                    div(q.paid, b.amount) + CASE WHEN (i - 1) % gm.batch_size < mod(q.paid, b.amount) THEN 1 ELSE 0 END AS acquired_price
            ) r
            CROSS JOIN LATERAL (
-             SELECT r.opened_block + 1 + floor((${END} - 8 - r.opened_block) * ${u("gm.pack_base + i", 7)})::bigint AS burn_block,
-                    q.rarity_block + 1 + floor((${END} - 8 - q.rarity_block) * ${u("gm.pack_base + i", 9)})::bigint AS transfer_block,
-                    1 + floor($wallets * ${u("gm.pack_base + i", 10)})::bigint AS recipient,
-                    CASE WHEN r.random_value < 6000 THEN 1 WHEN r.random_value < 8500 THEN 2 WHEN r.random_value < 9500 THEN 3
-                         WHEN r.random_value < 9900 THEN 4 ELSE 5 END AS drawn,
-                    (ARRAY[1, 115, 400, 4000, 20000])[CASE WHEN r.random_value < 6000 THEN 1 WHEN r.random_value < 8500 THEN 2
-                         WHEN r.random_value < 9500 THEN 3 WHEN r.random_value < 9900 THEN 4 ELSE 5 END] AS offer_per_10
+             SELECT r.rarity_block + 1 + floor((${END} - 8 - r.rarity_block) * ${u("gm.pack_base + i", 7)})::bigint AS burn_block,
+                    r.burned AND ${u("gm.pack_base + i", 14)} < 0.3 AS for_eth,
+                    b.mint_block + 1 + floor((${END} - 8 - b.mint_block) * ${u("gm.pack_base + i", 9)})::bigint AS transfer_block,
+                    1 + floor($wallets * ${u("gm.pack_base + i", 10)})::bigint AS recipient
            ) s
            WHERE gm.g BETWEEN $g1 AND $g2
+         ) x`,
+        { g1, g2 },
+      );
+      // The rarities of the opened packs whose batch got its random number, as the drop derives them.
+      const opened = (
+        await c.query<{ n: string; token_id: string; random_number: string }>(
+          "SELECT n::text AS n, token_id::text AS token_id, random_number FROM scale_p WHERE opened AND fulfilled",
+        )
+      ).rows;
+      const draws = {
+        n: [] as string[],
+        rarity: [] as number[],
+        seed: [] as string[],
+        value: [] as string[],
+      };
+      for (const pack of opened) {
+        const draw = deriveRarity(
+          hexToBigInt(pack.random_number as Hex),
+          BigInt(pack.token_id),
+          DEFAULT_ODDS_BPS,
+        );
+        draws.n.push(pack.n);
+        draws.rarity.push(draw.rarity);
+        draws.seed.push(draw.tokenSeed.toString());
+        draws.value.push(draw.randomValue.toString());
+      }
+      await c.query("TRUNCATE scale_rarities");
+      await c.query(
+        `INSERT INTO scale_rarities SELECT * FROM unnest($1::bigint[], $2::smallint[], $3::numeric[], $4::numeric[])`,
+        [draws.n, draws.rarity, draws.seed, draws.value],
+      );
+      await run(
+        `WITH p AS MATERIALIZED (
+           SELECT sp.*, coalesce(d.rarity, 0) AS rarity, d.token_seed, d.random_value, d.rarity IS NOT NULL AS assigned,
+                  CASE WHEN sp.burned THEN ${offerOf("d.rarity")} END AS offer,
+                  CASE WHEN sp.for_eth THEN div(${offerOf("d.rarity")} * sp.price, sp.tokens_per_mint) END AS eth_out
+           FROM scale_p sp LEFT JOIN scale_rarities d ON d.n = sp.n
          ), packs AS (
            INSERT INTO classic_packs (scope, chain_id, contract_address, token_id, owner, status, rarity, batch_id,
              token_seed, random_value, acquired_price, reward_amount, mint_tx, mint_block, mint_time,
              rarity_tx, rarity_block, rarity_time, opened_tx, opened_block, opened_time, burn_tx, burn_block, burn_time,
              updated_block, updated_at)
            SELECT $scope, ${chainId}, drop_address, token_id, ${wallet("CASE WHEN transferred THEN recipient ELSE minter END")},
-             CASE WHEN burned THEN 'burned' WHEN opened THEN 'opened' WHEN fulfilled THEN 'rarity_assigned' ELSE 'minted' END,
-             CASE WHEN fulfilled THEN drawn ELSE 0 END, batch_id,
-             CASE WHEN fulfilled THEN token_seed END, CASE WHEN fulfilled THEN random_value END,
-             price, CASE WHEN burned THEN div(price * offer_per_10, 10) END,
+             CASE WHEN burned THEN 'burned' WHEN opened THEN 'opened' ELSE 'minted' END, rarity, open_batch,
+             token_seed, random_value, acquired_price, offer,
              ${txHash(batchTx(1))}, mint_block, ${time("mint_block")},
-             CASE WHEN fulfilled THEN ${txHash(batchTx(2))} END, CASE WHEN fulfilled THEN rarity_block END,
-             CASE WHEN fulfilled THEN ${time("rarity_block")} END,
+             CASE WHEN assigned THEN ${txHash(batchTx(2))} END, CASE WHEN assigned THEN rarity_block END,
+             CASE WHEN assigned THEN ${time("rarity_block")} END,
              CASE WHEN opened THEN ${txHash(batchTx(3))} END, CASE WHEN opened THEN opened_block END,
              CASE WHEN opened THEN ${time("opened_block")} END,
              CASE WHEN burned THEN ${txHash(packTx(1))} END, CASE WHEN burned THEN burn_block END,
              CASE WHEN burned THEN ${time("burn_block")} END,
              u.block, ${time("u.block")}
-           FROM p CROSS JOIN LATERAL (SELECT CASE WHEN burned THEN burn_block WHEN opened THEN opened_block
-             WHEN transferred THEN transfer_block WHEN fulfilled THEN rarity_block ELSE mint_block END AS block) u
+           FROM p CROSS JOIN LATERAL (SELECT CASE WHEN burned THEN burn_block WHEN assigned THEN rarity_block
+             WHEN opened THEN opened_block WHEN transferred THEN transfer_block ELSE mint_block END AS block) u
            RETURNING 1
+         ), batches AS (
+           INSERT INTO classic_open_batches (scope, chain_id, drop_address, batch_id, token_ids, random_number,
+             opened_tx, updated_block, updated_at)
+           SELECT $scope, ${chainId}, drop_address, open_batch, token_ids, CASE WHEN fulfilled THEN random_number END,
+             ${txHash(batchTx(3))}, u.block, ${time("u.block")}
+           FROM (SELECT k, drop_address, open_batch, fulfilled, random_number, opened_block, rarity_block,
+                        jsonb_agg(token_id::text ORDER BY token_id) AS token_ids
+                 FROM p WHERE opened GROUP BY k, drop_address, open_batch, fulfilled, random_number, opened_block, rarity_block) o
+           CROSS JOIN LATERAL (SELECT CASE WHEN fulfilled THEN rarity_block ELSE opened_block END AS block) u
+           RETURNING 1
+         ), sums AS (
+           INSERT INTO scale_sums
+           SELECT g,
+             coalesce(sum(acquired_price) FILTER (WHERE pre), 0), count(*) FILTER (WHERE pre),
+             coalesce(sum(acquired_price) FILTER (WHERE NOT pre), 0), count(*) FILTER (WHERE NOT pre),
+             coalesce(sum(eth_out) FILTER (WHERE for_eth AND sold_pre), 0), coalesce(sum(offer) FILTER (WHERE for_eth AND sold_pre), 0),
+             coalesce(sum(eth_out) FILTER (WHERE for_eth AND NOT sold_pre), 0), coalesce(sum(offer) FILTER (WHERE for_eth AND NOT sold_pre), 0),
+             sum(acquired_price), count(*) FILTER (WHERE opened), count(*) FILTER (WHERE burned),
+             max(mint_block), max(opened_block) FILTER (WHERE opened), max(burn_block) FILTER (WHERE burned)
+           FROM p CROSS JOIN LATERAL (SELECT graduation_block IS NULL OR mint_block < graduation_block AS pre,
+             graduation_block IS NULL OR burn_block < graduation_block AS sold_pre) w
+           GROUP BY g
+           RETURNING 1
+         ), mint_purchases AS (
+           INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
+           ${event("mint_block", logIndex(batchTx(1), "0"), batchTx(1), "token_address", "TokensPurchased", `jsonb_build_object('buyer', drop_address, 'amount', (tokens_per_mint * amount)::text, 'ethPaid', paid::text)`)}
+           FROM p WHERE pos = 0 RETURNING 1
          ), mint_transfers AS (
            INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
-           ${event("mint_block", logIndex(batchTx(1), "pos"), batchTx(1), "drop_address", "Transfer", `jsonb_build_object('from', '${ZERO}', 'to', ${wallet("minter")}, 'tokenId', token_id::text)`)}
+           ${event("mint_block", logIndex(batchTx(1), "1 + pos"), batchTx(1), "drop_address", "Transfer", `jsonb_build_object('from', '${ZERO}', 'to', ${wallet("minter")}, 'tokenId', token_id::text)`)}
            FROM p RETURNING 1
          ), minted AS (
            INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
-           ${event("mint_block", logIndex(batchTx(1), "amount"), batchTx(1), "drop_address", "Minted", `jsonb_build_object('minter', ${wallet("minter")}, 'amount', amount::text, 'startTokenId', token_id::text, 'endTokenId', (token_id + amount - 1)::text, 'batchId', batch_id::text, 'pricePerPack', price::text)`)}
+           ${event("mint_block", logIndex(batchTx(1), "1 + amount"), batchTx(1), "drop_address", "BoosterDropsMinted", `jsonb_build_object('minter', ${wallet("minter")}, 'amount', amount::text, 'startTokenId', token_id::text, 'endTokenId', (token_id + amount - 1)::text)`)}
            FROM p WHERE pos = 0 RETURNING 1
-         ), rarities AS (
-           INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
-           ${event("rarity_block", logIndex(batchTx(2), "pos"), batchTx(2), "drop_address", "RarityAssigned", `jsonb_build_object('tokenId', token_id::text, 'batchId', batch_id::text, 'rarity', drawn, 'tokenSeed', token_seed::text, 'randomValue', random_value::text)`)}
-           FROM p WHERE fulfilled RETURNING 1
          ), openings AS (
            INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
-           ${event("opened_block", logIndex(batchTx(3), "0"), batchTx(3), "drop_address", "Opened", `jsonb_build_object('owner', ${wallet("minter")}, 'tokenIds', to_jsonb(token_ids), 'batchId', batch_id::text)`)}
-           FROM (SELECT k, total_batches, drop_address, minter, batch_id, opened_block,
+           ${event("opened_block", logIndex(batchTx(3), "0"), batchTx(3), "drop_address", "BoosterDropOpened", `jsonb_build_object('from', ${wallet("minter")}, 'tokenIds', to_jsonb(token_ids), 'batchId', open_batch::text)`)}
+           FROM (SELECT k, total_batches, drop_address, minter, open_batch, opened_block,
                         array_agg(token_id::text ORDER BY token_id) AS token_ids
-                 FROM p WHERE opened GROUP BY k, total_batches, drop_address, minter, batch_id, opened_block) o
+                 FROM p WHERE opened GROUP BY k, total_batches, drop_address, minter, open_batch, opened_block) o
+           RETURNING 1
+         ), rarities AS (
+           INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
+           ${event("rarity_block", logIndex(batchTx(2), "0"), batchTx(2), "drop_address", "RarityAssigned", `jsonb_build_object('batchId', open_batch::text, 'randomNumber', random_number)`)}
+           FROM (SELECT DISTINCT k, total_batches, drop_address, open_batch, rarity_block, random_number
+                 FROM p WHERE opened AND fulfilled) o
            RETURNING 1
          ), holder_transfers AS (
            INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
@@ -280,41 +396,72 @@ export async function loadClassicVolume(
            ${event("burn_block", logIndex(packTx(1), "0"), packTx(1), "drop_address", "Transfer", `jsonb_build_object('from', ${wallet("minter")}, 'to', '${ZERO}', 'tokenId', token_id::text)`)}
            FROM p WHERE burned
            UNION ALL
-           ${event("burn_block", logIndex(packTx(1), "1"), packTx(1), "drop_address", "SoldBack", `jsonb_build_object('owner', ${wallet("minter")}, 'tokenId', token_id::text, 'rarity', drawn, 'offer', (div(price * offer_per_10, 10))::text)`)}
+           ${event("burn_block", logIndex(packTx(1), "1"), packTx(1), "token_address", "TokensSold", `jsonb_build_object('seller', drop_address, 'recipient', ${wallet("minter")}, 'amount', offer::text, 'ethReceived', eth_out::text)`)}
+           FROM p WHERE for_eth
+           UNION ALL
+           ${event("burn_block", logIndex(packTx(1), "2"), packTx(1), "drop_address", "BoosterDropSold", `jsonb_build_object('burner', ${wallet("minter")}, 'tokenId', token_id::text, 'rarity', rarity, 'offerAmount', offer::text)`)}
            FROM p WHERE burned
            RETURNING 1
          )
          SELECT (SELECT count(*) FROM packs) AS packs`,
-        { g1, g2 },
       );
       loaded += sizes
         .filter(({ g }) => g >= g1 && g <= g2)
         .reduce((sum, { packs }) => sum + Number(packs), 0);
-      ctx.log(
-        `classic: ${loaded.toLocaleString("en-US")} packs and their logs (${Math.round((Date.now() - started) / 1000)} s)`,
-      );
+      ctx.log(`classic: ${loaded.toLocaleString("en-US")} packs and their logs (${seconds()} s)`);
     }
+    await c.query("DROP TABLE scale_p");
+    await c.query("DROP TABLE scale_rarities");
 
     if (triggersOff) {
       await c.query("SET session_replication_role = DEFAULT");
       await c.query("SELECT classic_summaries_rebuild()");
-      ctx.log(`classic: summaries rebuilt (${Math.round((Date.now() - started) / 1000)} s)`);
+      ctx.log(`classic: summaries rebuilt (${seconds()} s)`);
     }
 
-    // Curve trades (every fourth a sale; the reserve after trade j in closed form), graduations, pauses, creations.
-    const reserve = (j: string) => `(trade_eth * (${j} - ${j} / 4) - div(trade_eth, 2) * (${j} / 4))`;
-    const sold = (j: string) => `(1000 * trade_eth * (${j} - ${j} / 4) - 500 * trade_eth * (${j} / 4))`;
+    // Each game's token at the end: the curve (the trades in closed form, every fourth a sale of half a
+    // buy's tokens for half its ETH; the mints and `sellForEth` sales before graduation), the pool
+    // seeded by graduation with the curve's reserve (and tokens that leave room for the later mints)
+    // and moved by the later mints and sales, and the pack price `getMintPrice(1)` there.
+    await c.query("DROP TABLE IF EXISTS scale_tokens");
+    await c.query(
+      `CREATE TEMP TABLE scale_tokens AS
+       SELECT gm.g, c.curve_eth, c.curve_tokens, t.graduation_tokens, pl.pool_eth, pl.pool_tokens,
+              CASE WHEN gm.graduates
+                THEN ${ceilDiv("pl.pool_eth * gm.tokens_per_mint", "pl.pool_tokens - gm.tokens_per_mint")}
+                ELSE ${ceilDiv("(gm.virtual_eth + c.curve_eth) * gm.tokens_per_mint", "gm.virtual_tokens - c.curve_tokens - gm.tokens_per_mint")}
+              END AS pack_price
+       FROM scale_games gm JOIN scale_sums s ON s.g = gm.g
+       CROSS JOIN LATERAL (
+         SELECT gm.trade_eth * (gm.trades - gm.trades / 4) - div(gm.trade_eth, 2) * (gm.trades / 4)
+                  + s.mint_eth_pre - s.sell_eth_pre AS curve_eth,
+                gm.trade_tokens * (gm.trades - gm.trades / 4) - div(gm.trade_tokens, 2) * (gm.trades / 4)
+                  + s.mint_packs_pre * gm.tokens_per_mint - s.sell_tokens_pre AS curve_tokens
+       ) c
+       CROSS JOIN LATERAL (
+         SELECT CASE WHEN gm.graduates
+           THEN div(c.curve_eth * gm.tokens_per_mint, gm.price) + (gm.packs + 1) * gm.tokens_per_mint END AS graduation_tokens
+       ) t
+       CROSS JOIN LATERAL (
+         SELECT CASE WHEN gm.graduates THEN c.curve_eth + s.mint_eth_post - s.sell_eth_post END AS pool_eth,
+                CASE WHEN gm.graduates
+                  THEN t.graduation_tokens + s.sell_tokens_post - s.mint_packs_post * gm.tokens_per_mint END AS pool_tokens
+       ) pl`,
+    );
+
+    // Curve trades, graduations, pauses, creations.
+    const trader = wallet(`1 + floor($wallets * power(${u("trade_base + j", 20)}, 2))::bigint`);
     const tradeBlock = `(created_block + 1 + floor((coalesce(graduation_block, ${END} - 5) - created_block - 2) * (j - 0.5) / trades)::bigint)`;
     await run(
       `INSERT INTO chain_events (scope, block_number, log_index, chain_id, block_hash, block_time, transaction_hash, address, event, args)
-       ${event(tradeBlock, logIndex(tradeTx, "0"), tradeTx, "token_address", "Purchase", `jsonb_build_object('buyer', ${wallet(`1 + floor($wallets * power(${u("trade_base + j", 20)}, 2))::bigint`)}, 'ethIn', trade_eth::text, 'tokensOut', (1000 * trade_eth)::text, 'ethReserve', ${reserve("j")}::text, 'tokensSold', ${sold("j")}::text)`)}
+       ${event(tradeBlock, logIndex(tradeTx, "0"), tradeTx, "token_address", "TokensPurchased", `jsonb_build_object('buyer', ${trader}, 'amount', trade_tokens::text, 'ethPaid', trade_eth::text)`)}
        FROM scale_games CROSS JOIN LATERAL generate_series(1::bigint, trades) AS j WHERE j % 4 <> 0
        UNION ALL
-       ${event(tradeBlock, logIndex(tradeTx, "0"), tradeTx, "token_address", "Sale", `jsonb_build_object('seller', ${wallet(`1 + floor($wallets * power(${u("trade_base + j", 20)}, 2))::bigint`)}, 'tokensIn', (500 * trade_eth)::text, 'ethOut', div(trade_eth, 2)::text, 'ethReserve', ${reserve("j")}::text, 'tokensSold', ${sold("j")}::text)`)}
+       ${event(tradeBlock, logIndex(tradeTx, "0"), tradeTx, "token_address", "TokensSold", `jsonb_build_object('seller', ${trader}, 'recipient', ${trader}, 'amount', div(trade_tokens, 2)::text, 'ethReceived', div(trade_eth, 2)::text)`)}
        FROM scale_games CROSS JOIN LATERAL generate_series(1::bigint, trades) AS j WHERE j % 4 = 0
        UNION ALL
-       ${event("graduation_block", logIndex(`${G} + g`, "0"), `${G} + g`, "token_address", "Graduated", `jsonb_build_object('pool', '0xb0' || lpad(to_hex(g), 38, '0'), 'ethLiquidity', ${reserve("trades")}::text, 'tokenLiquidity', (200000000000000000000000 + g)::text)`)}
-       FROM scale_games WHERE graduates
+       ${event("graduation_block", logIndex(`${G} + g`, "0"), `${G} + g`, "token_address", "MarketGraduated", `jsonb_build_object('nftAddress', drop_address, 'tokenAddress', token_address, 'pool', '0xb0' || lpad(to_hex(g), 38, '0'), 'ethAmount', curve_eth::text, 'tokenAmount', graduation_tokens::text, 'positionId', '0')`)}
+       FROM scale_games JOIN scale_tokens USING (g) WHERE graduates
        UNION ALL
        ${event(`${END - 2}`, logIndex(`2 * ${G} + g`, "0"), `2 * ${G} + g`, "drop_address", "ActiveChanged", `jsonb_build_object('active', false)`)}
        FROM scale_games WHERE paused
@@ -324,19 +471,29 @@ export async function loadClassicVolume(
          logIndex("g", "0"),
          "g",
          `'${role.factory.address.toLowerCase()}'`,
-         "GameCreated",
-         `jsonb_build_object('gameId', g::text, 'drop', drop_address, 'token', token_address, 'creator', creator, 'params', jsonb_build_object(
-           'nftName', 'Scale Game ' || g, 'nftSymbol', 'SG' || g, 'tokenName', 'Scale Tickets ' || g, 'tokenSymbol', 'ST' || g,
-           'pricePerPack', price::text, 'merkleRoot', '0x' || repeat('0', 64),
-           'offers', jsonb_build_array(div(price, 10)::text, div(price * 115, 10)::text, (price * 40)::text, (price * 400)::text, (price * 2000)::text),
-           'oddsBps', jsonb_build_array(6000, 2500, 1000, 400, 100), 'virtualEth', '1000000000000000000',
-           'virtualTokens', '1000000000000000000000000', 'graduationEth', '5000000000000000000', 'firstTokenId', first_token_id::text))`,
+         "DropCreated",
+         `jsonb_build_object('creator', creator, 'dropContract', drop_address, 'tokenContract', token_address,
+           'nftName', 'Scale Game ' || g, 'nftSymbol', 'SG' || g, 'tokenName', 'Scale Tickets ' || g, 'tokenSymbol', 'ST' || g)`,
+       )}
+       FROM scale_games
+       UNION ALL
+       ${event(
+         "created_block",
+         logIndex("g", "1"),
+         "g",
+         `'${role.factory.address.toLowerCase()}'`,
+         "DropConfigured",
+         `jsonb_build_object('gameId', g::text, 'dropContract', drop_address, 'tokenContract', token_address, 'owner', creator,
+           'config', jsonb_build_object('baseURI', 'https://scale.example/scale-game-' || g || '-' || g || '/',
+             'tokensPerMint', tokens_per_mint::text, 'commonOffer', ${offerOf("1")}::text, 'rareOffer', ${offerOf("2")}::text,
+             'epicOffer', ${offerOf("3")}::text, 'legendaryOffer', ${offerOf("4")}::text, 'mythicOffer', ${offerOf("5")}::text),
+           'extensions', jsonb_build_object('merkleRoot', '${ZERO_ROOT}', 'oddsBps', '${JSON.stringify(DEFAULT_ODDS_BPS)}'::jsonb,
+             'firstTokenId', first_token_id::text, 'virtualEth', virtual_eth::text, 'virtualTokens', virtual_tokens::text,
+             'graduationEth', '${GRADUATION_ETH}'))`,
        )}
        FROM scale_games`,
     );
-    ctx.log(
-      `classic: ${trades.toLocaleString("en-US")} curve trades (${Math.round((Date.now() - started) / 1000)} s)`,
-    );
+    ctx.log(`classic: ${trades.toLocaleString("en-US")} curve trades (${seconds()} s)`);
 
     // Games as their last log left them.
     await run(
@@ -344,23 +501,18 @@ export async function loadClassicVolume(
          token_name, token_symbol, price_per_pack, merkle_root, eth_reserve, tokens_sold, is_graduated, pool_address,
          packs_minted, created_block, created_tx, created_at, updated_block, updated_at,
          offers, odds_bps, virtual_eth, virtual_tokens, graduation_eth, first_token_id, is_active, pool_eth, pool_tokens,
-         packs_opened, packs_burned, mint_volume, slug)
+         packs_opened, packs_burned, mint_volume, slug, tokens_per_mint, mint_payment_tx, mint_payment_wei)
        SELECT $scope, ${chainId}, gm.drop_address, gm.g, gm.token_address, gm.creator, 'Scale Game ' || gm.g, 'SG' || gm.g,
-         'Scale Tickets ' || gm.g, 'ST' || gm.g, gm.price, '0x' || repeat('0', 64),
-         CASE WHEN gm.graduates THEN 0 ELSE ${reserve("gm.trades")} END, ${sold("gm.trades")}, gm.graduates,
+         'Scale Tickets ' || gm.g, 'ST' || gm.g, t.pack_price, '${ZERO_ROOT}',
+         CASE WHEN gm.graduates THEN 0 ELSE t.curve_eth END, t.curve_tokens, gm.graduates,
          CASE WHEN gm.graduates THEN '0xb0' || lpad(to_hex(gm.g), 38, '0') END,
          gm.packs, gm.created_block, ${txHash("gm.g")}, ${time("gm.created_block")}, u.block, ${time("u.block")},
-         jsonb_build_array(div(gm.price, 10)::text, div(gm.price * 115, 10)::text, (gm.price * 40)::text, (gm.price * 400)::text, (gm.price * 2000)::text),
-         '[6000,2500,1000,400,100]', 1000000000000000000, 1000000000000000000000000, 5000000000000000000,
-         gm.first_token_id, NOT gm.paused,
-         CASE WHEN gm.graduates THEN ${reserve("gm.trades")} END, CASE WHEN gm.graduates THEN 200000000000000000000000 + gm.g END,
-         a.opened, a.burned, gm.price * gm.packs, 'scale-game-' || gm.g || '-' || gm.g
-       FROM scale_games gm
-       JOIN (SELECT contract_address, count(*) FILTER (WHERE status IN ('opened', 'burned')) AS opened,
-                    count(*) FILTER (WHERE status = 'burned') AS burned,
-                    max(mint_block) AS mint_block, max(opened_block) AS opened_block, max(burn_block) AS burn_block
-             FROM classic_packs WHERE chain_id = ${chainId} GROUP BY contract_address) a ON a.contract_address = gm.drop_address
-       CROSS JOIN LATERAL (SELECT greatest(gm.created_block, a.mint_block, a.opened_block, a.burn_block,
+         jsonb_build_array(${[1, 2, 3, 4, 5].map((rarity) => `${offerOf(String(rarity)).replace("tokens_per_mint", "gm.tokens_per_mint")}::text`).join(", ")}),
+         '${JSON.stringify(DEFAULT_ODDS_BPS)}', gm.virtual_eth, gm.virtual_tokens, ${GRADUATION_ETH},
+         gm.first_token_id, NOT gm.paused, t.pool_eth, t.pool_tokens,
+         s.opened, s.burned, s.spent, 'scale-game-' || gm.g || '-' || gm.g, gm.tokens_per_mint, NULL, NULL
+       FROM scale_games gm JOIN scale_sums s ON s.g = gm.g JOIN scale_tokens t ON t.g = gm.g
+       CROSS JOIN LATERAL (SELECT greatest(gm.created_block, s.mint_block, s.opened_block, s.burn_block,
          gm.graduation_block, CASE WHEN gm.paused THEN ${END - 2} END,
          gm.created_block + 1 + floor((coalesce(gm.graduation_block, ${END} - 5) - gm.created_block - 2) * (gm.trades - 0.5) / gm.trades)::bigint) AS block) u`,
     );
@@ -370,9 +522,11 @@ export async function loadClassicVolume(
        SELECT ${chainId}, drop_address, true, true, $anchor FROM scale_games WHERE g % 100 = 1`,
     );
     await c.query("DROP TABLE scale_games");
+    await c.query("DROP TABLE scale_sums");
+    await c.query("DROP TABLE scale_tokens");
     ctx.log(`classic: games written`);
   });
-  ctx.log(`classic: loaded in ${Math.round((Date.now() - started) / 1000)} s`);
+  ctx.log(`classic: loaded in ${seconds()} s`);
 }
 
 type Row = Record<string, unknown>;
@@ -395,8 +549,12 @@ function decodedValue(parameter: AbiParameter, value: unknown): unknown {
 }
 
 function decodedArgs(abi: Abi, event: string, args: Row): Row {
-  const item = abi.find((entry) => entry.type === "event" && entry.name === event);
-  if (item?.type !== "event") throw new Error(`no ${event} in the ABI`);
+  // An overloaded event (the token's two `TokensSold`) is the one whose arguments the log has.
+  const item = abi.find(
+    (entry) =>
+      entry.type === "event" && entry.name === event && entry.inputs.every((input) => input.name! in args),
+  );
+  if (item?.type !== "event") throw new Error(`no ${event} with these arguments in the ABI`);
   return Object.fromEntries(
     item.inputs.map((input) => [input.name!, decodedValue(input, args[input.name!])]),
   );
@@ -419,6 +577,9 @@ function expectSameRows(what: string, rows: Row[], expected: Row[]): void {
   }
 }
 
+/** The factory's logs of the sample's games (`$3`: their drops): their creation and configuration. */
+const FACTORY_LOGS_OF_SAMPLE = `(event IN ('DropCreated', 'DropConfigured') AND args->>'dropContract' = ANY($3::text[]))`;
+
 /** The rows of a sample of games and everything their packs count in. */
 async function sampleRows(c: SqlConnection, chainId: number, drops: string[], tokens: string[]) {
   const q = async (sql: string, params: unknown[] = []) => (await c.query<Row>(sql, params)).rows;
@@ -433,9 +594,13 @@ async function sampleRows(c: SqlConnection, chainId: number, drops: string[], to
       "SELECT * FROM classic_packs WHERE chain_id = $1 AND contract_address = ANY($2::text[]) ORDER BY contract_address, token_id",
       [chainId, drops],
     ),
+    openBatches: await q(
+      "SELECT * FROM classic_open_batches WHERE chain_id = $1 AND drop_address = ANY($2::text[]) ORDER BY drop_address, batch_id",
+      [chainId, drops],
+    ),
     events: await q(
-      `SELECT * FROM chain_events WHERE chain_id = $1 AND (address = ANY($2::text[])
-         OR (event = 'GameCreated' AND args->>'drop' = ANY($3::text[]))) ORDER BY block_number, log_index`,
+      `SELECT * FROM chain_events WHERE chain_id = $1 AND (address = ANY($2::text[]) OR ${FACTORY_LOGS_OF_SAMPLE})
+       ORDER BY block_number, log_index`,
       [chainId, [...drops, ...tokens], drops],
     ),
     packCounts: await q(
@@ -465,7 +630,7 @@ async function sampleRows(c: SqlConnection, chainId: number, drops: string[], to
 /**
  * Throws unless a sample of the loaded games is what the classic projection writes from their
  * logs: the smallest open game, the smallest graduated one and the smallest paused one are
- * re-projected in a transaction that is rolled back (their rows and logs deleted, their stored
+ * re-projected in a transaction that is rolled back (their rows, open batches and logs deleted, their stored
  * logs applied through the projection's own batch store, so the classic_packs triggers keep the
  * summaries as they do for the indexer), and every row they touch must come back identical. The
  * loaded summaries must also equal a GROUP BY over the loaded packs.
@@ -559,8 +724,12 @@ export async function checkClassicSampleVolume(ctx: ClassicVolumeContext, role: 
     await c.exec("BEGIN");
     try {
       await c.query(
-        `DELETE FROM chain_events WHERE chain_id = $1 AND (address = ANY($2::text[]) OR (event = 'GameCreated' AND args->>'drop' = ANY($3::text[])))`,
+        `DELETE FROM chain_events WHERE chain_id = $1 AND (address = ANY($2::text[]) OR ${FACTORY_LOGS_OF_SAMPLE})`,
         [chainId, [...drops, ...tokens], drops],
+      );
+      await c.query(
+        "DELETE FROM classic_open_batches WHERE chain_id = $1 AND drop_address = ANY($2::text[])",
+        [chainId, drops],
       );
       await c.query("DELETE FROM classic_packs WHERE chain_id = $1 AND contract_address = ANY($2::text[])", [
         chainId,

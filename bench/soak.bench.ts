@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
 import { freeLoopbackPort } from "../packages/server/src/_test/ports.ts";
-import { startPostgres, startProcess } from "./harness.ts";
+import { skippedSuite, startPostgres, startProcess } from "./harness.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SOAK_ADMIN_TOKEN = "soak-admin-token-0000000000000000";
@@ -206,8 +206,7 @@ export async function benchSoak(options: SoakOptions) {
   const name = `soak: ${options.minutes} min, demo at ${options.demoRate}×, ${options.readsPerSecond} reads/s, ${options.streams} streams${options.chains === "process" ? ", chains in their own process" : ""}`;
   const lines: string[] = [];
   const postgres = await startPostgres();
-  if ("skipped" in postgres)
-    return { name, lines: [`skipped: ${postgres.skipped}`], met: true, skipped: postgres.skipped };
+  if ("skipped" in postgres) return skippedSuite(name, postgres.skipped);
   const database = await postgres.freshDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), "mkt-soak-"));
   const [port, adminPort, devnet8453, devnet4663] = [

@@ -84,19 +84,19 @@ const SERIES = [
   flatPerMinute: number;
 }[];
 
-/** Resident memory of a process, from /proc (the server runs no measuring code for it). */
-function residentMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return match ? Number(match[1]) / 1024 : Number.NaN;
+/** A number field of a process's /proc/<pid>/status (the server runs no measuring code for these). */
+function procStatus(pid: number, field: "VmRSS" | "Threads"): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) : Number.NaN;
 }
+
+/** Resident memory of a process (VmRSS is in kB). */
+const residentMiB = (pid: number) => procStatus(pid, "VmRSS") / 1024;
 
 const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 
-/** A process's thread count, from /proc. */
-function threadCount(pid: number): number {
-  const match = /Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return match ? Number(match[1]) : Number.NaN;
-}
+/** A process's thread count. */
+const threadCount = (pid: number) => procStatus(pid, "Threads");
 
 /**
  * A process's threads by name (`/proc/<pid>/task/<tid>/comm`, trailing digits dropped), most first:

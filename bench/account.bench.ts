@@ -11,6 +11,7 @@ import {
   formatRow,
   load,
   median,
+  skippedSuite,
   startApiServer,
   startPostgres,
 } from "./harness.ts";
@@ -63,14 +64,7 @@ export async function benchAccounts({
     return { name, lines, summary, met: true };
   }
   const postgres = await startPostgres();
-  if ("skipped" in postgres)
-    return {
-      name,
-      lines: [`skipped: ${postgres.skipped}`],
-      summary: "skipped",
-      met: true,
-      skipped: postgres.skipped,
-    };
+  if ("skipped" in postgres) return skippedSuite(name, postgres.skipped);
   try {
     const database = await postgres.freshDatabase();
     try {

@@ -453,6 +453,17 @@ export type BenchPostgres =
   | { skipped: string };
 
 /**
+ * A suite's result when it could measure nothing (no PostgreSQL, say): the run reports it as
+ * skipped with `reason` and judges no target of it.
+ */
+export const skippedSuite = (name: string, reason: string) => ({
+  name,
+  lines: [`skipped: ${reason}`],
+  met: true,
+  skipped: reason,
+});
+
+/**
  * The PostgreSQL server of a suite, where each measurement gets a fresh
  * database: DATABASE_URL's server when it names PostgreSQL, else a temporary
  * PostgreSQL 15 cluster started as CI starts one (.ci/run), else skipped.

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { freeLoopbackPort } from "../packages/server/src/_test/ports.ts";
-import { cpuSeconds, startPostgres, startProcess } from "./harness.ts";
+import { cpuSeconds, skippedSuite, startPostgres, startProcess } from "./harness.ts";
 
 const MAIN = fileURLToPath(new URL("../packages/server/src/main.ts", import.meta.url));
 const TARGET_P99_LAG_BLOCKS = 2;
@@ -40,14 +40,7 @@ export async function benchIndexerTip({
 }) {
   const name = `indexer tip lag: npm start on PostgreSQL, demo at ${rate} times its rate`;
   const server = await startPostgres({ fsync: true });
-  if ("skipped" in server)
-    return {
-      name,
-      lines: [`skipped: ${server.skipped}`],
-      summary: "skipped",
-      met: false,
-      skipped: server.skipped,
-    };
+  if ("skipped" in server) return skippedSuite(name, server.skipped);
   const database = await server.freshDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), "mkt-bench-tip-"));
   try {

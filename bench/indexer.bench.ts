@@ -27,7 +27,14 @@ import { scopesOf } from "../packages/server/src/indexer/projections.ts";
 import { createChainRpc } from "../packages/server/src/indexer/rpc.ts";
 import { createLogger } from "../packages/server/src/logging/index.ts";
 import { systemClock } from "../packages/server/src/quotas/limiter.ts";
-import { cpuSeconds, cpuSecondsBetween, median, startPostgres, startProcess } from "./harness.ts";
+import {
+  cpuSeconds,
+  cpuSecondsBetween,
+  median,
+  skippedSuite,
+  startPostgres,
+  startProcess,
+} from "./harness.ts";
 
 const CHAIN_ID = 8453;
 /** Claimed logs per airdrop transaction (about 13M gas, under the dev chain's 60M block limit). */
@@ -206,15 +213,7 @@ export async function benchIndexerVolume({
 }) {
   const name = `indexer backfill at volume into PostgreSQL with fsync on vs eth_getLogs + decode`;
   const server = await startPostgres({ fsync: true });
-  if ("skipped" in server) {
-    return {
-      name,
-      lines: [`skipped: ${server.skipped}`],
-      summary: "skipped",
-      met: false,
-      skipped: server.skipped,
-    };
-  }
+  if ("skipped" in server) return skippedSuite(name, server.skipped);
   const chain = await startClaimsChain(wanted, RECIPIENTS_PER_TX);
   try {
     const { rpcUrl, chainCpu, generated, scope, addresses, decoding, client, blocks } = chain;

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
 import { freeLoopbackPort } from "../packages/server/src/_test/ports.ts";
-import { startPostgres, startProcess } from "./harness.ts";
+import { skippedSuite, startPostgres, startProcess } from "./harness.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SOAK_ADMIN_TOKEN = "soak-admin-token-0000000000000000";
@@ -84,19 +84,19 @@ const SERIES = [
   flatPerMinute: number;
 }[];
 
-/** Resident memory of a process, from /proc (the server runs no measuring code for it). */
-function residentMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return match ? Number(match[1]) / 1024 : Number.NaN;
+/** A number field of a process's /proc/<pid>/status (the server runs no measuring code for these). */
+function procStatus(pid: number, field: "VmRSS" | "Threads"): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) : Number.NaN;
 }
+
+/** Resident memory of a process (VmRSS is in kB). */
+const residentMiB = (pid: number) => procStatus(pid, "VmRSS") / 1024;
 
 const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 
-/** A process's thread count, from /proc. */
-function threadCount(pid: number): number {
-  const match = /Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return match ? Number(match[1]) : Number.NaN;
-}
+/** A process's thread count. */
+const threadCount = (pid: number) => procStatus(pid, "Threads");
 
 /**
  * A process's threads by name (`/proc/<pid>/task/<tid>/comm`, trailing digits dropped), most first:
@@ -206,8 +206,7 @@ export async function benchSoak(options: SoakOptions) {
   const name = `soak: ${options.minutes} min, demo at ${options.demoRate}×, ${options.readsPerSecond} reads/s, ${options.streams} streams${options.chains === "process" ? ", chains in their own process" : ""}`;
   const lines: string[] = [];
   const postgres = await startPostgres();
-  if ("skipped" in postgres)
-    return { name, lines: [`skipped: ${postgres.skipped}`], met: true, skipped: postgres.skipped };
+  if ("skipped" in postgres) return skippedSuite(name, postgres.skipped);
   const database = await postgres.freshDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), "mkt-soak-"));
   const [port, adminPort, devnet8453, devnet4663] = [

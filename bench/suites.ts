@@ -7,7 +7,7 @@ import { benchRoute, routeCases } from "./routes.bench.ts";
 import { scaleFromEnv, scaleSuites } from "./scale/harness.ts";
 import { SCALE_SURFACES } from "./scale/surfaces.ts";
 import { benchSignatures } from "./signatures.bench.ts";
-import { benchSoak } from "./soak.bench.ts";
+import { benchSoak, type SoakOptions } from "./soak.bench.ts";
 import { benchSse } from "./sse.bench.ts";
 
 export interface SuiteResult {
@@ -30,16 +30,7 @@ export interface BenchSizes {
   indexerVolume: { logs: number; rounds: number; requireFsync: boolean };
   indexerTip: { rate: number; seconds: number; warmUpSeconds: number };
   sse: { clients: number; rounds: number };
-  soak: {
-    minutes: number;
-    sampleSeconds: number;
-    streams: number;
-    readsPerSecond: number;
-    demoRate: number;
-    chains: "in-process" | "process";
-    catchUps: number;
-    catchUpSeconds: number;
-  };
+  soak: SoakOptions;
   /** The scale suites: SCALE, seconds per route (undefined: the harness's default), warm-up seconds. */
   scale: { scale: number; seconds: number | undefined; warmupSeconds: number };
 }

@@ -1,6 +1,7 @@
 import {
   boosterDropAbi,
   boosterTokenAbi,
+  type ChainDeployment,
   claimDropsAbi,
   liveBoosterDropAbi,
   liveBoosterTokenAbi,
@@ -8,11 +9,16 @@ import {
   runtimeRegistryAbi,
 } from "@mkt/chain";
 import { defaultGameSlug, predictPointsOf } from "@mkt/protocol";
+import { Registry } from "prom-client";
 import { type Address, decodeEventLog, type Hex, hexToBigInt } from "viem";
 import { expect } from "vitest";
 import type { Database } from "../db/index.ts";
 import { scopesOf } from "../indexer/projections.ts";
 import { finalizedBlock } from "../indexer/ranges.ts";
+import { createIndexerService } from "../indexer/service.ts";
+import { createLogger } from "../logging/index.ts";
+import { systemClock } from "../quotas/limiter.ts";
+import { setupDatabase } from "./database.ts";
 import type { TestChain } from "./dev-chain.ts";
 
 type Row = Record<string, unknown>;
@@ -71,6 +77,32 @@ export async function snapshotProjection(db: Database): Promise<Record<string, s
     out[table] = rows.map((row) => JSON.stringify(row)).sort();
   }
   return out;
+}
+
+/**
+ * The projection in `db` equals, row for row, what a fresh index of these deployments writes into
+ * a database of its own: what a fault test checks after an outage, a takeover or a hand-off. Unlike
+ * `expectProjectionMatchesChain`, this one runs the indexer's code (a second, clean run of it).
+ */
+export async function expectProjectionEqualsFreshIndex(
+  db: Database,
+  deployments: readonly ChainDeployment[],
+): Promise<void> {
+  const reference = await setupDatabase();
+  try {
+    const fresh = createIndexerService({
+      db: reference.db,
+      logger: createLogger({ level: "silent" }),
+      clock: systemClock,
+      deployments: [...deployments],
+      registry: new Registry(),
+    });
+    for (const indexer of fresh.indexers) await indexer.syncOnce();
+    await fresh.stop();
+    expect(await snapshotProjection(db)).toEqual(await snapshotProjection(reference.db));
+  } finally {
+    await reference.close();
+  }
 }
 
 /**

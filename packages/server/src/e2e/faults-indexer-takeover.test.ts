@@ -1,15 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { Registry } from "prom-client";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
-import { expectProjectionMatchesChain, snapshotProjection } from "../_test/projection-check.ts";
+import { expectProjectionEqualsFreshIndex, expectProjectionMatchesChain } from "../_test/projection-check.ts";
 import type { Database } from "../db/index.ts";
 import { scopesOf } from "../indexer/projections.ts";
-import { createIndexerService } from "../indexer/service.ts";
-import { createLogger } from "../logging/index.ts";
-import { systemClock } from "../quotas/limiter.ts";
 
 /**
  * Two replicas (separate processes) index one database; the one holding the
@@ -135,21 +131,7 @@ postgresOnly.describe("faults: the replica that indexes is killed with SIGKILL",
     expect(standby.exitCode).toBe(null);
 
     // A fresh index of the same chain, in a database of its own.
-    const reference = await setupDatabase();
-    try {
-      const fresh = createIndexerService({
-        db: reference.db,
-        logger: createLogger({ level: "silent" }),
-        clock: systemClock,
-        deployments: [chain.deployment],
-        registry: new Registry(),
-      });
-      for (const indexer of fresh.indexers) await indexer.syncOnce();
-      await fresh.stop();
-      expect(await snapshotProjection(database.db)).toEqual(await snapshotProjection(reference.db));
-    } finally {
-      await reference.close();
-    }
+    await expectProjectionEqualsFreshIndex(database.db, [chain.deployment]);
     await expectProjectionMatchesChain(database.db, chain);
   }, 240_000);
 });

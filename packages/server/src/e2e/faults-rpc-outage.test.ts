@@ -1,16 +1,12 @@
 import type { ChainDeployment } from "@mkt/chain";
-import { Registry } from "prom-client";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
-import { expectProjectionMatchesChain, snapshotProjection } from "../_test/projection-check.ts";
+import { expectProjectionEqualsFreshIndex, expectProjectionMatchesChain } from "../_test/projection-check.ts";
 import { type RpcProxy, startRpcProxy } from "../_test/rpc-proxy.ts";
 import { scopesOf } from "../indexer/projections.ts";
 import { finalizedBlock } from "../indexer/ranges.ts";
-import { createIndexerService } from "../indexer/service.ts";
-import { createLogger } from "../logging/index.ts";
-import { systemClock } from "../quotas/limiter.ts";
 
 /**
  * The chains' RPC goes down, hangs, then turns slow, while the chains keep
@@ -192,21 +188,7 @@ postgresOnly.describe(
       // row what a fresh index of both chains writes.
       await expectProjectionMatchesChain(database.db, base);
       await expectProjectionMatchesChain(database.db, feed);
-      const reference = await setupDatabase();
-      try {
-        const fresh = createIndexerService({
-          db: reference.db,
-          logger: createLogger({ level: "silent" }),
-          clock: systemClock,
-          deployments: [base.deployment, feed.deployment],
-          registry: new Registry(),
-        });
-        for (const indexer of fresh.indexers) await indexer.syncOnce();
-        await fresh.stop();
-        expect(await snapshotProjection(database.db)).toEqual(await snapshotProjection(reference.db));
-      } finally {
-        await reference.close();
-      }
+      await expectProjectionEqualsFreshIndex(database.db, [base.deployment, feed.deployment]);
     });
   },
   "a fault test of the production setup: PostgreSQL only; set DATABASE_URL",

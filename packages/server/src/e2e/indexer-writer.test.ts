@@ -5,19 +5,15 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { createChainClients, readChainConfig } from "@mkt/chain";
 import { type AdminIndexer, type AdminIndexerHandOffs, adminIndexerHandOffsSchema } from "@mkt/protocol";
-import { Registry } from "prom-client";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { type NpmScript, REPO, runNpmScript } from "../_test/npm-script.ts";
 import {
+  expectProjectionEqualsFreshIndex,
   expectProjectionMatchesChain,
   type IndexedChain,
-  snapshotProjection,
 } from "../_test/projection-check.ts";
 import { scopesOf } from "../indexer/projections.ts";
-import { createIndexerService } from "../indexer/service.ts";
-import { createLogger } from "../logging/index.ts";
-import { systemClock } from "../quotas/limiter.ts";
 
 /**
  * "Several replicas" of docs/operations.md, done as written: one standalone dev chain
@@ -308,20 +304,9 @@ postgresOnly.describe("the indexer's writer across replicas", () => {
     // Nothing missed or written twice across the hand-off: the projection is the chain's, and what a
     // fresh index of the chain writes.
     for (const chain of chains) await expectProjectionMatchesChain(database.db, chain);
-    const reference = await setupDatabase();
-    try {
-      const fresh = createIndexerService({
-        db: reference.db,
-        logger: createLogger({ level: "silent" }),
-        clock: systemClock,
-        deployments: chains.map((chain) => chain.deployment),
-        registry: new Registry(),
-      });
-      for (const indexer of fresh.indexers) await indexer.syncOnce();
-      await fresh.stop();
-      expect(await snapshotProjection(database.db)).toEqual(await snapshotProjection(reference.db));
-    } finally {
-      await reference.close();
-    }
+    await expectProjectionEqualsFreshIndex(
+      database.db,
+      chains.map((chain) => chain.deployment),
+    );
   }, 300_000);
 });

@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
@@ -13,6 +11,7 @@ import { signEnvelope, testWallet } from "../_test/accounts.ts";
 import { insertClassicGame } from "../_test/classic.ts";
 import { postgresOnly, setupDatabase, type TestDatabase } from "../_test/database.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
+import { type NpmScript, runNpmScript } from "../_test/npm-script.ts";
 import { type RoundRobin, startRoundRobin } from "../_test/round-robin.ts";
 import { openStream, type TestStream } from "../_test/sse.ts";
 
@@ -31,10 +30,9 @@ const GAME = "0x00000000000000000000000000000000000c4a70";
 const ACROSS_REPLICAS_MS = 1_000;
 
 interface Replica {
-  child: ChildProcess;
+  script: NpmScript;
   publicUrl: string;
   adminUrl: string;
-  output: string[];
 }
 
 /** What `POST /classic/chat/{game}` answers. */
@@ -86,25 +84,11 @@ function call(
   });
 }
 
+/** A replica as an operator starts one: `npm start` with its environment. */
 async function startReplica(env: Record<string, string>): Promise<Replica> {
-  const main = new URL("../main.ts", import.meta.url).pathname;
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  const banner = await new Promise<RegExpExecArray>((resolve, reject) => {
-    let text = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
-      output.push(chunk.toString());
-      const found = /listening on\s+(\S+)[\s\S]*operator\s+(\S+)/.exec(text);
-      if (found) resolve(found);
-    });
-    child.once("exit", (code) => reject(new Error(`replica exited with ${code}:\n${output.join("")}`)));
-  });
-  return { child, publicUrl: banner[1]!, adminUrl: banner[2]!, output };
+  const script = runNpmScript("start", env);
+  const [, publicUrl, adminUrl] = await script.waitFor(/listening on\s+(\S+)[\s\S]*operator\s+(\S+)/);
+  return { script, publicUrl: publicUrl!, adminUrl: adminUrl! };
 }
 
 const portOf = (url: string) => Number(new URL(url).port);
@@ -274,13 +258,7 @@ postgresOnly.describe("three replicas behind a round-robin proxy", () => {
     await load?.stop();
     await mining?.stop();
     for (const stream of streams) stream.close();
-    await Promise.all(
-      replicas.map(async (replica) => {
-        if (replica.child.exitCode !== null) return;
-        replica.child.kill("SIGTERM");
-        await once(replica.child, "exit");
-      }),
-    );
+    await Promise.all(replicas.map((replica) => replica.script.stop()));
     await proxy?.close();
     for (const chain of chains) await chain.close();
     await database?.close();

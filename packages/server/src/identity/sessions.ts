@@ -1,6 +1,6 @@
 import { type AnySessionKind, type SignedEnvelope, signInMessage } from "@mkt/protocol";
 import type { Selectable } from "kysely";
-import type { DB, Executor } from "../db/index.ts";
+import { type DB, type Executor, isUniqueViolation } from "../db/index.ts";
 import { hashSecret } from "../keys/secrets.ts";
 import { createAccountDeletion } from "./deletion.ts";
 import {
@@ -234,19 +234,27 @@ export function createSessionService({
       const id = newId("ses");
       const now = clock.now();
       const expiresAt = now + SESSION_LIFETIME_MS;
-      const { rows } = await db.withConnection((connection) =>
-        connection.query<{ account_id: string }>(SIGN_IN_STATEMENT, [
-          envelope.nonce,
-          new Date(envelope.expires + MAX_SIGNATURE_WINDOW_MS),
-          envelope.address,
-          newId("acct"),
-          id,
-          hashSecret(token),
-          envelope.origin,
-          new Date(now),
-          new Date(expiresAt),
-        ]),
-      );
+      const run = () =>
+        db.withConnection((connection) =>
+          connection.query<{ account_id: string }>(SIGN_IN_STATEMENT, [
+            envelope.nonce,
+            new Date(envelope.expires + MAX_SIGNATURE_WINDOW_MS),
+            envelope.address,
+            newId("acct"),
+            id,
+            hashSecret(token),
+            envelope.origin,
+            new Date(now),
+            new Date(expiresAt),
+          ]),
+        );
+      // The one unique key the statement can hit is the wallet's: a concurrent first request of
+      // the same new wallet opened its account after this statement's snapshot. Nothing of the
+      // failed statement was written (not even the nonce), and run again it finds that account.
+      const { rows } = await run().catch((error: unknown) => {
+        if (isUniqueViolation(error)) return run();
+        throw error;
+      });
       const accountId = rows[0]?.account_id;
       if (accountId === undefined) throw nonceUsed();
       return { address: envelope.address, accountId, id, token, expiresAt };

@@ -17,7 +17,11 @@ export async function accountOfWallet(tx: Executor, address: string): Promise<st
 
 /**
  * The account a wallet signs in to: the one holding it, or, for a wallet no
- * account holds, a new account whose primary wallet it is.
+ * account holds, a new account whose primary wallet it is. Race-free across
+ * concurrent first requests of one wallet (sign-ins, releases, on any
+ * replica): the wallet's row is inserted `ON CONFLICT DO NOTHING`, which waits
+ * for a concurrent transaction holding the same address; when that one won,
+ * the account opened here is removed again and the winner's is answered.
  */
 export async function accountForSignIn(tx: Executor, address: string): Promise<string> {
   const existing = await accountOfWallet(tx, address);
@@ -27,8 +31,17 @@ export async function accountForSignIn(tx: Executor, address: string): Promise<s
     .insertInto("accounts")
     .values({ id: accountId, primary_address: address, username: null, referred_by: null })
     .execute();
-  await tx.insertInto("account_wallets").values({ address, account_id: accountId }).execute();
-  return accountId;
+  const held = await tx
+    .insertInto("account_wallets")
+    .values({ address, account_id: accountId })
+    .onConflict((conflict) => conflict.column("address").doNothing())
+    .returning("account_id")
+    .executeTakeFirst();
+  if (held !== undefined) return accountId;
+  await tx.deleteFrom("accounts").where("id", "=", accountId).execute();
+  const winner = await accountOfWallet(tx, address);
+  if (winner === undefined) throw new AppError("internal", "a wallet's concurrent account vanished");
+  return winner;
 }
 
 /**

@@ -65,6 +65,12 @@ export const CLASSIC_RARITY_NAMES = [
 export type ClassicRarityName = (typeof CLASSIC_RARITY_NAMES)[number];
 
 export const CLASSIC_PACK_STATUSES = ["minted", "rarity_assigned", "opened", "burned"] as const;
+/**
+ * A pack's lifecycle, as the drop's events move it: `open` requests the randomness and the card is
+ * known only when the batch's `RarityAssigned` arrives, in a later block.
+ */
+export const CLASSIC_PACK_STATUS_LIFECYCLE =
+  "The pack's state: `minted` (unopened) -> `opened` (opening requested, its randomness pending: rarity 0, `NOT_ASSIGNED`) -> `rarity_assigned` (its open batch's randomness arrived: the card, rarity, wear and foil are known) -> `burned` (sold back for its offer). A transfer keeps the state.";
 export type ClassicPackStatus = (typeof CLASSIC_PACK_STATUSES)[number];
 
 /** The primary chain: the default wherever a chain is optional (classic-api.md, opening). */

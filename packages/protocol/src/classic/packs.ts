@@ -2,6 +2,7 @@ import { z } from "zod";
 import { integerParam } from "../params/index.ts";
 import {
   addressString,
+  CLASSIC_PACK_STATUS_LIFECYCLE,
   CLASSIC_PACK_STATUSES,
   CLASSIC_PAGE_DEPTH_RULE,
   CLASSIC_RARITY_NAMES,
@@ -76,7 +77,7 @@ export const classicRangeQuerySchema = z.object({
     .enum(CLASSIC_RANGE_STATUS_FILTER, { error: "status must be minted, rarity_assigned or burned" })
     .optional()
     .describe(
-      "Only packs in this state: `minted`, `rarity_assigned` or `burned`. These are exactly the values section 4 of the Classic document lists; an opened pack (status `opened`, which packs do reach) cannot be selected with this filter. We follow the document rather than widen the enum, so a client written against it sees the same contract.",
+      "Only packs in this state: `minted`, `rarity_assigned` or `burned`, the values the Classic document lists for this filter. `opened` (randomness pending, usually for a block or two) cannot be selected with it; such packs are listed without the filter.",
     ),
   rarity: integerParam("rarity", { min: 0, max: 4, rangeMessage: "rarity must be an integer 0 to 4" })
     .optional()
@@ -193,13 +194,13 @@ export const classicRangePackSchema = z
     contractAddress: addressString("The game's booster drop"),
     chainId: z.number().int(),
     owner: addressString("The holder (the seller once burned)"),
-    status: z.enum(CLASSIC_PACK_STATUSES),
+    status: z.enum(CLASSIC_PACK_STATUSES).describe(CLASSIC_PACK_STATUS_LIFECYCLE),
     ...rarityFields,
     randomValue: decimalString("The rarity roll (`tokenSeed mod 10000`); null until assigned.").nullable(),
     tokenSpecificRandomness: decimalString(
       "The pack's onchain token seed (uint256); null until the rarity is assigned.",
     ).nullable(),
-    batchId: decimalString("The mint batch."),
+    batchId: decimalString("The open batch (one `open` call, one `RarityAssigned`); 0 until opened."),
     mintTxHash: txHashString("The mint transaction"),
     mintBlockNumber: z.number().int(),
     acquiredAtPackPrice: weiString("The pack price paid at mint, in"),
@@ -278,7 +279,7 @@ export const classicHoldingsPackSchema = z
     owner: addressString("The holder (the seller once burned)"),
     contractAddress: addressString("The game's booster drop"),
     chainId: z.number().int(),
-    status: z.enum(CLASSIC_PACK_STATUSES),
+    status: z.enum(CLASSIC_PACK_STATUSES).describe(CLASSIC_PACK_STATUS_LIFECYCLE),
     ...rarityFields,
     batchId: decimalString("The mint batch."),
     tokenSeed: decimalString("The onchain token seed; null until the rarity is assigned.").nullable(),

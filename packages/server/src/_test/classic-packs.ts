@@ -72,7 +72,7 @@ export async function insertPack(db: Database, pack: PackFixture) {
   const status = pack.status ?? "minted";
   const rarity = pack.rarity ?? 0;
   const assigned = rarity > 0;
-  const opened = status === "opened" || pack.openedTime !== undefined;
+  const opened = status === "opened" || status === "rarity_assigned" || pack.openedTime !== undefined;
   const burned = status === "burned";
   const mintBlock = pack.mintBlock ?? 10;
   await sql`INSERT INTO classic_packs (scope, chain_id, contract_address, token_id, owner, status, rarity, batch_id,

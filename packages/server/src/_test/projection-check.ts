@@ -505,7 +505,8 @@ async function expectStateMatchesContracts(
       const acquired = mint
         ? mint.paid / mint.amount + (tokenId - mint.start < mint.paid % mint.amount ? 1n : 0n)
         : undefined;
-      const status = owner === undefined ? "burned" : batchId > 0n ? "opened" : "minted";
+      const status =
+        owner === undefined ? "burned" : rarity > 0 ? "rarity_assigned" : batchId > 0n ? "opened" : "minted";
       expect(pack, `pack ${tokenId} of ${address}`).toMatchObject({
         status,
         rarity,

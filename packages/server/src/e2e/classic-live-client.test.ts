@@ -252,7 +252,7 @@ describe("a client of the live Classic service, against npm start", () => {
       { timeout: 30_000, interval: 200 },
     );
     openTx = opened.transactionHash;
-    // The indexer has the opening once the client's packs read as opened.
+    // The indexer has the opening and its randomness once the client's packs read as rarity_assigned.
     await vi.waitFor(
       async () => {
         const range = await send("GET", "/classic/range", {
@@ -261,7 +261,7 @@ describe("a client of the live Classic service, against npm start", () => {
         const statuses = (range.body as { boosterBoxes: Array<{ status: string }> }).boosterBoxes.map(
           (b) => b.status,
         );
-        expect(statuses.filter((status) => status === "opened")).toHaveLength(2);
+        expect(statuses.filter((status) => status === "rarity_assigned")).toHaveLength(2);
       },
       { timeout: 30_000, interval: 200 },
     );
@@ -406,10 +406,10 @@ describe("a client of the live Classic service, against npm start", () => {
     // identities are compared by the exact decimal twin.
     expect(boxes.map((b) => b.tokenIdString).sort()).toEqual(mintedIds.map(String).sort());
     expect(new Set(boxes.map((b) => b._id)).size).toBe(3);
-    // Minted: the pack's art; opened: the card's.
-    const unopened = boxes.find((b) => b.status !== "opened")!;
+    // Minted: the pack's art; opened with its rarity assigned: the card's.
+    const unopened = boxes.find((b) => b.status === "minted")!;
     expect(unopened.metadata["imageUrl"]).toBe(unopened.metadata["unopenedImageUrl"]);
-    for (const opened of boxes.filter((b) => b.status === "opened")) {
+    for (const opened of boxes.filter((b) => b.status === "rarity_assigned")) {
       expect(opened.metadata["imageUrl"]).not.toBe(opened.metadata["unopenedImageUrl"]);
     }
     // The older client's call: the status filter.
@@ -417,12 +417,15 @@ describe("a client of the live Classic service, against npm start", () => {
       "GET",
       `/classic/owner/${client.address}`,
       {
-        query: { contractAddress: drop, chainId: "8453", limit: "50", status: "opened" },
+        query: { contractAddress: drop, chainId: "8453", limit: "50", status: "rarity_assigned" },
         headers: readHeaders,
       },
       { success: "boolean", ...box },
     );
-    expect((older["boxes"] as Array<{ status: string }>).map((b) => b.status)).toEqual(["opened", "opened"]);
+    expect((older["boxes"] as Array<{ status: string }>).map((b) => b.status)).toEqual([
+      "rarity_assigned",
+      "rarity_assigned",
+    ]);
   });
 
   it("reads one pack, its rarity by the open transaction and its token JSON (rows 7, 14, GET /, /rarity)", async () => {

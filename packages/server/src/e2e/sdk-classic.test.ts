@@ -240,7 +240,8 @@ describe("SDK classic reads over real HTTP", () => {
       contractAddress: A,
       packsMinted: 2,
       packsHeld: 2,
-      packsUnopened: 2,
+      // Pack 2 was opened (its rarity is assigned): one pack is left unopened.
+      packsUnopened: 1,
       packsBurned: 0,
       holders: 2,
       pricePerPack: "1000",

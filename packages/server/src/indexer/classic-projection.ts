@@ -453,7 +453,9 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
           const odds = (game?.["odds_bps"] ?? [6000, 2500, 1000, 400, 100]) as unknown as RarityOdds;
           for (const tokenId of batch["token_ids"] as string[]) {
             const draw = deriveRarity(randomNumber, BigInt(tokenId), odds);
-            updatePack(tokenId, () => ({
+            updatePack(tokenId, (pack) => ({
+              // The card is known now: an opened pack's status moves on; a sold one stays burned.
+              status: pack["status"] === "opened" ? "rarity_assigned" : pack["status"],
               rarity: draw.rarity,
               token_seed: draw.tokenSeed.toString(),
               random_value: draw.randomValue.toString(),

@@ -326,7 +326,7 @@ export async function loadClassicVolume(
              rarity_tx, rarity_block, rarity_time, opened_tx, opened_block, opened_time, burn_tx, burn_block, burn_time,
              updated_block, updated_at)
            SELECT $scope, ${chainId}, drop_address, token_id, ${wallet("CASE WHEN transferred THEN recipient ELSE minter END")},
-             CASE WHEN burned THEN 'burned' WHEN opened THEN 'opened' ELSE 'minted' END, rarity, open_batch,
+             CASE WHEN burned THEN 'burned' WHEN assigned THEN 'rarity_assigned' WHEN opened THEN 'opened' ELSE 'minted' END, rarity, open_batch,
              token_seed, random_value, acquired_price, offer,
              ${txHash(batchTx(1))}, mint_block, ${time("mint_block")},
              CASE WHEN assigned THEN ${txHash(batchTx(2))} END, CASE WHEN assigned THEN rarity_block END,

@@ -217,10 +217,10 @@ describe("live-compatible pack reads", () => {
       expect(opened!.metadata!["imageUrl"]).toBe(opened!.metadata!["image"]);
       expect(opened!.metadata!["imageUrl"]).toMatch(/\/classic\/image\//);
       expect(opened!.contractDetails).toMatchObject({ dropContractAddress: A });
-      // Assigned, not opened: the pack image is shown, the card is drawn (foil and wear known).
+      // Opened, then its batch's randomness arrived: the card is drawn and shown (foil and wear known).
       expect(assigned!.metadata).toMatchObject({
         name: "Common #2",
-        originalImageUrl: "https://img.example/Common-pack.png",
+        originalImageUrl: "https://img.example/Common.png",
         foil: expect.any(String),
       });
       // Minted: the pack image, no card yet.

@@ -432,8 +432,8 @@ describe("classic pack reads", () => {
       expect(pending.attributes).toContainEqual({ trait_type: "Status", value: "minted" });
       const assigned = (await get(`/metadata/${A}/5`, {})).json();
       expect(assigned.name).toBe("Mythic #5");
-      // Not opened yet: still the pack image.
-      expect(assigned.image).toBe("https://img.example/Mythic-pack.png");
+      // Its batch's randomness arrived after the opening: the card's image.
+      expect(assigned.image).toBe("https://img.example/Mythic.png");
       const huge = await get(`/metadata/${A}/${HUGE}`, {});
       expect(huge.json().name).toBe(`Alpha Pack #${HUGE}`);
     });

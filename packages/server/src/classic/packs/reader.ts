@@ -239,7 +239,7 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
       { trait_type: "Wear Value", value: draw.wearValue, display_type: "number", max_value: 1 },
       { trait_type: "Foil", value: draw.foil },
     );
-    const opened = row.opened_time !== null || row.status === "opened" || row.status === "burned";
+    const opened = row.opened_time !== null || row.status !== "minted";
     const cardImage = (firstEdition ? draw.card.firstEditionImageUrl : null) ?? draw.card.imageUrl;
     const pack = draw.card.unopenedImageUrl ?? packArt;
     const shown = (opened ? cardImage : null) ?? pack;

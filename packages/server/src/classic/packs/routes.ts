@@ -75,7 +75,7 @@ export function classicPackRoutes({
       summary: "Packs of one game, filtered, sorted and paged",
       description: [
         "The packs (booster boxes) of one game. Filters combine (AND): `tokenIds`, `startTokenId`..`endTokenId`, `status`, `rarity`.",
-        "As section 4 of the Classic document states them, `status` takes only `minted`, `rarity_assigned` and `burned` (opened packs are listed without the filter but cannot be selected by it) and `rarity` takes only 0 to 4 (Mythic, 5, cannot be selected by it). We follow the document where it is explicit.",
+        "As the Classic document states them, `status` takes only `minted`, `rarity_assigned` and `burned` (packs whose randomness is pending, `opened`, are listed without the filter but cannot be selected by it) and `rarity` takes only 0 to 4 (Mythic, 5, cannot be selected by it). We follow the document where it is explicit.",
         "The order is `sortBy` then token id, both in `sortOrder`, so pages are stable.",
         `Paging: ${CLASSIC_PAGE_DEPTH_RULE} To read further into a large game, walk it by token id: \`sortBy=tokenId&sortOrder=asc\` with \`startTokenId\` one past the last token id of the previous page, page 1 each time. \`pagination.total\` is kept by the projection for the status and rarity filters; with \`tokenIds\`, \`startTokenId\` or \`endTokenId\` it is counted over that token range.`,
         EXACT_IDS,

@@ -223,8 +223,8 @@ export function createClassicDropStats({
         LEFT JOIN classic_game_holders h ON h.chain_id = g.chain_id AND h.contract_address = g.drop_address
         CROSS JOIN LATERAL (
           SELECT sum(packs)::text AS minted,
-                 sum(packs) FILTER (WHERE status IN ('minted', 'rarity_assigned'))::text AS unopened,
-                 sum(packs) FILTER (WHERE status IN ('opened', 'burned'))::text AS opened,
+                 sum(packs) FILTER (WHERE status = 'minted')::text AS unopened,
+                 sum(packs) FILTER (WHERE status IN ('opened', 'rarity_assigned', 'burned'))::text AS opened,
                  sum(packs) FILTER (WHERE status = 'burned')::text AS burned
           FROM classic_pack_counts
           WHERE chain_id = g.chain_id AND contract_address = g.drop_address

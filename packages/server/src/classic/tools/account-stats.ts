@@ -33,7 +33,7 @@ export function createClassicAccountStats({ db, stats }: { db: Database; stats: 
           SELECT p.held, p.opened, p.burned, p.spent, p.rewards, g.games, r.reactions, q.reports
           FROM (
             SELECT count(*) FILTER (WHERE status <> 'burned') AS held,
-                   count(*) FILTER (WHERE status = 'opened') AS opened,
+                   count(*) FILTER (WHERE status IN ('opened', 'rarity_assigned')) AS opened,
                    count(*) FILTER (WHERE status = 'burned') AS burned,
                    sum(acquired_price) AS spent,
                    sum(reward_amount) FILTER (WHERE status = 'burned') AS rewards

@@ -281,7 +281,7 @@ export const classicHoldingsPackSchema = z
     chainId: z.number().int(),
     status: z.enum(CLASSIC_PACK_STATUSES).describe(CLASSIC_PACK_STATUS_LIFECYCLE),
     ...rarityFields,
-    batchId: decimalString("The mint batch."),
+    batchId: decimalString("The open batch (one `open` call, one `RarityAssigned`); 0 until opened."),
     tokenSeed: decimalString("The onchain token seed; null until the rarity is assigned.").nullable(),
     randomValue: decimalString("The rarity roll; null until assigned.").nullable(),
     mintTxHash: txHashString("The mint transaction"),
@@ -292,8 +292,8 @@ export const classicHoldingsPackSchema = z
     burnBlockNumber: z.number().int().nullable(),
     rarityAssignedBlockNumber: z.number().int().nullable(),
     openedBlockNumber: z.number().int().nullable(),
-    rewardAmount: weiString(
-      "The sell-back offer of the pack's rarity (paid in ETH by the drop) while unburned, the offer paid once burned; null before the rarity is assigned. In",
+    rewardAmount: decimalString(
+      "The sell-back offer of the pack's rarity, in the drop's token (its smallest unit; the token has 18 decimals): the offer `sellAndClaimOffer` would mint while unburned, the offer paid once burned; null before the rarity is assigned.",
     ).nullable(),
     acquiredAtPackPrice: weiString("The pack price paid at mint, in"),
     mintTimestamp: isoDateTime("Mint block time."),

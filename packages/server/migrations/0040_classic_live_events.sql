@@ -33,3 +33,8 @@ CREATE TABLE classic_open_batches (
   PRIMARY KEY (chain_id, drop_address, batch_id)
 );
 CREATE INDEX classic_open_batches_scope ON classic_open_batches (scope);
+
+-- The price chart and a game's last 24 hours read its packs' mints now (`classic_packs` by
+-- `mint_time`, each pack carrying its share of its mint's ETH), not the drop's old trade events: the
+-- partial index of those events holds nothing the live events write.
+DROP INDEX chain_events_trades;

@@ -5,6 +5,7 @@ import {
   ContractFunctionRevertedError,
   ContractFunctionZeroDataError,
   parseAbi,
+  RpcRequestError,
 } from "viem";
 import type { ReadContract } from "./projection.ts";
 import { describeFailure } from "./rpc.ts";
@@ -38,12 +39,17 @@ export interface DropDescription {
   owner: string | undefined;
 }
 
-/** True when the contract answered that it has no such function (a revert or no data), not when the RPC failed. */
+/**
+ * True when the contract answered that it has no such function (the call reverted or returned
+ * nothing), as viem classifies the node's answer; false when the RPC could not answer.
+ */
 const isMissingView = (error: unknown) =>
   error instanceof BaseError &&
   error.walk(
     (inner) =>
-      inner instanceof ContractFunctionRevertedError || inner instanceof ContractFunctionZeroDataError,
+      inner instanceof ContractFunctionRevertedError ||
+      inner instanceof ContractFunctionZeroDataError ||
+      (inner instanceof RpcRequestError && /execution reverted/i.test(inner.details)),
   ) !== null;
 
 /**

@@ -26,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { setupDatabase } from "../_test/database.ts";
 import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
-import { expectProjectionMatchesChain } from "../_test/projection-check.ts";
+import { expectProjectionEqualsFreshIndex, expectProjectionMatchesChain } from "../_test/projection-check.ts";
 import { scopeIds } from "../chains/index.ts";
 import { CLASSIC_INDEXER_SOURCE } from "../classic/routes.ts";
 import { createScopeIndexer } from "../indexer/engine.ts";
@@ -542,6 +542,67 @@ describe("Classic drops of the live contracts on the dev chain", () => {
         ]);
       } finally {
         await indexer.stop();
+        await database.close();
+      }
+    });
+    it("indexes a drop added to the list later from the head on, and from its start once the scope is re-indexed", async () => {
+      const database = await setupDatabase();
+      const otherCreation = (
+        await publicClient().getContractEvents({
+          address: factory(),
+          abi: liveDropCreatorAbi,
+          eventName: "DropCreated",
+          args: { dropContract: otherDrop },
+          fromBlock: 0n,
+        })
+      )[0]!;
+      const more: ChainDeployment = {
+        ...listed,
+        classicDrops: [
+          ...listed.classicDrops!,
+          { address: otherDrop, startBlock: Number(otherCreation.blockNumber) },
+        ],
+      };
+      const sync = async (deployment: ChainDeployment) => {
+        const [scope] = scopesOf([deployment]);
+        const indexer = createScopeIndexer({
+          db: database.db,
+          logger,
+          clock: systemClock,
+          scope: scope!,
+          rpcUrl: chain.deployment.rpcUrl,
+        });
+        try {
+          await indexer.syncOnce();
+        } finally {
+          await indexer.stop();
+        }
+      };
+      const otherGame = async () =>
+        (
+          await database.db.withConnection((c) =>
+            c.query("SELECT packs_minted FROM classic_games WHERE drop_address = $1", [
+              otherDrop.toLowerCase(),
+            ]),
+          )
+        ).rows;
+      try {
+        await sync(listed);
+        // The same scope (the zero address's): its head is past the added drop's history.
+        expect(scopesOf([more])[0]!.id).toBe(scopesOf([listed])[0]!.id);
+        await sync(more);
+        expect(await otherGame()).toEqual([]);
+        // Re-indexing as docs/operations.md says: the head marked as on another chain, so the next
+        // writer resets the scope and rebuilds it from its start block.
+        await database.db.withConnection((c) =>
+          c.query("UPDATE indexer_heads SET genesis_hash = 'reindex' WHERE scope = $1", [
+            scopesOf([more])[0]!.id,
+          ]),
+        );
+        await sync(more);
+        expect(await otherGame()).toEqual([{ packs_minted: "3" }]);
+        await expectProjectionEqualsFreshIndex(database.db, [more]);
+      } finally {
         await database.close();
       }
     });

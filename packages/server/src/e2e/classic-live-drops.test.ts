@@ -475,6 +475,45 @@ describe("Classic drops of the live contracts on the dev chain", () => {
       await expectProjectionMatchesChain(t.db, { clients: chain.clients, deployment: listed });
     });
 
+    it("reads nothing until the listed drop's token is found: a failed view read fails the step, and is retried", async () => {
+      const database = await setupDatabase();
+      let viewsFail = true;
+      const client = createPublicClient({
+        transport: custom({
+          request: async ({ method, params }) => {
+            if (method === "eth_call" && viewsFail) throw new Error("eth_call refused by test");
+            return chain.chain.provider.request({ method, params } as never);
+          },
+        }),
+      });
+      const indexer = createScopeIndexer({
+        db: database.db,
+        logger,
+        clock: systemClock,
+        scope: scopesOf([listed])[0]!,
+        rpcUrl: "",
+        client: client as never,
+      });
+      const rows = async (sql: string) => (await database.db.withConnection((c) => c.query(sql))).rows;
+      try {
+        await expect(indexer.syncOnce()).rejects.toThrow(
+          `reading contract views: drop ${drop.toLowerCase()}: `,
+        );
+        expect(await rows("SELECT next_block FROM indexer_heads")).toEqual([
+          { next_block: creation.blockNumber.toString() },
+        ]);
+        expect(await rows("SELECT count(*)::int AS n FROM chain_events")).toEqual([{ n: 0 }]);
+        viewsFail = false;
+        await indexer.syncOnce();
+        expect(await rows("SELECT packs_minted, mint_volume FROM classic_games")).toEqual([
+          { packs_minted: "6", mint_volume: mints.reduce((sum, entry) => sum + entry.paid, 0n).toString() },
+        ]);
+      } finally {
+        await indexer.stop();
+        await database.close();
+      }
+    });
+
     it("listed from a later block, ignores the drop's and its token's earlier logs", async () => {
       const database = await setupDatabase();
       // Beside a drop listed from block 0 (the factory's first sample game), so that the scope reads

@@ -16,8 +16,8 @@ import { createStatisticsRefresher } from "./statistics.ts";
 import { createWriterLock, type HandOff } from "./writer-lock.ts";
 
 /**
- * Reading contract views for a range failed (`Projection.prefetch`): the step fails as a failed log
- * read does and is retried; the message is the RPC's answer.
+ * Reading contract views failed (`Projection.resolveContracts`, `Projection.prefetch`): the step
+ * fails as a failed log read does and is retried; the message is the RPC's answer.
  */
 export class ViewReadError extends Error {
   override readonly name = "ViewReadError";
@@ -198,12 +198,21 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
 
   const reloadContracts = async () => contracts.reset(await heads.createdContracts());
 
-  /** The deployment's contracts that only views name (`Projection.resolveContracts`), read once. */
-  let resolved = scope.resolveContracts === undefined;
-  const resolveContracts = async () => {
-    if (resolved || !scope.resolveContracts) return;
-    contracts.seed(await scope.resolveContracts(rpc.readContract));
-    resolved = true;
+  /**
+   * The deployment's contracts that only views name (`Projection.resolveContracts`): read once, by
+   * the loop or a recovery, whichever asks first; read again after a failure.
+   */
+  let resolving: Promise<void> | undefined;
+  const resolveContracts = (): Promise<void> => {
+    if (!scope.resolveContracts) return Promise.resolve();
+    resolving ??= scope.resolveContracts(rpc.readContract).then(
+      (found) => contracts.seed(found),
+      (error: unknown) => {
+        resolving = undefined;
+        throw new ViewReadError(error);
+      },
+    );
+    return resolving;
   };
 
   /**

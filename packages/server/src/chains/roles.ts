@@ -58,7 +58,7 @@ export interface ClassicRole {
 }
 
 /** The classic scope's address when the deployment lists drops without a factory. */
-export const NO_FACTORY = "0x0000000000000000000000000000000000000000";
+const NO_FACTORY = "0x0000000000000000000000000000000000000000";
 
 /**
  * Scope ids: one per contract set (the registry's scope holds every runtime it registered). They are `head.scope` on the

@@ -30,6 +30,13 @@ export interface ChainDeployment {
   genesisHash: Hex;
   contracts: Record<string, ContractDeployment>;
   runtimes: RuntimeDeployment[];
+  /**
+   * Classic drops indexed by address, beside (or instead of) those a `DropFactory` creates: drops
+   * deployed by a contract the indexer does not follow (the live creation contract's drops created
+   * before its start block, a drop created elsewhere). Each drop's token is found through the drop's
+   * `boosterTokenAddress()`. Absent when empty.
+   */
+  classicDrops?: ContractDeployment[];
 }
 
 export interface ChainConfigFile {
@@ -120,6 +127,25 @@ function parseRuntime(value: unknown, path: string): RuntimeDeployment {
   };
 }
 
+function parseContract(value: unknown, path: string): ContractDeployment {
+  const contract = expectObject(value, path, ["address", "startBlock"]);
+  return {
+    address: expectAddress(contract["address"], `${path}.address`),
+    startBlock: expectInteger(contract["startBlock"], `${path}.startBlock`, 0),
+  };
+}
+
+/** A list of contracts by address (`classicDrops`); an address listed twice, in any case, is refused. */
+function parseContractList(value: unknown, path: string): ContractDeployment[] {
+  if (!Array.isArray(value)) throw new ChainConfigError(path, "expected an array");
+  const contracts = value.map((entry, i) => parseContract(entry, `${path}[${i}]`));
+  const addresses = contracts.map((contract) => contract.address);
+  const duplicate = addresses.findIndex((address, i) => addresses.indexOf(address) !== i);
+  if (duplicate !== -1)
+    throw new ChainConfigError(`${path}[${duplicate}]`, `${addresses[duplicate]} is listed twice`);
+  return contracts;
+}
+
 export function parseChainDeployment(value: unknown, path = "chain"): ChainDeployment {
   const raw = expectObject(value, path, [
     "chainId",
@@ -128,6 +154,7 @@ export function parseChainDeployment(value: unknown, path = "chain"): ChainDeplo
     "genesisHash",
     "contracts",
     "runtimes",
+    "classicDrops",
   ]);
   const genesisHash = raw["genesisHash"];
   if (typeof genesisHash !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(genesisHash)) {
@@ -139,19 +166,16 @@ export function parseChainDeployment(value: unknown, path = "chain"): ChainDeplo
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate !== undefined)
     throw new ChainConfigError(`${path}.runtimes`, `duplicate runtime id ${duplicate}`);
+  const classicDrops =
+    raw["classicDrops"] === undefined ? [] : parseContractList(raw["classicDrops"], `${path}.classicDrops`);
   return {
     chainId: expectInteger(raw["chainId"], `${path}.chainId`, 1),
     rpcUrl: expectRpcUrl(raw["rpcUrl"], `${path}.rpcUrl`),
     finalityDepth: expectInteger(raw["finalityDepth"], `${path}.finalityDepth`, 0),
     genesisHash: genesisHash.toLowerCase() as Hex,
-    contracts: parseNamed(raw["contracts"], `${path}.contracts`, (entry, entryPath) => {
-      const contract = expectObject(entry, entryPath, ["address", "startBlock"]);
-      return {
-        address: expectAddress(contract["address"], `${entryPath}.address`),
-        startBlock: expectInteger(contract["startBlock"], `${entryPath}.startBlock`, 0),
-      };
-    }),
+    contracts: parseNamed(raw["contracts"], `${path}.contracts`, parseContract),
     runtimes,
+    ...(classicDrops.length > 0 ? { classicDrops } : {}),
   };
 }
 
@@ -181,8 +205,13 @@ export async function readChainConfig(path: string): Promise<ChainConfigFile> {
   return parseChainConfig(await readFile(path, "utf8"));
 }
 
+/** Writes deployments in the MKT_CONFIG format; an empty `classicDrops` is left out, as files without it read. */
 export async function writeChainConfig(path: string, chains: readonly ChainDeployment[]): Promise<void> {
-  const file: ChainConfigFile = { chains: [...chains] };
+  const file: ChainConfigFile = {
+    chains: chains.map(({ classicDrops, ...chain }) =>
+      classicDrops && classicDrops.length > 0 ? { ...chain, classicDrops } : chain,
+    ),
+  };
   parseChainConfig(file);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(file, null, 2)}\n`);

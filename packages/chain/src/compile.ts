@@ -57,22 +57,47 @@ interface SolcOutput {
   >;
 }
 
+const solcOf = () =>
+  createRequire(import.meta.url)("solc") as { compile(input: string): string; version(): string };
+
+/** Compiles sources with the project's solc and settings; throws on any compiler error. */
+function solcCompile(sources: Record<string, { content: string }>): SolcOutput {
+  const output = JSON.parse(
+    solcOf().compile(JSON.stringify({ language: "Solidity", sources, settings: SOLC_SETTINGS })),
+  ) as SolcOutput;
+  const errors = (output.errors ?? []).filter((d) => d.severity === "error").map((d) => d.formattedMessage);
+  if (errors.length > 0) throw new Error(`solc failed:\n${errors.join("\n")}`);
+  return output;
+}
+
+/**
+ * Compiles one self-contained Solidity source that is not among the reference contracts (a test's
+ * own contract, declaring the interfaces it calls) with the project's solc and settings: each
+ * contract of the source by name, with its ABI and creation bytecode.
+ */
+export function compileSource(
+  fileName: string,
+  content: string,
+): Record<string, { abi: Abi; bytecode: Hex }> {
+  const units = solcCompile({ [fileName]: { content } }).contracts?.[fileName] ?? {};
+  return Object.fromEntries(
+    Object.entries(units).map(([name, unit]) => [
+      name,
+      { abi: unit.abi, bytecode: `0x${unit.evm.bytecode.object}` as Hex },
+    ]),
+  );
+}
+
 /** Compiles contracts/*.sol in-process with solc-js; throws on any compiler error. */
 export function compileContracts(): { artifacts: CompiledArtifacts; warnings: string[] } {
-  const require = createRequire(import.meta.url);
-  const solc = require("solc") as { compile(input: string): string; version(): string };
   const sources: Record<string, { content: string }> = {};
   for (const file of readdirSync(contractsDir)
     .filter((name) => name.endsWith(".sol"))
     .sort()) {
     sources[file] = { content: readFileSync(`${contractsDir}${file}`, "utf8") };
   }
-  const output = JSON.parse(
-    solc.compile(JSON.stringify({ language: "Solidity", sources, settings: SOLC_SETTINGS })),
-  ) as SolcOutput;
+  const output = solcCompile(sources);
   const diagnostics = output.errors ?? [];
-  const errors = diagnostics.filter((d) => d.severity === "error").map((d) => d.formattedMessage);
-  if (errors.length > 0) throw new Error(`solc failed:\n${errors.join("\n")}`);
 
   const contracts = {} as Record<ContractName, ContractArtifact>;
   for (const name of CONTRACT_NAMES) {
@@ -92,7 +117,7 @@ export function compileContracts(): { artifacts: CompiledArtifacts; warnings: st
     };
   }
   return {
-    artifacts: { compiler: solc.version(), settings: SOLC_SETTINGS, contracts },
+    artifacts: { compiler: solcOf().version(), settings: SOLC_SETTINGS, contracts },
     warnings: diagnostics.filter((d) => d.severity === "warning").map((d) => d.formattedMessage),
   };
 }

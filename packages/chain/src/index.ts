@@ -53,7 +53,7 @@ export {
 export type { ChainClients, ChainClientsOptions, ChainPublicClient, ChainWalletClient } from "./clients.ts";
 export { createChainClients, waitForSuccess } from "./clients.ts";
 export type { CompiledArtifacts, ContractArtifact, ContractName } from "./compile.ts";
-export { CONTRACT_NAMES, checkArtifacts, compileContracts } from "./compile.ts";
+export { CONTRACT_NAMES, checkArtifacts, compileContracts, compileSource } from "./compile.ts";
 export type { DeployOptions } from "./deploy.ts";
 export {
   CLASSIC_CHAIN_ID,

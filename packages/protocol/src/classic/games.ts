@@ -87,13 +87,21 @@ export const classicCardSchema = z
 export type ClassicCard = z.infer<typeof classicCardSchema>;
 
 const gameCommon = {
-  gameId: z.string().describe("The factory's game id (a uint256, as a decimal string)."),
+  gameId: z
+    .string()
+    .describe(
+      'The factory\'s game id (a uint256, as a decimal string); `"0"` for a drop known only from the live events (listed by address, or created without the extension event `DropConfigured`).',
+    ),
   tokenName: z.string(),
   tokenSymbol: z.string(),
   nftName: z.string(),
   nftSymbol: z.string(),
   description: z.string(),
-  slug: z.string().describe("The creator's slug, or the default `<name>-<gameId>`."),
+  slug: z
+    .string()
+    .describe(
+      "The creator's slug, or the default `<name>-<gameId>` (for a game id of 0, `<name>-<the drop address's first 8 hex digits>`).",
+    ),
   bgColor: z.string(),
   tokenAddress: addressString("The game's bonding-curve token"),
   dropContractAddress: addressString("The game's booster drop (ERC-721)"),
@@ -113,7 +121,7 @@ const gameCommon = {
   marketCap: weiString("Spot price of the token times its supply, in"),
   marketCapUsd: classicUsdString("`marketCap`"),
   pricePerPack: weiString(
-    "The ETH one pack costs now (the drop's `getMintPrice(1)`: the price of `tokensPerMint` tokens on the curve, or in the pool after graduation), in",
+    "The ETH one pack costs now (the drop's `getMintPrice(1)`: the price of `tokensPerMint` tokens on the curve, or in the pool after graduation). For a drop whose curve parameters the server does not know (a game id of 0: no `DropConfigured`), before graduation: the price per pack its last ETH mint paid (0 before its first). In",
   ),
   pricePerPackUsd: classicUsdString("`pricePerPack`"),
   preorderProgress: z

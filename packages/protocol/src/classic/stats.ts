@@ -250,7 +250,7 @@ export const classicCollectionStatsSchema = z
       volumeUsd: classicUsdString("`volumeWei`")
         .nullable()
         .describe("`volumeWei` in US dollars; null without an ETH/USD price."),
-      pricePerPack: weiString("Price of one pack now, in"),
+      pricePerPack: weiString("Price of one pack now (as the game's `pricePerPack`), in"),
       pricePerPackUsd: classicUsdString("`pricePerPack`")
         .nullable()
         .describe("Null without an ETH/USD price."),

@@ -3,6 +3,7 @@ import {
   boosterTokenAbi,
   type ChainDeployment,
   claimDropsAbi,
+  dropFactoryAbi,
   liveBoosterDropAbi,
   liveBoosterTokenAbi,
   marketAbi,
@@ -12,6 +13,7 @@ import { defaultGameSlug, predictPointsOf } from "@mkt/protocol";
 import { Registry } from "prom-client";
 import { type Address, decodeEventLog, type Hex, hexToBigInt } from "viem";
 import { expect } from "vitest";
+import { chainRoles } from "../chains/index.ts";
 import type { Database } from "../db/index.ts";
 import { scopesOf } from "../indexer/projections.ts";
 import { finalizedBlock } from "../indexer/ranges.ts";
@@ -151,14 +153,35 @@ export async function expectProjectionMatchesChain(db: Database, chain: IndexedC
       [scope.id],
     );
     const labelOf = new Map(created.map((contract) => [contract.address, contract.label]));
-    const kindOf = new Map(
-      [...scope.contracts, ...created].map((contract) => [contract.address, contract.kind]),
+    // A drop listed by address brings its token, which only the drop's view names; both count from
+    // the listed start block.
+    const listedTokens = await Promise.all(
+      scope.contracts
+        .filter((contract) => scope.generation === "classic" && contract.kind === "drop")
+        .map(async (drop) => ({
+          address: (
+            await publicClient.readContract({
+              address: drop.address as Address,
+              abi: liveBoosterDropAbi,
+              functionName: "boosterTokenAddress",
+            })
+          ).toLowerCase(),
+          kind: "token",
+          from: drop.from,
+        })),
     );
-    const chainLogs = await publicClient.getLogs({
-      address: [...kindOf.keys()] as Address[],
-      fromBlock: scope.startBlock,
-      toBlock: upTo,
-    });
+    const known = [...scope.contracts, ...listedTokens, ...created];
+    const kindOf = new Map(known.map((contract) => [contract.address, contract.kind]));
+    const fromOf = new Map(
+      known.map((contract) => [contract.address, "from" in contract ? contract.from : undefined]),
+    );
+    const chainLogs = (
+      await publicClient.getLogs({
+        address: [...kindOf.keys()] as Address[],
+        fromBlock: scope.startBlock,
+        toBlock: upTo,
+      })
+    ).filter((log) => log.blockNumber >= (fromOf.get(log.address.toLowerCase()) ?? 0n));
 
     // Every log recorded once: in chain_events, or in the domain table that records it.
     const recorded = new Map<string, { table: string; row: Row }>();
@@ -401,6 +424,24 @@ async function expectStateMatchesContracts(
     }));
   };
 
+  /**
+   * Whether the classic scope's factory emitted our `DropConfigured` for this drop: a drop without it
+   * (listed by address, or created by a contract that speaks only the live interface) is projected
+   * with what the live contracts tell (game id 0, the default odds, no allowlist, no known curve).
+   */
+  const factory = chainRoles([chain.deployment]).classic?.factory?.address;
+  const configured = async (drop: Address) =>
+    factory !== undefined &&
+    (
+      await publicClient.getContractEvents({
+        address: factory,
+        abi: dropFactoryAbi,
+        eventName: "DropConfigured",
+        args: { dropContract: drop },
+        fromBlock: 0n,
+      })
+    ).length > 0;
+
   const mintsByDrop = new Map<string, Awaited<ReturnType<typeof mintsOf>>>();
   for (const game of await query("SELECT * FROM classic_games WHERE scope = ANY($1)", [scopes])) {
     const drop = game["drop_address"] as Address;
@@ -450,35 +491,58 @@ async function expectStateMatchesContracts(
         ])
       : [null, null];
     const packsMinted = (nextTokenId as bigint) - firstTokenId;
+    const ofExtensions = (await configured(drop))
+      ? {
+          game_id: String(gameId),
+          price_per_pack: String(price),
+          merkle_root: root,
+          odds_bps: [...odds],
+          virtual_eth: String(virtualEth),
+          virtual_tokens: String(virtualTokens),
+          graduation_eth: String(graduationEth),
+          first_token_id: String(firstTokenId),
+          slug: defaultGameSlug(String(name), String(gameId)),
+        }
+      : {
+          game_id: "0",
+          // The curve is unknown: the pool's price once graduated, else the last ETH mint's per pack.
+          price_per_pack: graduated
+            ? String(price)
+            : String(
+                mints
+                  .filter((mint) => mint.paid > 0n)
+                  .map((mint) => mint.paid / mint.amount)
+                  .at(-1) ?? 0n,
+              ),
+          merkle_root: `0x${"0".repeat(64)}`,
+          odds_bps: [6000, 2500, 1000, 400, 100],
+          virtual_eth: "0",
+          virtual_tokens: "0",
+          graduation_eth: "0",
+          first_token_id: "1",
+          slug: defaultGameSlug(String(name), drop.slice(2, 10)),
+        };
     expect(game, `game at ${drop}`).toMatchObject({
-      game_id: String(gameId),
+      ...ofExtensions,
       token_address: token.toLowerCase(),
       creator: String(creator).toLowerCase(),
       nft_name: name,
       nft_symbol: symbol,
       token_name: tokenName,
       token_symbol: tokenSymbol,
-      price_per_pack: String(price),
       tokens_per_mint: String(tokensPerMint),
-      merkle_root: root,
       packs_minted: String(packsMinted),
       eth_reserve: String(ethReserve),
       tokens_sold: String(tokensSold),
       is_graduated: graduated,
       pool_address: graduated ? String(pool).toLowerCase() : null,
       offers: offers.map(String),
-      odds_bps: [...odds],
-      virtual_eth: String(virtualEth),
-      virtual_tokens: String(virtualTokens),
-      graduation_eth: String(graduationEth),
-      first_token_id: String(firstTokenId),
       is_active: active,
       pool_eth: poolEth === null ? null : String(poolEth),
       pool_tokens: poolTokens === null ? null : String(poolTokens),
       packs_opened: String(opened.reduce((sum, event) => sum + event.args.tokenIds!.length, 0)),
       packs_burned: String(packsBurned),
       mint_volume: String(mints.reduce((sum, mint) => sum + mint.paid, 0n)),
-      slug: defaultGameSlug(String(name), String(gameId)),
     });
   }
 

@@ -15,7 +15,7 @@ import {
 import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
 
-export type { ChainRoles, FactoryRole, MarketRole } from "./roles.ts";
+export type { ChainRoles, ClassicRole, FactoryRole, MarketRole } from "./roles.ts";
 export { chainRoles, MARKET_CHAIN_ID, scopeIds } from "./roles.ts";
 
 export const CHAIN_IDS = [8453, 4663] as const;

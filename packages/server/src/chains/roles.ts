@@ -13,14 +13,21 @@ export const MARKET_CHAIN_ID = 8453;
  *   where the registry is; the runtimes are what it registered onchain
  *   (`RuntimeRegistered`, indexed into the runtime catalog), never the
  *   deployment's `runtimes` list.
- * - classic: the deployment with a DropFactory (booster drops and tokens).
+ * - classic: the deployment with a DropFactory (the creation contract: its
+ *   `DropCreated` logs create the games) or a non-empty `classicDrops` (drops
+ *   indexed by address: created by a contract the indexer does not follow, or
+ *   before the factory's start block), or both. Its scope id is the
+ *   factory's, else the zero address's (`<chainId>:classic:0x000…0`): the id
+ *   keys every projected row, so adding a DropFactory to a deployment that
+ *   only listed drops starts a new scope (indexed afresh from its start
+ *   block), while listing more drops keeps the scope.
  * - predict: the deployment with a MarketFactory (the prediction feed).
  *
  * One deployment may play several roles (chain 8453 is market and classic).
  */
 export interface ChainRoles {
   market: MarketRole | undefined;
-  classic: FactoryRole | undefined;
+  classic: ClassicRole | undefined;
   predict: FactoryRole | undefined;
 }
 
@@ -38,6 +45,20 @@ export interface FactoryRole {
   factory: ContractDeployment;
   scope: string;
 }
+
+export interface ClassicRole {
+  deployment: ChainDeployment;
+  /** The creation contract whose `DropCreated` logs create games; undefined when only drops are listed. */
+  factory: ContractDeployment | undefined;
+  /** The drops indexed by address (`classicDrops`), each from its start block; their tokens are found onchain. */
+  drops: ContractDeployment[];
+  scope: string;
+  /** The first block the scope reads: the lowest start block of the factory and the listed drops. */
+  startBlock: number;
+}
+
+/** The classic scope's address when the deployment lists drops without a factory. */
+const NO_FACTORY = "0x0000000000000000000000000000000000000000";
 
 /**
  * Scope ids: one per contract set (the registry's scope holds every runtime it registered). They are `head.scope` on the
@@ -63,6 +84,21 @@ export function chainRoles(deployments: readonly ChainDeployment[]): ChainRoles 
       ? { deployment, factory, scope: scope(deployment.chainId, factory.address) }
       : undefined;
   };
+  const classicDeployment = deployments.find(
+    (candidate) =>
+      candidate.contracts["DropFactory"] !== undefined || (candidate.classicDrops ?? []).length > 0,
+  );
+  const classic = (deployment: ChainDeployment): ClassicRole => {
+    const factory = deployment.contracts["DropFactory"];
+    const drops = deployment.classicDrops ?? [];
+    return {
+      deployment,
+      factory,
+      drops,
+      scope: scopeIds.classic(deployment.chainId, factory?.address ?? NO_FACTORY),
+      startBlock: Math.min(...[factory, ...drops].flatMap((entry) => (entry ? [entry.startBlock] : []))),
+    };
+  };
   return {
     market:
       marketDeployment && registry
@@ -72,7 +108,7 @@ export function chainRoles(deployments: readonly ChainDeployment[]): ChainRoles 
             scope: scopeIds.registry(marketDeployment.chainId, registry.address),
           }
         : undefined,
-    classic: factoryRole("DropFactory", scopeIds.classic),
+    classic: classicDeployment ? classic(classicDeployment) : undefined,
     predict: factoryRole("MarketFactory", scopeIds.predict),
   };
 }

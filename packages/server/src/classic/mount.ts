@@ -108,7 +108,8 @@ export function mountClassic(
     chainId: classicChainId,
     plainHttpUrls: shared.devChainIds.includes(classicChainId),
     metadata: classicMetadata,
-    deployments: roles.classic
+    // Confirm checks a deployment through the creation contract: none when the chain only lists drops.
+    deployments: roles.classic?.factory
       ? createDeploymentReader({
           rpcUrl: roles.classic.deployment.rpcUrl,
           chainId: roles.classic.deployment.chainId,
@@ -159,7 +160,7 @@ export function mountClassic(
     ...classicUploadRoutes({ uploads: createClassicUploads({ db, clock, publicUrl: config.publicUrl }) }),
     ...classicDraftRoutes({
       drafts: classicDrafts,
-      factory: roles.classic?.factory.address.toLowerCase() ?? null,
+      factory: roles.classic?.factory?.address.toLowerCase() ?? null,
     }),
     ...classicStatsRoutes({ stats: classicStats }),
     ...classicDropStatsRoutes({

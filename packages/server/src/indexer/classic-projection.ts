@@ -17,8 +17,9 @@ import {
   type Hex,
   hexToBigInt,
 } from "viem";
-import type { FactoryRole } from "../chains/index.ts";
-import { big, type IndexedLog, lower, type Projection, str } from "./projection.ts";
+import type { ClassicRole } from "../chains/index.ts";
+import { createDropDescriptions, type DropDescription, type DropDescriptions } from "./classic-drops.ts";
+import { big, type Discovered, type IndexedLog, lower, type Projection, str } from "./projection.ts";
 import type { Row } from "./store.ts";
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
@@ -90,16 +91,79 @@ function currentPackPrice(game: Row, fallback: string): string {
 }
 
 /**
- * Classic generation: the drop factory and every booster drop and token it deploys, from the live
- * events. A game's row starts at `DropCreated` (names, addresses) and takes its configuration from our
- * `DropConfigured` of the same transaction (game id, owner, offers, odds, curve); then it follows its
- * drop (mints, opens, rarity per open batch, sales, pauses) and its token (curve trades, graduation).
- * A pack's rarity is derived from its open batch's `RarityAssigned` random number with the rule of the
- * drop's `deriveRarity`, under the game's odds. The factory's `MetadataBaseURIUpdated` changes no row
- * (it is recorded in chain_events).
+ * A game's row as the live contracts define it: its addresses, the drop's description (names, tokens
+ * per mint, offers, owner) and, for what only our `DropConfigured` carries, the live defaults: game
+ * id 0, no allowlist, the default odds, packs from 1 and no known curve (so its pack price is its
+ * last ETH mint's price per pack).
  */
-export function classicProjection({ deployment, factory, scope: id }: FactoryRole): Projection {
+function liveGame(drop: string, token: string, description: DropDescription, creator: string): Row {
+  return {
+    drop_address: drop,
+    game_id: "0",
+    token_address: token,
+    creator,
+    nft_name: description.nftName,
+    nft_symbol: description.nftSymbol,
+    token_name: description.tokenName,
+    token_symbol: description.tokenSymbol,
+    price_per_pack: "0",
+    tokens_per_mint: description.tokensPerMint.toString(),
+    merkle_root: `0x${"0".repeat(64)}`,
+    offers: description.offers.map(str),
+    odds_bps: [6000, 2500, 1000, 400, 100],
+    virtual_eth: "0",
+    virtual_tokens: "0",
+    graduation_eth: "0",
+    first_token_id: "1",
+    slug: defaultGameSlug(description.nftName, drop.slice(2, 10)),
+    is_active: true,
+    eth_reserve: "0",
+    tokens_sold: "0",
+    is_graduated: false,
+    pool_address: null,
+    pool_eth: null,
+    pool_tokens: null,
+    packs_minted: "0",
+    packs_opened: "0",
+    packs_burned: "0",
+    mint_volume: "0",
+    mint_payment_tx: null,
+    mint_payment_wei: null,
+  };
+}
+
+/**
+ * Classic generation: the creation contract (`DropFactory`) and every booster drop and token it
+ * deploys, and the drops listed by address (`classicDrops`) with their tokens, from the live events.
+ *
+ * What a drop is (names, token, tokens per mint, offers, owner) is read once from its views
+ * (`prefetch`, classic-drops.ts) and kept in memory: a game's row starts at `DropCreated` with it,
+ * and a listed drop's at the first log of the drop or its token that this projection handles (its
+ * creation block and transaction are that log's). Our `DropConfigured`, in `DropCreated`'s
+ * transaction, adds what the live contracts do not say (game id, odds, allowlist, curve, first pack
+ * id); a live drop keeps the defaults (`liveGame`). Then a game follows its drop (mints, opens,
+ * rarity per open batch, sales, pauses) and its token (curve trades, graduation). A pack's rarity is
+ * derived from its open batch's `RarityAssigned` random number with the rule of the drop's
+ * `deriveRarity`, under the game's odds. The factory's `MetadataBaseURIUpdated` changes no row (it is
+ * recorded in chain_events).
+ *
+ * A listed drop is a contract of the scope from its listed start block, and so is its token
+ * (`resolveContracts`, from `boosterTokenAddress()`). Without a factory the scope holds only them.
+ */
+export function classicProjection(
+  { deployment, factory, drops: listedDrops, scope: id, startBlock }: ClassicRole,
+  descriptions: DropDescriptions = createDropDescriptions(),
+): Projection {
   const chainId = deployment.chainId;
+  const listed = new Map(
+    listedDrops.map((drop) => [drop.address.toLowerCase(), BigInt(drop.startBlock)] as const),
+  );
+  /** The description `prefetch` read; applying a drop's log without it is a bug, and fails the write. */
+  const described = (drop: string): DropDescription => {
+    const found = descriptions.get(drop);
+    if (!found) throw new Error(`indexer bug: drop ${drop} was not described before its logs were applied`);
+    return found;
+  };
   const gameKey = (drop: string) => ({ chain_id: chainId, drop_address: drop });
   const packKey = (drop: string, tokenId: unknown) => ({
     chain_id: chainId,
@@ -131,13 +195,40 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
         return [];
     }
   };
+  /** The drop a handled log of a listed drop or its token is about, if it is listed. */
+  const listedDropOf = (log: IndexedLog, contract: Discovered): string | undefined => {
+    const drop = contract.kind === "drop" ? log.address : contract.kind === "token" ? contract.parent : null;
+    return drop && listed.has(drop) ? drop : undefined;
+  };
   return {
     id,
     generation: "classic",
     chainId,
-    startBlock: BigInt(factory.startBlock),
+    startBlock: BigInt(startBlock),
     finalityDepth: deployment.finalityDepth,
-    contracts: [{ address: factory.address.toLowerCase(), kind: "factory" }],
+    contracts: [
+      ...(factory ? [{ address: factory.address.toLowerCase(), kind: "factory" }] : []),
+      ...[...listed].map(([drop, from]) => ({ address: drop, kind: "drop", from })),
+    ],
+    async resolveContracts(read) {
+      await descriptions.describe(read, listed.keys());
+      return [...listed].map(([drop, from]) => ({
+        address: described(drop).token,
+        kind: "token",
+        parent: drop,
+        from,
+      }));
+    },
+    async prefetch(logs, read) {
+      const drops = new Set<string>();
+      for (const { log, contract } of logs) {
+        if (contract.kind === "factory" && log.event === "DropCreated")
+          drops.add(lower((log.args as FactoryArgs<"DropCreated">).dropContract));
+        const listedDrop = listedDropOf(log, contract);
+        if (listedDrop) drops.add(listedDrop);
+      }
+      if (drops.size > 0) await descriptions.describe(read, drops);
+    },
     abis: { factory: classicFactoryAbi, drop: classicDropAbi, token: classicTokenAbi },
     handles: {
       factory: ["DropCreated", "DropConfigured"],
@@ -207,49 +298,45 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
     apply(store, log, contract) {
       const kind = contract.kind;
       const at = { updated_block: log.blockNumber.toString(), updated_at: log.blockTime };
+      const created = {
+        created_block: log.blockNumber.toString(),
+        created_tx: log.transactionHash,
+        created_at: log.blockTime,
+      };
       const putGame = (row: Row) => store.put("classic_games", { ...row, ...at }, log.blockNumber);
+      /**
+       * A game's row; a listed drop without one gets it now, from its description: its first log
+       * this projection handles is its creation as far as the projection knows. Its creator is its
+       * owner, or the zero address for a drop without an `owner()` view (no `DropCreated` names one).
+       */
+      const gameOf = (drop: string): Row | undefined => {
+        const game = store.get("classic_games", gameKey(drop));
+        if (game || listedDropOf(log, contract) !== drop) return game;
+        const description = described(drop);
+        putGame({
+          scope: id,
+          chain_id: chainId,
+          ...liveGame(drop, description.token, description, description.owner ?? ZERO_ADDRESS),
+          ...created,
+        });
+        return store.get("classic_games", gameKey(drop));
+      };
       if (kind === "factory") {
         if (log.event === "DropCreated") {
           const args = log.args as FactoryArgs<"DropCreated">;
           const drop = lower(args.dropContract);
-          // A live drop has only this event: no game id (0), the live defaults of our extensions
-          // (odds, first token id) and no known offers or curve until our `DropConfigured`.
+          // The drop's owner when it says (who `DropConfigured` names too), else the creation's caller.
+          const description = described(drop);
           putGame({
             scope: id,
-            ...gameKey(drop),
-            game_id: "0",
-            token_address: lower(args.tokenContract),
-            creator: lower(args.creator),
-            nft_name: args.nftName,
-            nft_symbol: args.nftSymbol,
-            token_name: args.tokenName,
-            token_symbol: args.tokenSymbol,
-            price_per_pack: "0",
-            tokens_per_mint: "0",
-            merkle_root: `0x${"0".repeat(64)}`,
-            offers: ["0", "0", "0", "0", "0"],
-            odds_bps: [6000, 2500, 1000, 400, 100],
-            virtual_eth: "0",
-            virtual_tokens: "0",
-            graduation_eth: "0",
-            first_token_id: "1",
-            slug: defaultGameSlug(args.nftName, drop.slice(2, 10)),
-            is_active: true,
-            eth_reserve: "0",
-            tokens_sold: "0",
-            is_graduated: false,
-            pool_address: null,
-            pool_eth: null,
-            pool_tokens: null,
-            packs_minted: "0",
-            packs_opened: "0",
-            packs_burned: "0",
-            mint_volume: "0",
-            mint_payment_tx: null,
-            mint_payment_wei: null,
-            created_block: log.blockNumber.toString(),
-            created_tx: log.transactionHash,
-            created_at: log.blockTime,
+            chain_id: chainId,
+            ...liveGame(
+              drop,
+              lower(args.tokenContract),
+              description,
+              description.owner ?? lower(args.creator),
+            ),
+            ...created,
           });
         } else if (log.event === "DropConfigured") {
           const args = log.args as FactoryArgs<"DropConfigured">;
@@ -285,7 +372,7 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
       }
       if (kind === "token") {
         const drop = contract.parent;
-        const tokenGame = drop ? store.get("classic_games", gameKey(drop)) : undefined;
+        const tokenGame = drop ? gameOf(drop) : undefined;
         if (!tokenGame) return;
         // After graduation trades go through the pool: they move the pool's reserves (as the pool
         // counts them: the ETH paid in, the tokens out) and leave the curve's state alone.
@@ -342,7 +429,7 @@ export function classicProjection({ deployment, factory, scope: id }: FactoryRol
         return;
       }
       if (kind !== "drop") return;
-      const game = store.get("classic_games", gameKey(log.address));
+      const game = gameOf(log.address);
       /** The transaction, block and time columns of one lifecycle step (`mint`, `rarity`, `opened`, `burn`). */
       const stamp = (step: string) => ({
         [`${step}_tx`]: log.transactionHash,

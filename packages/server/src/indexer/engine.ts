@@ -15,6 +15,17 @@ import { createChainRpc, describeFailure, FIRST_RETRY_DELAY_MS, isRangeTooLarge,
 import { createStatisticsRefresher } from "./statistics.ts";
 import { createWriterLock, type HandOff } from "./writer-lock.ts";
 
+/**
+ * Reading contract views failed (`Projection.resolveContracts`, `Projection.prefetch`): the step
+ * fails as a failed log read does and is retried; the message is the RPC's answer.
+ */
+export class ViewReadError extends Error {
+  override readonly name = "ViewReadError";
+  constructor(cause: unknown) {
+    super(`reading contract views: ${describeFailure(cause)}`, { cause });
+  }
+}
+
 export interface IndexerProgress {
   scope: string;
   blocks: number;
@@ -187,6 +198,35 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
 
   const reloadContracts = async () => contracts.reset(await heads.createdContracts());
 
+  /**
+   * The deployment's contracts that only views name (`Projection.resolveContracts`): read once, by
+   * the loop or a recovery, whichever asks first; read again after a failure.
+   */
+  let resolving: Promise<void> | undefined;
+  const resolveContracts = (): Promise<void> => {
+    if (!scope.resolveContracts) return Promise.resolve();
+    resolving ??= scope.resolveContracts(rpc.readContract).then(
+      (found) => contracts.seed(found),
+      (error: unknown) => {
+        resolving = undefined;
+        throw new ViewReadError(error);
+      },
+    );
+    return resolving;
+  };
+
+  /**
+   * What the projection reads from views for these logs (`Projection.prefetch`), before they are
+   * applied. A failure is the RPC's, never a refused log range.
+   */
+  const prefetch = async (logs: readonly DecodedLog[]) => {
+    try {
+      await scope.prefetch?.(logs, rpc.readContract);
+    } catch (error) {
+      throw new ViewReadError(error);
+    }
+  };
+
   /** Makes sure the head row exists and belongs to the chain the RPC serves now. */
   const ensureHead = async () => {
     reader.drop();
@@ -210,6 +250,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
 
   /** One step: index what is new, or wait. Returns true when more is waiting. */
   const step = async (): Promise<boolean> => {
+    await resolveContracts();
     if (contracts.stale) await reloadContracts();
     const head = await db.withConnection(heads.read);
     if (!head) throw new Error("head row missing");
@@ -255,6 +296,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       reader.readAfter(to, target, finalized);
       const { skipLog } = options;
       if (skipLog) range.logs = range.logs.filter((entry) => !skipLog(entry));
+      await prefetch(range.logs);
       const logs = await writer.write(head, range, latest, finalized);
       // The write recorded the observation too.
       observed = { block: latest, at: clock.now() };
@@ -266,7 +308,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         log.info({ msg: "chain moved while reading; checking for a reorg", reason: error.message });
         return true;
       }
-      if (isRangeTooLarge(error) && reader.shrink(current)) {
+      if (!(error instanceof ViewReadError) && isRangeTooLarge(error) && reader.shrink(current)) {
         log.info({ msg: "provider refused the log range; shrinking", range: reader.span });
         return true;
       }
@@ -327,6 +369,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     if (!receipt) return { applied: 0, found: false, pending: false, logs: [] };
     const [latest, block] = await Promise.all([rpc.latestBlock(), rpc.header(receipt.blockNumber)]);
     if (!block) return { applied: 0, found: false, pending: false, logs: [] };
+    await resolveContracts();
     // Without the loop running here, the contracts the scope created are known only from the database.
     if (!running || contracts.stale) await reloadContracts();
     const decoded = reader.decodeAll(receipt.logs);
@@ -341,6 +384,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     const base = { found: true, blockNumber: receipt.blockNumber };
     if (decoded.length === 0) return { ...base, applied: 0, pending: false, logs: [] };
     const finalized = finalizedBlock(latest, scope.finalityDepth);
+    await prefetch(decoded);
     const { applied, pending, fresh } = await writer.reapply(decoded, receipt.blockNumber, block, finalized);
     return { ...base, applied, pending, logs: describe(fresh) };
   };

@@ -1,4 +1,4 @@
-import type { Abi } from "viem";
+import type { Abi, PublicClient } from "viem";
 import type { BatchStore, Row, StateTableName } from "./store.ts";
 
 /** One decoded log, as handlers see it. Addresses are lowercase; uint values bigint. */
@@ -20,7 +20,16 @@ export interface Discovered {
   parent?: string | null;
   /** What the creating log named it (a registered ClaimDrops: its runtime id). */
   label?: string | null;
+  /**
+   * The first block whose logs of this contract are indexed (a drop listed by address, and its
+   * token: the listed start block); its logs of earlier blocks are ignored. Absent: every block the
+   * scope reads.
+   */
+  from?: bigint;
 }
+
+/** A contract view read through the scope's RPC, at the latest block (`ChainRpc.readContract`). */
+export type ReadContract = PublicClient["readContract"];
 
 /** A state row a handler reads, loaded in bulk before its batch is applied. */
 export interface Preload {
@@ -64,6 +73,20 @@ export interface Projection {
   reads?: "latest" | "finalized";
   /** Contracts known from the deployment. */
   contracts: Discovered[];
+  /**
+   * Contracts of the deployment that only a view names (a listed drop's token, its
+   * `boosterTokenAddress()`): read before the scope's first range is read, then indexed like
+   * `contracts`. A rejection fails the step, which is retried; nothing is read before it succeeds.
+   */
+  resolveContracts?(read: ReadContract): Promise<Discovered[]>;
+  /**
+   * Reads from contract views what `apply` needs for these logs beyond what they carry (a drop's
+   * offers and tokens per mint), so that `apply` stays synchronous: called with each range's logs
+   * (and a recovered transaction's) after they are read and before they are applied, outside the
+   * write's transaction. A rejection fails the step exactly as a failed log read does: the range is
+   * read again and nothing of it is written.
+   */
+  prefetch?(logs: readonly { log: IndexedLog; contract: Discovered }[], read: ReadContract): Promise<void>;
   /** The ABI of each contract kind: the logs that are decoded and recorded. */
   abis: Record<string, Abi>;
   /** Events `apply` acts on, by contract kind; other decoded logs are only recorded in `chain_events`. */

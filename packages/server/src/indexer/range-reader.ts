@@ -60,10 +60,20 @@ interface PlannedRange extends BlockRange {
  */
 export class KnownContracts {
   private readonly byAddress = new Map<string, Discovered>();
+  private readonly seeds: Discovered[];
   stale = false;
 
-  constructor(private readonly seeds: readonly Discovered[]) {
+  constructor(seeds: readonly Discovered[]) {
+    this.seeds = [...seeds];
     this.reset([]);
+  }
+
+  /** More contracts of the deployment (found through views): known from now on, like the first seeds. */
+  seed(contracts: readonly Discovered[]): void {
+    for (const contract of contracts) {
+      this.seeds.push(contract);
+      this.byAddress.set(contract.address, contract);
+    }
   }
 
   /** The deployment's contracts and `created`. */
@@ -147,6 +157,7 @@ export function createRangeReader({
   const decode = (raw: RpcLog, known: Map<string, Discovered>): DecodedLog | undefined => {
     const contract = known.get(raw.address.toLowerCase());
     if (!contract || raw.blockNumber === null || raw.logIndex === null) return undefined;
+    if (contract.from !== undefined && BigInt(raw.blockNumber) < contract.from) return undefined;
     const decodeWith = decoders.get(contract.kind);
     if (!decodeWith) return undefined;
     try {

@@ -41,6 +41,8 @@ export interface ChainRpc {
   getLogs(addresses: readonly string[], from: bigint, to: bigint): Promise<RpcLog[]>;
   /** A transaction's receipt; null when the RPC does not have it or cannot answer. */
   receipt(hash: Hex): Promise<{ blockNumber: bigint; logs: RpcLog[] } | null>;
+  /** A contract view at the latest block (`eth_call`); calls made together travel in one batch. */
+  readContract: PublicClient["readContract"];
 }
 
 export function createChainRpc({
@@ -81,6 +83,7 @@ export function createChainRpc({
         .catch(() => null);
       return receipt ? { blockNumber: BigInt(receipt.blockNumber), logs: receipt.logs as RpcLog[] } : null;
     },
+    readContract: small.readContract,
   };
 }
 

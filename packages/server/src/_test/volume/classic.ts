@@ -37,11 +37,11 @@
 // and every summary the classic_packs triggers keep.
 import { DEFAULT_ODDS_BPS, DEFAULT_OFFER_BPS, deriveRarity } from "@mkt/chain";
 import { type Abi, type AbiParameter, type Hex, hexToBigInt } from "viem";
-import type { FactoryRole } from "../../chains/index.ts";
+import type { ClassicRole } from "../../chains/index.ts";
 import type { Database, SqlConnection } from "../../db/index.ts";
 import { createLogApplier } from "../../indexer/apply.ts";
 import { classicProjection } from "../../indexer/classic-projection.ts";
-import type { IndexedLog } from "../../indexer/projection.ts";
+import type { IndexedLog, ReadContract } from "../../indexer/projection.ts";
 import type { DecodedLog } from "../../indexer/range-reader.ts";
 import { BatchStore, readColumns } from "../../indexer/store.ts";
 
@@ -99,6 +99,12 @@ const offerOf = (rarity: string) =>
 /** `ceil(a / b)` of positive numerics. */
 const ceilDiv = (a: string, b: string) => `div((${a}) + (${b}) - 1, ${b})`;
 
+/** The factory of the generated games (lowercase): the volume is a creation contract's history. */
+function factoryOf(role: ClassicRole): string {
+  if (!role.factory) throw new Error("the classic volume needs a deployment with a DropFactory");
+  return role.factory.address.toLowerCase();
+}
+
 /**
  * Loads the classic volume into a migrated database whose classic tables are empty: the scope's
  * head (every generated block applied), the drops and tokens it discovered, games, packs, open
@@ -106,11 +112,12 @@ const ceilDiv = (a: string, b: string) => `div((${a}) + (${b}) - 1, ${b})`;
  */
 export async function loadClassicVolume(
   ctx: ClassicVolumeContext,
-  role: FactoryRole,
+  role: ClassicRole,
   volume: ClassicVolume,
 ): Promise<void> {
   const { scope } = role;
   const chainId = role.deployment.chainId;
+  const factory = factoryOf(role);
   const games = Math.max(3, volume.games);
   const trades = Math.max(games, volume.activity - Math.round(ACTIVITY_PER_PACK * volume.packs));
   const wallets = Math.max(10, volume.wallets);
@@ -470,7 +477,7 @@ export async function loadClassicVolume(
          "created_block",
          logIndex("g", "0"),
          "g",
-         `'${role.factory.address.toLowerCase()}'`,
+         `'${factory}'`,
          "DropCreated",
          `jsonb_build_object('creator', creator, 'dropContract', drop_address, 'tokenContract', token_address,
            'nftName', 'Scale Game ' || g, 'nftSymbol', 'SG' || g, 'tokenName', 'Scale Tickets ' || g, 'tokenSymbol', 'ST' || g)`,
@@ -481,7 +488,7 @@ export async function loadClassicVolume(
          "created_block",
          logIndex("g", "1"),
          "g",
-         `'${role.factory.address.toLowerCase()}'`,
+         `'${factory}'`,
          "DropConfigured",
          `jsonb_build_object('gameId', g::text, 'dropContract', drop_address, 'tokenContract', token_address, 'owner', creator,
            'config', jsonb_build_object('baseURI', 'https://scale.example/scale-game-' || g || '-' || g || '/',
@@ -577,6 +584,36 @@ function expectSameRows(what: string, rows: Row[], expected: Row[]): void {
   }
 }
 
+/**
+ * The views of the games' drops and tokens that the classic projection's `prefetch` reads, answered
+ * from their rows: the generated history has no contracts to ask.
+ */
+function viewsOfGames(games: Row[]): ReadContract {
+  const views = new Map<string, Record<string, unknown>>();
+  for (const game of games) {
+    const offers = (game["offers"] as string[]).map((offer) => BigInt(offer));
+    views.set(String(game["drop_address"]), {
+      name: game["nft_name"],
+      symbol: game["nft_symbol"],
+      boosterTokenAddress: game["token_address"],
+      tokensPerMint: BigInt(String(game["tokens_per_mint"])),
+      COMMON_OFFER: offers[0],
+      RARE_OFFER: offers[1],
+      EPIC_OFFER: offers[2],
+      LEGENDARY_OFFER: offers[3],
+      MYTHIC_OFFER: offers[4],
+      owner: game["creator"],
+    });
+    views.set(String(game["token_address"]), { name: game["token_name"], symbol: game["token_symbol"] });
+  }
+  const read = async ({ address, functionName }: { address: string; functionName: string }) => {
+    const value = views.get(address.toLowerCase())?.[functionName];
+    if (value === undefined) throw new Error(`no view ${functionName} of ${address} in the volume`);
+    return value;
+  };
+  return read as unknown as ReadContract;
+}
+
 /** The factory's logs of the sample's games (`$3`: their drops): their creation and configuration. */
 const FACTORY_LOGS_OF_SAMPLE = `(event IN ('DropCreated', 'DropConfigured') AND args->>'dropContract' = ANY($3::text[]))`;
 
@@ -635,10 +672,10 @@ async function sampleRows(c: SqlConnection, chainId: number, drops: string[], to
  * summaries as they do for the indexer), and every row they touch must come back identical. The
  * loaded summaries must also equal a GROUP BY over the loaded packs.
  */
-export async function checkClassicSampleVolume(ctx: ClassicVolumeContext, role: FactoryRole): Promise<void> {
+export async function checkClassicSampleVolume(ctx: ClassicVolumeContext, role: ClassicRole): Promise<void> {
   const chainId = role.deployment.chainId;
   const projection = classicProjection(role);
-  const factory = role.factory.address.toLowerCase();
+  const factory = factoryOf(role);
   await ctx.db.withConnection(async (c) => {
     const sample = (
       await c.query<{ drop_address: string; token_address: string }>(
@@ -739,6 +776,8 @@ export async function checkClassicSampleVolume(ctx: ClassicVolumeContext, role: 
         chainId,
         drops,
       ]);
+      // What the indexer reads from the drops' views before applying their logs, from the loaded rows.
+      await projection.prefetch?.(logs, viewsOfGames(loaded.games));
       const store = new BatchStore(c, role.scope, null, await readColumns(c));
       await createLogApplier(projection)(store, logs);
       await store.flush();

@@ -431,7 +431,8 @@ describe("Classic drops of the live contracts on the dev chain", () => {
         expect(pack, `pack ${tokenId}`).toEqual({
           token_id: tokenId.toString(),
           owner: owner.toLowerCase(),
-          status: tokenId === sold ? "burned" : isOpened ? "opened" : "minted",
+          // Opened, then its batch's randomness arrived.
+          status: tokenId === sold ? "burned" : isOpened ? "rarity_assigned" : "minted",
           rarity,
           batch_id: isOpened ? "1" : "0",
           // A card sold for its rarity's offer, in the drop's token.

@@ -38,3 +38,14 @@ CREATE INDEX classic_open_batches_scope ON classic_open_batches (scope);
 -- `mint_time`, each pack carrying its share of its mint's ETH), not the drop's old trade events: the
 -- partial index of those events holds nothing the live events write.
 DROP INDEX chain_events_trades;
+
+-- A collector's opened packs: a pack is opened before its rarity arrives, so the opened ones it holds
+-- are those `opened` (randomness pending) and those `rarity_assigned` since. The leaderboards rank by
+-- them after the packs held.
+ALTER TABLE classic_collectors ADD COLUMN held_opened bigint GENERATED ALWAYS AS (assigned + opened) STORED;
+ALTER TABLE classic_game_collectors ADD COLUMN held_opened bigint GENERATED ALWAYS AS (assigned + opened) STORED;
+DROP INDEX classic_collectors_rank;
+DROP INDEX classic_game_collectors_rank;
+CREATE INDEX classic_collectors_rank ON classic_collectors (chain_id, held DESC, held_opened DESC, spent DESC, owner);
+CREATE INDEX classic_game_collectors_rank
+  ON classic_game_collectors (chain_id, contract_address, held DESC, held_opened DESC, spent DESC, owner);

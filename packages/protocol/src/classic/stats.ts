@@ -37,7 +37,11 @@ export const classicCollectorSchema = z
       .int()
       .min(0)
       .describe("Packs the wallet owns now (minted, rarity assigned or opened)."),
-    packsOpened: z.number().int().min(0).describe("Of those, the opened ones."),
+    packsOpened: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Of those, the opened ones (`opened`, randomness pending, or `rarity_assigned`)."),
     packsBurned: z.number().int().min(0).describe("Packs the wallet sold back (burned) while owning them."),
     spentWei: weiString(
       "Sum of the mint price (`acquiredAtPackPrice`) of every pack counted above (held or burned), in",

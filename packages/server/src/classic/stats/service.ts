@@ -78,14 +78,14 @@ export function createClassicStatsService({
       const { rows } =
         contractAddress === undefined
           ? await sql<CollectorRow>`
-              SELECT owner, held, opened, burned, spent FROM classic_collectors
+              SELECT owner, held, held_opened AS opened, burned, spent FROM classic_collectors
               WHERE chain_id = ${chainId}
-              ORDER BY held DESC, opened DESC, spent DESC, owner ASC
+              ORDER BY held DESC, held_opened DESC, spent DESC, owner ASC
               LIMIT ${limit} OFFSET ${(page - 1) * limit}`.execute(db.kysely)
           : await sql<CollectorRow>`
-              SELECT owner, held, opened, burned, spent FROM classic_game_collectors
+              SELECT owner, held, held_opened AS opened, burned, spent FROM classic_game_collectors
               WHERE chain_id = ${chainId} AND contract_address = ${contractAddress}
-              ORDER BY held DESC, opened DESC, spent DESC, owner ASC
+              ORDER BY held DESC, held_opened DESC, spent DESC, owner ASC
               LIMIT ${limit} OFFSET ${(page - 1) * limit}`.execute(db.kysely);
       const { rows: totals } =
         contractAddress === undefined

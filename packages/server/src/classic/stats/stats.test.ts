@@ -191,9 +191,10 @@ describe("classic leaderboards and platform stats", () => {
       expect(response.json()).toEqual({
         success: true,
         leaderboard: [
-          { rank: 1, address: W1, packsHeld: 4, packsOpened: 1, packsBurned: 0, spentWei: tenth(6) },
+          // Opened packs held: `opened` (randomness pending) and `rarity_assigned` ones.
+          { rank: 1, address: W1, packsHeld: 4, packsOpened: 2, packsBurned: 0, spentWei: tenth(6) },
           { rank: 2, address: W3, packsHeld: 3, packsOpened: 1, packsBurned: 0, spentWei: tenth(5) },
-          { rank: 3, address: W2, packsHeld: 2, packsOpened: 0, packsBurned: 1, spentWei: tenth(4) },
+          { rank: 3, address: W2, packsHeld: 2, packsOpened: 1, packsBurned: 1, spentWei: tenth(4) },
           // W4 and W5 tie on everything: the address decides.
           { rank: 4, address: W4, packsHeld: 1, packsOpened: 0, packsBurned: 0, spentWei: tenth(2) },
           { rank: 5, address: W5, packsHeld: 1, packsOpened: 0, packsBurned: 0, spentWei: tenth(2) },
@@ -237,7 +238,7 @@ describe("classic leaderboards and platform stats", () => {
           rank: 2,
           address: W2,
           packsHeld: 1,
-          packsOpened: 0,
+          packsOpened: 1,
           packsBurned: 1,
           spentWei: (ETH / 5n).toString(),
         },

@@ -2,6 +2,7 @@ import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { DatabaseError } from "../db/index.ts";
 import { AppError, type ErrorKind, UnavailableError } from "../errors.ts";
+import { RpcUnavailableError } from "../indexer/rpc.ts";
 import { MAX_PATH_PARAMETER_LENGTH } from "./framework-errors.ts";
 
 const kindOfStatus: Record<number, ErrorKind> = {
@@ -47,6 +48,14 @@ export function toAppError(error: unknown): { error: AppError; unexpected: boole
           unexpected: false,
         }
       : { error: new AppError("internal", error.message, { cause: error }), unexpected: true };
+  }
+  // The chain's RPC (a transaction's receipt, a block, a contract view) could not answer: as with the
+  // database, the request may succeed later.
+  if (error instanceof RpcUnavailableError) {
+    return {
+      error: new UnavailableError("the chain's RPC is unavailable; try again shortly", { cause: error }),
+      unexpected: false,
+    };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const context = (error as { validationContext?: string }).validationContext ?? "request";

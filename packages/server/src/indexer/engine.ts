@@ -11,20 +11,17 @@ import type { Projection } from "./projection.ts";
 import { ChainMovedError, createRangeReader, type DecodedLog, KnownContracts } from "./range-reader.ts";
 import { finalizedBlock, indexedBlock } from "./ranges.ts";
 import { createReorgHandler, type Reorg } from "./reorg.ts";
-import { createChainRpc, describeFailure, FIRST_RETRY_DELAY_MS, isRangeTooLarge, retryDelay } from "./rpc.ts";
+import {
+  createChainRpc,
+  describeFailure,
+  FIRST_RETRY_DELAY_MS,
+  isRangeTooLarge,
+  RpcUnavailableError,
+  retryDelay,
+  ViewReadError,
+} from "./rpc.ts";
 import { createStatisticsRefresher } from "./statistics.ts";
 import { createWriterLock, type HandOff } from "./writer-lock.ts";
-
-/**
- * Reading contract views failed (`Projection.resolveContracts`, `Projection.prefetch`): the step
- * fails as a failed log read does and is retried; the message is the RPC's answer.
- */
-export class ViewReadError extends Error {
-  override readonly name = "ViewReadError";
-  constructor(cause: unknown) {
-    super(`reading contract views: ${describeFailure(cause)}`, { cause });
-  }
-}
 
 export interface IndexerProgress {
   scope: string;
@@ -308,7 +305,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         log.info({ msg: "chain moved while reading; checking for a reorg", reason: error.message });
         return true;
       }
-      if (!(error instanceof ViewReadError) && isRangeTooLarge(error) && reader.shrink(current)) {
+      if (!(error instanceof RpcUnavailableError) && isRangeTooLarge(error) && reader.shrink(current)) {
         log.info({ msg: "provider refused the log range; shrinking", range: reader.span });
         return true;
       }
@@ -366,7 +363,7 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
    */
   const recoverTransaction = async (hash: Hex): Promise<TransactionRecovery> => {
     const receipt = await rpc.receipt(hash);
-    if (!receipt) return { applied: 0, found: false, pending: false, logs: [] };
+    if (receipt === undefined) return { applied: 0, found: false, pending: false, logs: [] };
     const [latest, block] = await Promise.all([rpc.latestBlock(), rpc.header(receipt.blockNumber)]);
     if (!block) return { applied: 0, found: false, pending: false, logs: [] };
     await resolveContracts();

@@ -28,6 +28,42 @@ export interface BlockHeader {
 }
 
 /**
+ * The chain's RPC could not answer a call: unreachable, timed out, or it answered an error. The RPC
+ * boundary's one failure, as `DatabaseUnavailableError` is the database's: retrying later may help,
+ * and a route that meets it answers 503 with `Retry-After`. Its message is the RPC's own short one
+ * (never the request URL, which may hold a provider key).
+ */
+export class RpcUnavailableError extends Error {
+  override readonly name: string = "RpcUnavailableError";
+  readonly retryable = true;
+  constructor(cause: unknown) {
+    super(describeFailure(cause), { cause });
+  }
+}
+
+/**
+ * Reading contract views failed (`Projection.resolveContracts`, `Projection.prefetch`): the step
+ * fails as a failed log read does and is retried, and a route answers 503; the message says what
+ * was being read.
+ */
+export class ViewReadError extends RpcUnavailableError {
+  override readonly name = "ViewReadError";
+  constructor(cause: unknown) {
+    super(cause);
+    this.message = `reading contract views: ${describeFailure(cause)}`;
+  }
+}
+
+/** Runs one RPC call; any failure becomes an `RpcUnavailableError`. */
+async function rpcCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw new RpcUnavailableError(error);
+  }
+}
+
+/**
  * The JSON-RPC calls the indexer makes, raw: no viem formatting of logs,
  * which costs more than decoding them. Nothing here retries (viem's own
  * retries are off): a failed call fails the engine's step, which retries the
@@ -39,8 +75,11 @@ export interface ChainRpc {
   header(blockNumber: bigint): Promise<BlockHeader | undefined>;
   latestBlock(): Promise<bigint>;
   getLogs(addresses: readonly string[], from: bigint, to: bigint): Promise<RpcLog[]>;
-  /** A transaction's receipt; null when the RPC does not have it or cannot answer. */
-  receipt(hash: Hex): Promise<{ blockNumber: bigint; logs: RpcLog[] } | null>;
+  /**
+   * A transaction's receipt; undefined when the RPC answers that it has no such transaction. An RPC
+   * that cannot answer rejects with `RpcUnavailableError`, never "not found".
+   */
+  receipt(hash: Hex): Promise<{ blockNumber: bigint; logs: RpcLog[] } | undefined>;
   /** A contract view at the latest block (`eth_call`); calls made together travel in one batch. */
   readContract: PublicClient["readContract"];
 }
@@ -60,10 +99,9 @@ export function createChainRpc({
   const large = client ?? (createPublicClient({ transport: transport(false) }) as PublicClient);
   return {
     async header(blockNumber) {
-      const block = await small.request({
-        method: "eth_getBlockByNumber",
-        params: [numberToHex(blockNumber), false],
-      });
+      const block = await rpcCall(() =>
+        small.request({ method: "eth_getBlockByNumber", params: [numberToHex(blockNumber), false] }),
+      );
       if (!block?.hash) return undefined;
       return {
         hash: block.hash,
@@ -71,17 +109,19 @@ export function createChainRpc({
         time: new Date(Number(BigInt(block.timestamp)) * 1000),
       };
     },
-    latestBlock: async () => BigInt(await small.request({ method: "eth_blockNumber" })),
+    latestBlock: async () => BigInt(await rpcCall(() => small.request({ method: "eth_blockNumber" }))),
     getLogs: async (addresses, from, to) =>
       (await large.request({
         method: "eth_getLogs",
         params: [{ address: addresses as Hex[], fromBlock: numberToHex(from), toBlock: numberToHex(to) }],
       })) as RpcLog[],
     async receipt(hash) {
-      const receipt = await small
-        .request({ method: "eth_getTransactionReceipt", params: [hash] })
-        .catch(() => null);
-      return receipt ? { blockNumber: BigInt(receipt.blockNumber), logs: receipt.logs as RpcLog[] } : null;
+      const receipt = await rpcCall(() =>
+        small.request({ method: "eth_getTransactionReceipt", params: [hash] }),
+      );
+      return receipt
+        ? { blockNumber: BigInt(receipt.blockNumber), logs: receipt.logs as RpcLog[] }
+        : undefined;
     },
     readContract: small.readContract,
   };

@@ -15,7 +15,7 @@ export function classicRecoveryRoutes({ recovery }: { recovery: ClassicRecoveryS
 
 \`status\`: \`applied\` (this call applied \`applied\` logs; every cached classic read is rebuilt on every replica), \`already_indexed\`, \`pending\` (the indexer has not reached the block yet; it will apply the logs in order, nothing is done now), \`not_classic\` (no log of a classic contract; a reverted transaction has none). \`events\` lists the transaction's classic logs in log order with \`applied\` per log.
 
-Works on every replica, whether or not it runs the indexer (the write takes the indexer head's row lock). A transaction the chain has no receipt for (unknown, or still in the mempool) is 404 \`TRANSACTION_NOT_FOUND\`; a server that follows no classic chain answers 503 \`RECOVERY_UNAVAILABLE\`. A GET for the document's sake, never cached (\`no-store\`); it spends the search and API-key write budget. ${keyAndBearer}`,
+Works on every replica, whether or not it runs the indexer (the write takes the indexer head's row lock). A transaction the chain has no receipt for (unknown, or still in the mempool) is 404 \`TRANSACTION_NOT_FOUND\`; a server that follows no classic chain answers 503 \`RECOVERY_UNAVAILABLE\`, and an RPC that cannot answer 503 \`SERVICE_UNAVAILABLE\` with \`Retry-After\`. A GET for the document's sake, never cached (\`no-store\`); it spends the search and API-key write budget. ${keyAndBearer}`,
       tags: ["Tools"],
       request: { params: classicTxHashParamsSchema },
       responses: {
@@ -25,7 +25,8 @@ Works on every replica, whether or not it runs the indexer (the write takes the 
         404: { description: "No receipt on the classic chain (`TRANSACTION_NOT_FOUND`)." },
         429: keyRefused,
         503: {
-          description: "No classic chain on this server (`RECOVERY_UNAVAILABLE`), or the database is down.",
+          description:
+            'No classic chain on this server (`RECOVERY_UNAVAILABLE`), or the database or the classic chain\'s RPC cannot answer now (`SERVICE_UNAVAILABLE`, with `Retry-After`: a failing RPC is never read as "no receipt").',
         },
       },
       handler: (request) => recovery.recover(request.params.txHash),

@@ -4,6 +4,7 @@ import {
   createChainClients,
   type DevChain,
   deployReferenceContracts,
+  PREDICT_CHAIN_ID,
   type Repeating,
   readChainConfig,
   SIMULATOR_STEP_MS,
@@ -14,11 +15,12 @@ import {
 } from "@mkt/chain";
 import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
+import { MARKET_CHAIN_ID } from "./roles.ts";
 
 export type { ChainRoles, ClassicRole, FactoryRole, MarketRole } from "./roles.ts";
 export { chainRoles, MARKET_CHAIN_ID, scopeIds } from "./roles.ts";
 
-export const CHAIN_IDS = [8453, 4663] as const;
+export const CHAIN_IDS = [MARKET_CHAIN_ID, PREDICT_CHAIN_ID] as const;
 
 export interface Chains {
   /** Every chain the indexer follows, as the config file describes it. */

@@ -401,11 +401,6 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
         reader.drop();
       }
     },
-    /** Re-applies one transaction's logs, idempotently. */
-    async reapplyTransaction(hash: Hex): Promise<{ applied: number; found: boolean; pending: boolean }> {
-      const { applied, found, pending } = await recoverTransaction(hash);
-      return { applied, found, pending };
-    },
     recoverTransaction,
     /**
      * The chain has a new block: a caught-up scope polls now instead of at

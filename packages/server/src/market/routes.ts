@@ -6,6 +6,7 @@ import {
   type RouteTable,
 } from "../http/route.ts";
 import { IMAGE_ROUTE } from "../identity/index.ts";
+import { RELEASES_SOURCE } from "./releases/service.ts";
 
 /**
  * The read-cache source that moves with every commit of the market's indexer
@@ -62,24 +63,24 @@ export const MARKET_ROUTES = {
   "GET /creators/:address": { access: publicRead, cache: cache.noStore, proxy: true },
   "GET /creators/:address/releases": {
     access: publicRead,
-    cache: cache.shared(30, ["market-releases"]),
+    cache: cache.shared(30, [RELEASES_SOURCE]),
     proxy: true,
   },
   "GET /creators/:address/drops": {
     access: publicRead,
-    cache: cache.shared(30, [MARKET_INDEXER_SOURCE, "market-releases"]),
+    cache: cache.shared(30, [MARKET_INDEXER_SOURCE, RELEASES_SOURCE]),
     proxy: true,
   },
 
   // Artwork of public releases and its history by revision
   "GET /releases/:releaseId/artwork": {
     access: publicRead,
-    cache: cache.shared(30, ["market-releases"]),
+    cache: cache.shared(30, [RELEASES_SOURCE]),
     proxy: true,
   },
   "GET /releases/:releaseId/artwork/history": {
     access: publicRead,
-    cache: cache.shared(30, ["market-releases"]),
+    cache: cache.shared(30, [RELEASES_SOURCE]),
     proxy: true,
   },
   // A signed pack edit (no session; the nonce makes each single-use); not served by the proxy
@@ -92,12 +93,12 @@ export const MARKET_ROUTES = {
     access: publicRead,
     session: "account",
     sessionOptional: true,
-    cache: cache.shared(30, ["market-releases"]),
+    cache: cache.shared(30, [RELEASES_SOURCE]),
     proxy: true,
   },
   "GET /releases/:releaseId": {
     access: publicRead,
-    cache: cache.shared(30, ["market-releases"]),
+    cache: cache.shared(30, [RELEASES_SOURCE]),
     proxy: true,
   },
   "GET /account/releases": { access: read, session: "account", cache: cache.private, proxy: true },

@@ -1,4 +1,4 @@
-import type { ChainDeployment } from "@mkt/chain";
+import { type ChainDeployment, PREDICT_CHAIN_ID } from "@mkt/chain";
 import {
   PREDICT_FRESHNESS_BOUNDS,
   type PredictRuntime,
@@ -55,7 +55,7 @@ export function predictRuntimeRoutes({
   const ping = sharedPing(db, clock);
   const factory = deployment?.contracts["MarketFactory"];
   const fixed = {
-    chainId: deployment?.chainId ?? 4663,
+    chainId: deployment?.chainId ?? PREDICT_CHAIN_ID,
     version: "v9",
     contracts: Object.fromEntries(
       Object.entries(deployment?.contracts ?? {}).map(([name, contract]) => [

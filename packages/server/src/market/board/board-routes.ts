@@ -6,7 +6,7 @@ import {
   creatorBoardQuerySchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { PUBLIC_READ_RULES, publicReadErrors } from "../social/docs.ts";
+import { PUBLIC_READ_RULES, publicReadErrors } from "../docs.ts";
 import type { BoardService } from "./service.ts";
 
 const RULES = `Built from the indexer's projection of the market runtimes' claims (each \`Claimed\` event of a runtime's ClaimDrops contract, at the indexed head; a reorg that removes a claim removes it from the next board). By default the board spans every runtime of \`GET /market/runtime\` (all on chain 8453, so amounts add up in one currency); \`version\` narrows it to one runtime (404 for a version that is not one).

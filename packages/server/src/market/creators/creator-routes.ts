@@ -6,7 +6,7 @@ import {
   pageQuerySchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { PAGING_RULES, PUBLIC_READ_RULES, publicReadErrors } from "../social/docs.ts";
+import { PAGING_RULES, PUBLIC_READ_RULES, publicReadErrors } from "../docs.ts";
 import type { CreatorService } from "./service.ts";
 
 const WHO =

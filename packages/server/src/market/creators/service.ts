@@ -6,8 +6,8 @@ import { notFound } from "../../errors.ts";
 import type { ProfileReader } from "../../identity/index.ts";
 import { accountOfWallet } from "../../identity/index.ts";
 import type { CursorSigner } from "../../paging/index.ts";
+import { cursorKind, type PageRequest, toPage } from "../../paging/index.ts";
 import type { ReleaseService } from "../releases/index.ts";
-import { cursorKind, type PageRequest, toPage } from "../social/paging.ts";
 
 /** Drops newest first: creation block, then runtime id, then drop id, all three in the cursor. */
 const dropCursor = cursorKind(

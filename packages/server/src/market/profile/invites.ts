@@ -4,8 +4,8 @@ import type { Database } from "../../db/index.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { inviteStatus, isLiveInvite, newId } from "../../identity/index.ts";
 import { hashSecret } from "../../keys/secrets.ts";
+import { type PagedServiceDeps, type PageRequest, timeCursor, toPage } from "../../paging/index.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
-import { type PagedServiceDeps, type PageRequest, timeCursor, toPage } from "../social/paging.ts";
 
 import { lockAccount } from "./account-lock.ts";
 

@@ -6,7 +6,7 @@ import {
   releaseParamsSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { PUBLIC_READ_RULES, publicReadErrors } from "../social/docs.ts";
+import { PUBLIC_READ_RULES, publicReadErrors } from "../docs.ts";
 import type { ReleaseService } from "./service.ts";
 
 const DRAFTS =

@@ -13,8 +13,8 @@ import {
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { NONCE_RULE } from "../../identity/index.ts";
+import { ACCOUNT_SESSION_RULES, PAGING_RULES, sessionErrors } from "../docs.ts";
 import { actorOf } from "../social/directory.ts";
-import { ACCOUNT_SESSION_RULES, PAGING_RULES, sessionErrors } from "../social/docs.ts";
 import type { ReleaseService } from "./service.ts";
 
 const limits = Object.entries(RELEASE_LIMITS)

@@ -21,9 +21,9 @@ import { type Database, type Executor, isUniqueViolation } from "../../db/index.
 import { AppError, badRequest, conflict, forbidden, notFound } from "../../errors.ts";
 import { accountForSignIn, accountOfWallet, type EnvelopeChecks, newId } from "../../identity/index.ts";
 import type { CursorSigner } from "../../paging/index.ts";
+import { cursorKind, idCursor, type PageRequest, toPage } from "../../paging/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import type { RuntimeCatalog } from "../runtime/index.ts";
-import { cursorKind, idCursor, type PageRequest, toPage } from "../social/paging.ts";
 
 import { type ArtworkSource, artworkChanges, artworkSourceOf, toArtwork } from "./artwork.ts";
 import { PUBLIC_STATUSES, visibleTo } from "./visibility.ts";
@@ -111,6 +111,15 @@ function artworkOf(row: ReleaseRow): string[] {
  * "Release action signature message") and the public reads. Every accepted
  * action bumps `market-releases`, the read cache's source of the reads.
  */
+/**
+ * A release the public may see: it exists and is not a draft. A draft answers like a missing id, so
+ * its existence is not told.
+ */
+function assertPublic<T extends { status: string }>(id: string, row: T | undefined): T {
+  if (!row || row.status === "draft") throw notFound(`release ${id} does not exist or is not public`);
+  return row;
+}
+
 export function createReleaseService({ db, clock, envelopes, runtimes, bump, cursors }: ReleaseServiceDeps) {
   const selectRelease = (tx: Executor) =>
     tx.selectFrom("releases").innerJoin("accounts", "accounts.id", "releases.owner_id").select(columns);
@@ -364,8 +373,7 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
 
     /** The artwork of one public release at its current revision; a draft, like a missing id, is a 404. */
     async artwork(id: string): Promise<ReleaseArtwork> {
-      const row = await readOne(db.kysely, id);
-      if (!row || row.status === "draft") throw notFound(`release ${id} does not exist or is not public`);
+      const row = assertPublic(id, await readOne(db.kysely, id));
       return {
         releaseId: row.id,
         revision: row.revision,
@@ -383,13 +391,10 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
       id: string,
       { cursor, limit, artworkOnly }: PageRequest & { artworkOnly: boolean },
     ): Promise<ArtworkHistory> {
-      const release = await db.kysely
-        .selectFrom("releases")
-        .select("status")
-        .where("id", "=", id)
-        .executeTakeFirst();
-      if (!release || release.status === "draft")
-        throw notFound(`release ${id} does not exist or is not public`);
+      assertPublic(
+        id,
+        await db.kysely.selectFrom("releases").select("status").where("id", "=", id).executeTakeFirst(),
+      );
       let query = db.kysely
         .selectFrom("release_revisions")
         .select(["revision", "action", "status", "changes", "artwork", "updated_at"])
@@ -447,9 +452,7 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
 
     /** One complete public release; a draft, like a missing id, is a 404. */
     async get(id: string): Promise<Release> {
-      const row = await readOne(db.kysely, id);
-      if (!row || row.status === "draft") throw notFound(`release ${id} does not exist or is not public`);
-      return toRelease(row, false);
+      return toRelease(assertPublic(id, await readOne(db.kysely, id)), false);
     },
   };
 }

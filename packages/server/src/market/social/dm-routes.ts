@@ -7,9 +7,9 @@ import {
   pageQuerySchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
+import { ACCOUNT_SESSION_RULES, PAGING_RULES, sessionErrors } from "../docs.ts";
 import { actorOf } from "./directory.ts";
 import type { DmService } from "./dms.ts";
-import { ACCOUNT_SESSION_RULES, PAGING_RULES, sessionErrors } from "./docs.ts";
 
 const errors = {
   ...sessionErrors,

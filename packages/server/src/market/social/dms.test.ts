@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { setupApp, type TestApp } from "../../_test/app.ts";
 import { accountOfWallet } from "../../identity/index.ts";
-import { idCursor } from "./paging.ts";
+import { idCursor } from "../../paging/index.ts";
 import { get, openChatSession, walkPages } from "./test-helpers.ts";
 
 let test: TestApp;

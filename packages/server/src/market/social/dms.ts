@@ -2,8 +2,8 @@ import type { DmMessage, DmMessageList, DmThreadList, DmUnread, SocialActionResu
 import { sql } from "kysely";
 import { badRequest, forbidden, notFound } from "../../errors.ts";
 import { newId } from "../../identity/index.ts";
+import { idCursor, type PagedServiceDeps, type PageRequest, toPage } from "../../paging/index.ts";
 import { type Actor, blocksBetween, type Executor, requireAccount } from "./directory.ts";
-import { idCursor, type PagedServiceDeps, type PageRequest, toPage } from "./paging.ts";
 
 /**
  * Direct messages between two accounts (market-api.md sections 1 and 4).

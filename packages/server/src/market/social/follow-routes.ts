@@ -5,14 +5,14 @@ import {
   pageQuerySchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { actorOf } from "./directory.ts";
 import {
   CHAT_SESSION_RULES,
   PAGING_RULES,
   PUBLIC_READ_RULES,
   publicReadErrors,
   sessionErrors,
-} from "./docs.ts";
+} from "../docs.ts";
+import { actorOf } from "./directory.ts";
 import type { FollowService } from "./follows.ts";
 
 const rules =

@@ -1,7 +1,7 @@
 import type { FollowList, FollowState } from "@mkt/protocol";
 import { badRequest, forbidden } from "../../errors.ts";
+import { type PagedServiceDeps, type PageRequest, timeCursor, toPage } from "../../paging/index.ts";
 import { type Actor, blocksBetween, requireAccount } from "./directory.ts";
-import { type PagedServiceDeps, type PageRequest, timeCursor, toPage } from "./paging.ts";
 
 /**
  * Follows between accounts. Following is public (the follower lists are

@@ -9,14 +9,14 @@ import {
   roomParamsSchema,
 } from "@mkt/protocol";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
-import { actorOf } from "./directory.ts";
 import {
   CHAT_SESSION_RULES,
   PAGING_RULES,
   PUBLIC_READ_RULES,
   publicReadErrors,
   sessionErrors,
-} from "./docs.ts";
+} from "../docs.ts";
+import { actorOf } from "./directory.ts";
 import type { RoomService } from "./rooms.ts";
 
 const rules = `Rooms are created with the \`room-create\` kind of \`POST /market/account\` (slug 2 to 40 lowercase letters, digits or -, unique; title at most ${ACCOUNT_LIMITS.roomTitle} characters; description at most ${ACCOUNT_LIMITS.roomDescription}). A message is at most ${ACCOUNT_LIMITS.chatBody} characters; its author, or the room's creator, deletes it with \`chat-delete\`. Messages of a deleted account are gone with it. Times are Unix milliseconds; message ids are decimal strings.`;

@@ -8,8 +8,8 @@ import type {
 } from "@mkt/protocol";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import { newId } from "../../identity/index.ts";
+import { idCursor, type PagedServiceDeps, type PageRequest, textCursor, toPage } from "../../paging/index.ts";
 import type { Actor, Executor } from "./directory.ts";
-import { idCursor, type PagedServiceDeps, type PageRequest, textCursor, toPage } from "./paging.ts";
 
 export interface NewRoom {
   slug: string;

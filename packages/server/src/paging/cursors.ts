@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { Database } from "../../db/index.ts";
-import { badRequest } from "../../errors.ts";
-import type { CursorSigner } from "../../paging/index.ts";
-import type { Clock } from "../../quotas/limiter.ts";
+import type { Database } from "../db/index.ts";
+import { badRequest } from "../errors.ts";
+import type { Clock } from "../quotas/limiter.ts";
+import type { CursorSigner } from "./cursor-signer.ts";
 
 /**
  * Opaque page cursors of one list: the last item's sort key, signed by the
@@ -43,7 +43,7 @@ export const timeCursor = cursorKind(z.tuple([z.number().int().nonnegative(), z.
 /** Lists ordered by a unique text key (rooms by slug). */
 export const textCursor = cursorKind(z.string().min(1).max(100));
 
-/** What a service with paged lists of the market's accounts is built from. */
+/** What a service with paged lists is built from. */
 export interface PagedServiceDeps {
   db: Database;
   clock: Clock;

@@ -10,9 +10,11 @@ import {
   adminKeySchema,
 } from "@mkt/protocol";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import { conflict, notFound, RateLimitedError, unauthorized } from "../errors.ts";
+import type { AdminApp } from "../http/admin-app.ts";
 import { errorHandlerFor, sendError } from "../http/error-handler.ts";
 import { validatorCompiler } from "../http/input-text.ts";
 import { EVERY_ANSWER_HEADERS, secureDocuments } from "../http/security-headers.ts";
@@ -48,7 +50,7 @@ export interface AdminServerDeps {
   limiter: SlidingWindowLimiter;
   failedTokenAttempts?: Budget;
   /** Operator routes other areas add. */
-  extend?: (app: FastifyInstance) => void;
+  extend?: (app: AdminApp) => void;
 }
 
 /**
@@ -70,12 +72,12 @@ export function createAdminServer({
   limiter,
   failedTokenAttempts = defaultFailedTokenAttempts,
   extend,
-}: AdminServerDeps): FastifyInstance {
+}: AdminServerDeps): AdminApp {
   const app = Fastify({
     loggerInstance: logger.child({ listener: "admin" }) as FastifyBaseLogger,
     // mkt logs one line per request itself (onResponse), without headers.
     logController: new LogController({ disableRequestLogging: true }),
-  });
+  }).withTypeProvider<ZodTypeProvider>();
   const surface = platformSurface();
   // The public listener's input rules: a string with refused text (NUL, ...) is a 400 naming its field.
   app.setValidatorCompiler(validatorCompiler);
@@ -120,7 +122,7 @@ export function createAdminServer({
       },
     },
     async (request) => {
-      const { limit, cursor } = request.query as z.output<typeof adminKeyListQuerySchema>;
+      const { limit, cursor } = request.query;
       return adminKeyListSchema.parse(await keys.list({ limit, after: cursor }));
     },
   );
@@ -129,8 +131,8 @@ export function createAdminServer({
     "/admin/keys/:id",
     { schema: { params: adminKeyParamsSchema, body: adminKeyPatchSchema } },
     async (request) => {
-      const { id } = request.params as z.output<typeof adminKeyParamsSchema>;
-      return adminKeySchema.parse(await keys.update(id, request.body as z.infer<typeof adminKeyPatchSchema>));
+      const { id } = request.params;
+      return adminKeySchema.parse(await keys.update(id, request.body));
     },
   );
 
@@ -150,7 +152,7 @@ export function createAdminServer({
 
   // Every scope this replica writes: the others are listed with `released: false`.
   app.post("/admin/indexer/handoff", { schema: { body: handOffBody } }, async (request) => {
-    const holdOffMs = holdOffOf(request.body as z.output<typeof handOffBody>);
+    const holdOffMs = holdOffOf(request.body);
     const scopes = indexer?.scopes.map((scope) => scope.id) ?? [];
     const handOffs = await Promise.all(scopes.map((scope) => indexer!.handOff(scope, holdOffMs)));
     return adminIndexerHandOffsSchema.parse({ replica: replicaId, handOffs });
@@ -161,9 +163,9 @@ export function createAdminServer({
     "/admin/indexer/:scope/handoff",
     { schema: { params: adminIndexerScopeParamsSchema, body: handOffBody } },
     async (request) => {
-      const { scope } = request.params as z.output<typeof adminIndexerScopeParamsSchema>;
+      const { scope } = request.params;
       if (!indexer?.indexerOf(scope)) throw notFound(`no indexer scope ${scope}`);
-      const handOff = await indexer.handOff(scope, holdOffOf(request.body as z.output<typeof handOffBody>));
+      const handOff = await indexer.handOff(scope, holdOffOf(request.body));
       if (!handOff.released) {
         throw conflict(
           `replica ${replicaId} does not hold the writer lock of ${scope}; ${handOff.writer === null ? "no replica holds it" : `replica ${handOff.writer} does`}`,

@@ -1,6 +1,5 @@
 import { adminClassicUnboxingSchema, classicUnboxingSchema } from "@mkt/protocol";
-import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
+import type { AdminApp } from "../http/admin-app.ts";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
 import { keyRefused } from "./responses.ts";
 import type { ClassicSettings } from "./settings.ts";
@@ -25,12 +24,12 @@ export function classicSettingsRoutes({ settings }: { settings: ClassicSettings 
 }
 
 /** The operator's side of the switch, on the admin listener. */
-export function registerClassicAdmin(app: FastifyInstance, { settings }: { settings: ClassicSettings }) {
+export function registerClassicAdmin(app: AdminApp, { settings }: { settings: ClassicSettings }) {
   app.put(
     "/admin/classic/unboxing-disallowed",
     { schema: { body: adminClassicUnboxingSchema } },
     async (request) => {
-      const { disallowed } = request.body as z.output<typeof adminClassicUnboxingSchema>;
+      const { disallowed } = request.body;
       await settings.setUnboxingDisallowed(disallowed);
       return { disallowed };
     },

@@ -1,8 +1,8 @@
 import type { AccountActionKind } from "@mkt/protocol";
-import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
+import type { AdminApp } from "../http/admin-app.ts";
 import type { RouteSpec } from "../http/route.ts";
 import type { SessionService } from "../identity/index.ts";
 import type { CursorSigner } from "../paging/index.ts";
@@ -31,7 +31,7 @@ export interface MarketFeature {
   /** What each of its kinds answers in `result`, for the published description. */
   actionResults?: Partial<Record<AccountActionKind, string>>;
   routes?: RouteSpec[];
-  admin?: (app: FastifyInstance) => void;
+  admin?: (app: AdminApp) => void;
   jobs?: Job[];
   /** Background work started with the listeners (a job queue worker) and stopped on close. */
   start?(): void;

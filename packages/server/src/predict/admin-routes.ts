@@ -1,6 +1,5 @@
 import { adminPredictRuntimePatchSchema } from "@mkt/protocol";
-import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
+import type { AdminApp } from "../http/admin-app.ts";
 import type { PredictSettings } from "./settings.ts";
 
 /**
@@ -10,9 +9,9 @@ import type { PredictSettings } from "./settings.ts";
  * chain). First-party keys are marked with `PATCH /admin/keys/{id}`
  * `{firstParty: true}`.
  */
-export function registerPredictAdmin(app: FastifyInstance, { settings }: { settings: PredictSettings }) {
+export function registerPredictAdmin(app: AdminApp, { settings }: { settings: PredictSettings }) {
   app.get("/admin/predict/runtime", async () => settings.flags());
   app.put("/admin/predict/runtime", { schema: { body: adminPredictRuntimePatchSchema } }, async (request) =>
-    settings.set(request.body as z.output<typeof adminPredictRuntimePatchSchema>),
+    settings.set(request.body),
   );
 }

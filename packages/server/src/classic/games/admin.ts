@@ -1,6 +1,6 @@
 import { adminClassicGameFlagsSchema, classicQuery, integerParam } from "@mkt/protocol";
-import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import type { AdminApp } from "../../http/admin-app.ts";
 import type { ClassicMetadataStore } from "./metadata-store.ts";
 
 const paramsSchema = z.object({
@@ -14,20 +14,13 @@ const paramsSchema = z.object({
  * `isMarketfit`; absent fields keep their value) and answers them all. 404
  * for a drop the indexer has not seen. Cached classic reads move at once.
  */
-export function registerClassicGameAdmin(
-  app: FastifyInstance,
-  { metadata }: { metadata: ClassicMetadataStore },
-) {
+export function registerClassicGameAdmin(app: AdminApp, { metadata }: { metadata: ClassicMetadataStore }) {
   app.patch(
     "/admin/classic/games/:chainId/:address",
     { schema: { params: paramsSchema, body: adminClassicGameFlagsSchema } },
     async (request) => {
-      const { chainId, address } = request.params as z.output<typeof paramsSchema>;
-      return metadata.setFlags(
-        chainId,
-        address,
-        request.body as z.output<typeof adminClassicGameFlagsSchema>,
-      );
+      const { chainId, address } = request.params;
+      return metadata.setFlags(chainId, address, request.body);
     },
   );
 }

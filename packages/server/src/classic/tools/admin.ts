@@ -3,8 +3,7 @@ import {
   adminClassicReportPatchSchema,
   adminClassicReportsQuerySchema,
 } from "@mkt/protocol";
-import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
+import type { AdminApp } from "../../http/admin-app.ts";
 import type { ClassicReportsService } from "./reports.ts";
 
 /**
@@ -13,19 +12,16 @@ import type { ClassicReportsService } from "./reports.ts";
  * page), and closing one (`{status: "resolved" | "dismissed"}`), after which
  * the account may report that target again.
  */
-export function registerClassicReportsAdmin(
-  app: FastifyInstance,
-  { reports }: { reports: ClassicReportsService },
-) {
+export function registerClassicReportsAdmin(app: AdminApp, { reports }: { reports: ClassicReportsService }) {
   app.get("/admin/classic/reports", { schema: { querystring: adminClassicReportsQuerySchema } }, (request) =>
-    reports.list(request.query as z.output<typeof adminClassicReportsQuerySchema>),
+    reports.list(request.query),
   );
   app.patch(
     "/admin/classic/reports/:id",
     { schema: { params: adminClassicReportParamsSchema, body: adminClassicReportPatchSchema } },
     async (request) => {
-      const { id } = request.params as z.output<typeof adminClassicReportParamsSchema>;
-      const { status } = request.body as z.output<typeof adminClassicReportPatchSchema>;
+      const { id } = request.params;
+      const { status } = request.body;
       return { report: await reports.review(id, status) };
     },
   );

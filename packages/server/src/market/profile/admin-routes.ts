@@ -1,6 +1,5 @@
 import { adminInviteRequestSchema, adminXVerifyRequestSchema } from "@mkt/protocol";
-import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
+import type { AdminApp } from "../../http/admin-app.ts";
 import type { Invites } from "./invites.ts";
 import type { XConnections } from "./x-connections.ts";
 
@@ -12,18 +11,15 @@ import type { XConnections } from "./x-connections.ts";
  *   `{accountId, xUsername, xVerified: true, verifiedBy: "operator"}`; 404 for a wallet
  *   no account holds, 409 when another account has this X username verified.
  */
-export function registerProfileAdmin(
-  app: FastifyInstance,
-  { invites, x }: { invites: Invites; x: XConnections },
-) {
+export function registerProfileAdmin(app: AdminApp, { invites, x }: { invites: Invites; x: XConnections }) {
   app.post("/admin/invites", { schema: { body: adminInviteRequestSchema } }, async (request, reply) => {
-    const { maxUses } = request.body as z.output<typeof adminInviteRequestSchema>;
+    const { maxUses } = request.body;
     reply.code(201).header("Cache-Control", "no-store");
     return invites.createForOperator(maxUses);
   });
 
   app.post("/admin/social/x/verify", { schema: { body: adminXVerifyRequestSchema } }, async (request) => {
-    const { address, username } = request.body as z.output<typeof adminXVerifyRequestSchema>;
+    const { address, username } = request.body;
     return x.verifyByOperator(address, username);
   });
 }

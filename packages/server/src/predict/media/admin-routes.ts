@@ -1,6 +1,5 @@
 import { adminPredictMarketMediaSchema, predictMarketParamsSchema } from "@mkt/protocol";
-import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
+import type { AdminApp } from "../../http/admin-app.ts";
 import type { PredictMedia } from "./media.ts";
 
 /**
@@ -9,13 +8,13 @@ import type { PredictMedia } from "./media.ts";
  * (an http(s) URL on a host of `IMAGE_PROXY_HOSTS`, port 80 or 443; 400
  * `IMAGE_HOST_NOT_ALLOWED` or `IMAGE_PORT_NOT_ALLOWED` otherwise) or removes it (`null`); it answers `{market, imageUrl}`.
  */
-export function registerPredictMediaAdmin(app: FastifyInstance, { media }: { media: PredictMedia }) {
+export function registerPredictMediaAdmin(app: AdminApp, { media }: { media: PredictMedia }) {
   app.put(
     "/admin/predict/markets/:address/media",
     { schema: { params: predictMarketParamsSchema, body: adminPredictMarketMediaSchema } },
     async (request) => {
-      const { address } = request.params as z.output<typeof predictMarketParamsSchema>;
-      const { imageUrl } = request.body as z.output<typeof adminPredictMarketMediaSchema>;
+      const { address } = request.params;
+      const { imageUrl } = request.body;
       return media.set(address, imageUrl);
     },
   );

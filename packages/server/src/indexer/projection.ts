@@ -1,7 +1,10 @@
 import type { Abi, ContractEventArgsFromTopics, ContractEventName, Hex, PublicClient } from "viem";
 import type { BatchStore, Row, StateTableName } from "./store.ts";
 
-/** One decoded log, as handlers see it. Addresses are lowercase; uint values bigint. */
+/**
+ * One decoded log, as the engine carries it. Addresses are lowercase; uint values of more than 48
+ * bits bigint. Handlers see it typed from their ABI (`EventLog`).
+ */
 export interface IndexedLog {
   address: string;
   event: string;
@@ -39,8 +42,9 @@ export interface Preload {
 
 /**
  * What one scope indexes and how its logs change the projection: one
- * implementation per generation (classic-projection.ts, runtime-projection.ts,
- * predict-projection.ts). The engine knows nothing of any generation: it reads
+ * implementation per generation (classic-projection.ts, market-projection.ts,
+ * predict-projection.ts), each declaring one handler per event it acts on
+ * (`contractHandlers`, `dispatchByKind`). The engine knows nothing of any generation: it reads
  * the logs of `contracts` and of what `creates` discovers, and apply.ts hands
  * each handled log to `apply` after loading what `preloads` declares.
  *
@@ -89,7 +93,10 @@ export interface Projection {
   prefetch?(logs: readonly { log: IndexedLog; contract: Discovered }[], read: ReadContract): Promise<void>;
   /** The ABI of each contract kind: the logs that are decoded and recorded. */
   abis: Record<string, Abi>;
-  /** Events `apply` acts on, by contract kind; other decoded logs are only recorded in `chain_events`. */
+  /**
+   * Events `apply` acts on, by contract kind: those it has a handler for (`dispatchByKind`); other
+   * decoded logs are only recorded in `chain_events`.
+   */
   handles: Record<string, readonly string[]>;
   /** Contracts this log creates (a factory's games and markets). */
   creates(log: IndexedLog, contract: Discovered): Discovered[];
@@ -100,7 +107,7 @@ export interface Projection {
    * batch): called once those are loaded, reading them with `store.get`.
    */
   preloadsAfter?(store: BatchStore, log: IndexedLog, contract: Discovered): Preload[];
-  /** Applies one handled log through the batch's store. */
+  /** Applies one handled log through the batch's store: its event's handler. */
   apply(store: BatchStore, log: IndexedLog, contract: Discovered): void;
 }
 
@@ -189,8 +196,3 @@ export const lowercase = (value: Hex): string => value.toLowerCase();
 
 /** A uint column of a state row (a decimal string) as a bigint. */
 export const uintOf = (row: Row, column: string): bigint => BigInt(row[column] as string | bigint);
-
-export const lower = (value: unknown) => String(value).toLowerCase();
-/** A uint as the decimal string state rows hold. */
-export const str = (value: unknown) => (typeof value === "bigint" ? value.toString() : String(value));
-export const big = (value: unknown) => BigInt(value as string | bigint);

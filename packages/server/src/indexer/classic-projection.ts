@@ -9,23 +9,27 @@ import {
   type RarityOdds,
 } from "@mkt/chain";
 import { defaultGameSlug } from "@mkt/protocol";
-import {
-  type Abi,
-  type ContractEventName,
-  type DecodeEventLogReturnType,
-  getAbiItem,
-  type Hex,
-  hexToBigInt,
-} from "viem";
+import { type Abi, getAbiItem, hexToBigInt } from "viem";
 import type { ClassicRole } from "../chains/index.ts";
 import { createDropDescriptions, type DropDescription, type DropDescriptions } from "./classic-drops.ts";
-import { big, type Discovered, type IndexedLog, lower, type Projection, str } from "./projection.ts";
-import type { Row } from "./store.ts";
+import {
+  contractHandlers,
+  type Discovered,
+  dispatchByKind,
+  type EventLog,
+  eventLog,
+  type IndexedLog,
+  lowercase,
+  type Projection,
+  uintOf,
+} from "./projection.ts";
+import type { BatchStore, Row } from "./store.ts";
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** The events of `abi`, for a decoder: the live fragments carry functions beside them. */
-const eventsOf = (abi: Abi) => abi.filter((item) => item.type === "event");
+const eventsOf = <const A extends Abi>(abi: A) =>
+  abi.filter((item): item is Extract<A[number], { type: "event" }> => item.type === "event");
 
 /** Our extension events, beside the live ones under names the live contracts do not use. */
 const dropConfigured = getAbiItem({ abi: dropFactoryAbi, name: "DropConfigured" });
@@ -45,13 +49,27 @@ export const classicFactoryAbi = [
 export const classicDropAbi = [...eventsOf(liveBoosterDropAbi), activeChanged, merkleRootUpdated] as const;
 export const classicTokenAbi = eventsOf(liveBoosterTokenAbi);
 
-type ArgsOf<A extends Abi, N extends ContractEventName<A>> = DecodeEventLogReturnType<A, N>["args"];
-type FactoryArgs<N extends ContractEventName<typeof dropFactoryAbi>> = ArgsOf<typeof dropFactoryAbi, N>;
-type DropArgs<N extends ContractEventName<typeof liveBoosterDropAbi>> = ArgsOf<typeof liveBoosterDropAbi, N>;
-type TokenArgs<N extends ContractEventName<typeof liveBoosterTokenAbi>> = ArgsOf<
-  typeof liveBoosterTokenAbi,
-  N
->;
+type DropLog<N extends EventLog<typeof classicDropAbi>["event"] = EventLog<typeof classicDropAbi>["event"]> =
+  EventLog<typeof classicDropAbi, N>;
+
+/** The packs a drop's log is about: minted, sold, moved or opened. */
+function tokenIdsOf(log: DropLog): bigint[] {
+  switch (log.event) {
+    case "BoosterDropsMinted": {
+      const ids: bigint[] = [];
+      for (let t = log.args.startTokenId; t <= log.args.endTokenId; t++) ids.push(t);
+      return ids;
+    }
+    case "BoosterDropSold":
+    case "Transfer":
+      return [log.args.tokenId];
+    case "BoosterDropOpened":
+    case "BoosterDropSoldBatch":
+      return [...log.args.tokenIds];
+    default:
+      return [];
+  }
+}
 
 /** The per-pack ETH prices of a mint of `amount` packs that paid `paid` wei: they sum to `paid`. */
 function packPrices(paid: bigint, amount: bigint): bigint[] {
@@ -68,23 +86,23 @@ function packPrices(paid: bigint, amount: bigint): bigint[] {
  * cannot sell, the caller's `fallback`: the last ETH mint's price per pack.
  */
 function currentPackPrice(game: Row, fallback: string): string {
-  const tokensPerMint = big(game["tokens_per_mint"]);
+  const tokensPerMint = uintOf(game, "tokens_per_mint");
   if (tokensPerMint === 0n) return fallback;
   if (game["is_graduated"] === true) {
-    const poolEth = big(game["pool_eth"]);
-    const poolTokens = big(game["pool_tokens"]);
+    const poolEth = uintOf(game, "pool_eth");
+    const poolTokens = uintOf(game, "pool_tokens");
     if (tokensPerMint >= poolTokens) return fallback;
     const rest = poolTokens - tokensPerMint;
     return ((poolEth * tokensPerMint + rest - 1n) / rest).toString();
   }
-  const virtualEth = big(game["virtual_eth"]);
-  const virtualTokens = big(game["virtual_tokens"]);
+  const virtualEth = uintOf(game, "virtual_eth");
+  const virtualTokens = uintOf(game, "virtual_tokens");
   if (virtualEth === 0n || virtualTokens === 0n) return fallback;
   const state = {
     virtualEth,
     virtualTokens,
-    ethReserve: big(game["eth_reserve"]),
-    tokensSold: big(game["tokens_sold"]),
+    ethReserve: uintOf(game, "eth_reserve"),
+    tokensSold: uintOf(game, "tokens_sold"),
   };
   if (tokensPerMint >= virtualTokens - state.tokensSold) return fallback;
   return curveTokenBuyCost(state, tokensPerMint).toString();
@@ -109,7 +127,7 @@ function liveGame(drop: string, token: string, description: DropDescription, cre
     price_per_pack: "0",
     tokens_per_mint: description.tokensPerMint.toString(),
     merkle_root: `0x${"0".repeat(64)}`,
-    offers: description.offers.map(str),
+    offers: description.offers.map((offer) => offer.toString()),
     odds_bps: [6000, 2500, 1000, 400, 100],
     virtual_eth: "0",
     virtual_tokens: "0",
@@ -165,41 +183,334 @@ export function classicProjection(
     return found;
   };
   const gameKey = (drop: string) => ({ chain_id: chainId, drop_address: drop });
-  const packKey = (drop: string, tokenId: unknown) => ({
+  const packKey = (drop: string, tokenId: bigint | string) => ({
     chain_id: chainId,
     contract_address: drop,
-    token_id: str(tokenId),
+    token_id: tokenId.toString(),
   });
-  const batchKey = (drop: string, batchId: unknown) => ({
+  const batchKey = (drop: string, batchId: bigint) => ({
     chain_id: chainId,
     drop_address: drop,
-    batch_id: str(batchId),
+    batch_id: batchId.toString(),
   });
-  const tokenIdsOf = (log: IndexedLog): bigint[] => {
-    switch (log.event) {
-      case "BoosterDropsMinted": {
-        const args = log.args as DropArgs<"BoosterDropsMinted">;
-        const ids: bigint[] = [];
-        for (let t = args.startTokenId; t <= args.endTokenId; t++) ids.push(t);
-        return ids;
-      }
-      case "BoosterDropSold":
-        return [(log.args as DropArgs<"BoosterDropSold">).tokenId];
-      case "Transfer":
-        return [(log.args as DropArgs<"Transfer">).tokenId];
-      case "BoosterDropOpened":
-        return [...(log.args as DropArgs<"BoosterDropOpened">).tokenIds];
-      case "BoosterDropSoldBatch":
-        return [...(log.args as DropArgs<"BoosterDropSoldBatch">).tokenIds];
-      default:
-        return [];
-    }
-  };
   /** The drop a handled log of a listed drop or its token is about, if it is listed. */
   const listedDropOf = (log: IndexedLog, contract: Discovered): string | undefined => {
     const drop = contract.kind === "drop" ? log.address : contract.kind === "token" ? contract.parent : null;
     return drop && listed.has(drop) ? drop : undefined;
   };
+
+  /** What every handler is given: the log's update and creation stamps and the games it changes. */
+  const gamesOf = (store: BatchStore, log: IndexedLog, contract: Discovered) => {
+    const at = { updated_block: log.blockNumber.toString(), updated_at: log.blockTime };
+    const created = {
+      created_block: log.blockNumber.toString(),
+      created_tx: log.transactionHash,
+      created_at: log.blockTime,
+    };
+    const putGame = (row: Row) => store.put("classic_games", { ...row, ...at }, log.blockNumber);
+    /**
+     * A game's row; a listed drop without one gets it now, from its description: its first log
+     * this projection handles is its creation as far as the projection knows. Its creator is its
+     * owner, or the zero address for a drop without an `owner()` view (no `DropCreated` names one).
+     */
+    const gameOf = (drop: string): Row | undefined => {
+      const game = store.get("classic_games", gameKey(drop));
+      if (game || listedDropOf(log, contract) !== drop) return game;
+      const description = described(drop);
+      putGame({
+        scope: id,
+        chain_id: chainId,
+        ...liveGame(drop, description.token, description, description.owner ?? ZERO_ADDRESS),
+        ...created,
+      });
+      return store.get("classic_games", gameKey(drop));
+    };
+    return { at, created, putGame, gameOf };
+  };
+
+  const factoryLogs = contractHandlers({
+    abi: classicFactoryAbi,
+    context: gamesOf,
+    on: {
+      DropCreated(_store, log, { putGame, created }) {
+        const drop = lowercase(log.args.dropContract);
+        // The drop's owner when it says (who `DropConfigured` names too), else the creation's caller.
+        const description = described(drop);
+        putGame({
+          scope: id,
+          chain_id: chainId,
+          ...liveGame(
+            drop,
+            lowercase(log.args.tokenContract),
+            description,
+            description.owner ?? lowercase(log.args.creator),
+          ),
+          ...created,
+        });
+      },
+      DropConfigured(store, log, { putGame }) {
+        const { args } = log;
+        const game = store.get("classic_games", gameKey(lowercase(args.dropContract)));
+        if (!game) return;
+        const { config, extensions } = args;
+        const gameId = args.gameId.toString();
+        const configured: Row = {
+          ...game,
+          game_id: gameId,
+          // The drop's owner: who may pause it and whose packs the creation bought.
+          creator: lowercase(args.owner),
+          tokens_per_mint: config.tokensPerMint.toString(),
+          merkle_root: lowercase(extensions.merkleRoot),
+          offers: [
+            config.commonOffer,
+            config.rareOffer,
+            config.epicOffer,
+            config.legendaryOffer,
+            config.mythicOffer,
+          ].map((offer) => offer.toString()),
+          odds_bps: extensions.oddsBps.map(Number),
+          virtual_eth: extensions.virtualEth.toString(),
+          virtual_tokens: extensions.virtualTokens.toString(),
+          graduation_eth: extensions.graduationEth.toString(),
+          // As the drop: 0 means 1.
+          first_token_id: extensions.firstTokenId === 0n ? "1" : extensions.firstTokenId.toString(),
+          slug: defaultGameSlug(String(game["nft_name"]), gameId),
+        };
+        putGame({ ...configured, price_per_pack: currentPackPrice(configured, "0") });
+      },
+    },
+  });
+
+  /**
+   * A token's trades move its drop's game: a token whose game the projection lacks changes nothing.
+   * After graduation trades go through the pool: they move the pool's reserves (as the pool counts
+   * them: the ETH paid in, the tokens out) and leave the curve's state alone.
+   */
+  const tokenContext = (store: BatchStore, log: IndexedLog, contract: Discovered) => {
+    const games = gamesOf(store, log, contract);
+    const drop = contract.parent;
+    const game = drop ? games.gameOf(drop) : undefined;
+    if (!drop || !game) return undefined;
+    const putPriced = (next: Row) =>
+      games.putGame({ ...next, price_per_pack: currentPackPrice(next, String(game["price_per_pack"])) });
+    return { drop, game, onCurve: game["is_graduated"] !== true, putPriced };
+  };
+  const tokenLogs = contractHandlers({
+    abi: classicTokenAbi,
+    context: tokenContext,
+    on: {
+      TokensPurchased(_store, log, { drop, game, onCurve, putPriced }) {
+        const { amount, ethPaid } = log.args;
+        const next: Row = onCurve
+          ? {
+              ...game,
+              eth_reserve: (uintOf(game, "eth_reserve") + ethPaid).toString(),
+              tokens_sold: (uintOf(game, "tokens_sold") + amount).toString(),
+            }
+          : {
+              ...game,
+              pool_eth: (uintOf(game, "pool_eth") + ethPaid).toString(),
+              pool_tokens: (uintOf(game, "pool_tokens") - amount).toString(),
+            };
+        // The drop buying is an ETH mint: its `BoosterDropsMinted` follows in this transaction.
+        if (lowercase(log.args.buyer) === drop) {
+          next["mint_payment_tx"] = log.transactionHash;
+          next["mint_payment_wei"] = ethPaid.toString();
+        }
+        putPriced(next);
+      },
+      TokensSold(_store, log, { game, onCurve, putPriced }) {
+        // The declared `TokensSold(from, amount)` (no recipient) is never a trade.
+        if (!("recipient" in log.args)) return;
+        const { amount, ethReceived } = log.args;
+        const next: Row = onCurve
+          ? {
+              ...game,
+              eth_reserve: (uintOf(game, "eth_reserve") - ethReceived).toString(),
+              tokens_sold: (uintOf(game, "tokens_sold") - amount).toString(),
+            }
+          : {
+              ...game,
+              pool_eth: (uintOf(game, "pool_eth") - ethReceived).toString(),
+              pool_tokens: (uintOf(game, "pool_tokens") + amount).toString(),
+            };
+        putPriced(next);
+      },
+      MarketGraduated(_store, log, { game, putPriced }) {
+        putPriced({
+          ...game,
+          // The curve's reserve moves into the pool: the token's ethReserve is 0 from here on.
+          eth_reserve: "0",
+          is_graduated: true,
+          pool_address: lowercase(log.args.pool),
+          // The pool's reserves, from what graduation seeded it with; its trades move them.
+          pool_eth: log.args.ethAmount.toString(),
+          pool_tokens: log.args.tokenAmount.toString(),
+        });
+      },
+    },
+  });
+
+  /** What a drop's handlers share: its game (if the projection has it) and the helpers that change its packs. */
+  const dropContext = (store: BatchStore, log: IndexedLog, contract: Discovered) => {
+    const games = gamesOf(store, log, contract);
+    const game = games.gameOf(log.address);
+    /** The transaction, block and time columns of one lifecycle step (`mint`, `rarity`, `opened`, `burn`). */
+    const stamp = (step: string) => ({
+      [`${step}_tx`]: log.transactionHash,
+      [`${step}_block`]: log.blockNumber.toString(),
+      [`${step}_time`]: log.blockTime,
+    });
+    /** Changes one pack, if the projection has it. */
+    const updatePack = (tokenId: bigint | string, changes: (pack: Row) => Row) => {
+      const pack = store.get("classic_packs", packKey(log.address, tokenId));
+      if (pack) store.put("classic_packs", { ...pack, ...changes(pack), ...games.at }, log.blockNumber);
+    };
+    const burn = (tokenId: bigint, reward: bigint) =>
+      updatePack(tokenId, () => ({ status: "burned", reward_amount: reward.toString(), ...stamp("burn") }));
+    return { ...games, game, stamp, updatePack, burn };
+  };
+  const dropLogs = contractHandlers({
+    abi: classicDropAbi,
+    context: dropContext,
+    on: {
+      BoosterDropsMinted(store, log, { game, at, stamp, putGame }) {
+        const { amount } = log.args;
+        const minter = lowercase(log.args.minter);
+        // An ETH mint's payment is the drop's `TokensPurchased` of this transaction; a mint without one
+        // (`mintWithToken`) paid tokens the drop already held, no ETH.
+        const paid =
+          game && game["mint_payment_tx"] === log.transactionHash ? uintOf(game, "mint_payment_wei") : 0n;
+        const prices = packPrices(paid, amount);
+        tokenIdsOf(log).forEach((tokenId, i) => {
+          store.put(
+            "classic_packs",
+            {
+              scope: id,
+              ...packKey(log.address, tokenId),
+              owner: minter,
+              status: "minted",
+              rarity: 0,
+              // The pack's open batch; 0 until opened.
+              batch_id: "0",
+              token_seed: null,
+              random_value: null,
+              acquired_price: (prices[i] ?? 0n).toString(),
+              reward_amount: null,
+              ...stamp("mint"),
+              rarity_tx: null,
+              rarity_block: null,
+              rarity_time: null,
+              opened_tx: null,
+              opened_block: null,
+              opened_time: null,
+              burn_tx: null,
+              burn_block: null,
+              burn_time: null,
+              ...at,
+            },
+            log.blockNumber,
+          );
+        });
+        if (game) {
+          const mintPrice = amount > 0n ? (paid / amount).toString() : "0";
+          const next: Row = {
+            ...game,
+            packs_minted: (uintOf(game, "packs_minted") + amount).toString(),
+            mint_volume: (uintOf(game, "mint_volume") + paid).toString(),
+            mint_payment_tx: null,
+            mint_payment_wei: null,
+          };
+          putGame({
+            ...next,
+            price_per_pack: currentPackPrice(next, paid > 0n ? mintPrice : String(game["price_per_pack"])),
+          });
+        }
+      },
+      BoosterDropOpened(store, log, { game, at, stamp, updatePack, putGame }) {
+        const { batchId } = log.args;
+        const tokenIds = tokenIdsOf(log);
+        // Opening precedes the rarity now: an opened pack has rarity 0 until its batch's `RarityAssigned`.
+        for (const tokenId of tokenIds)
+          updatePack(tokenId, () => ({
+            status: "opened",
+            batch_id: batchId.toString(),
+            ...stamp("opened"),
+          }));
+        store.put(
+          "classic_open_batches",
+          {
+            scope: id,
+            ...batchKey(log.address, batchId),
+            token_ids: tokenIds.map(String),
+            random_number: null,
+            opened_tx: log.transactionHash,
+            ...at,
+          },
+          log.blockNumber,
+        );
+        if (game)
+          putGame({
+            ...game,
+            packs_opened: (uintOf(game, "packs_opened") + BigInt(tokenIds.length)).toString(),
+          });
+      },
+      RarityAssigned(store, log, { game, at, stamp, updatePack }) {
+        const { batchId, randomNumber } = log.args;
+        const batch = store.get("classic_open_batches", batchKey(log.address, batchId));
+        if (!batch) return;
+        store.put(
+          "classic_open_batches",
+          { ...batch, random_number: lowercase(randomNumber), ...at },
+          log.blockNumber,
+        );
+        const random = hexToBigInt(randomNumber);
+        const odds = (game?.["odds_bps"] ?? [6000, 2500, 1000, 400, 100]) as unknown as RarityOdds;
+        for (const tokenId of batch["token_ids"] as string[]) {
+          const draw = deriveRarity(random, BigInt(tokenId), odds);
+          updatePack(tokenId, (pack) => ({
+            // The card is known now: an opened pack's status moves on; a sold one stays burned.
+            status: pack["status"] === "opened" ? "rarity_assigned" : pack["status"],
+            rarity: draw.rarity,
+            token_seed: draw.tokenSeed.toString(),
+            random_value: draw.randomValue.toString(),
+            ...stamp("rarity"),
+          }));
+        }
+      },
+      BoosterDropSold(_store, log, { game, burn, putGame }) {
+        burn(log.args.tokenId, log.args.offerAmount);
+        if (game) putGame({ ...game, packs_burned: (uintOf(game, "packs_burned") + 1n).toString() });
+      },
+      BoosterDropSoldBatch(_store, log, { game, burn, putGame }) {
+        // Carries only the batch's total: each card's reward is its rarity's offer.
+        const { tokenIds, rarities } = log.args;
+        const offers = (game?.["offers"] ?? []) as string[];
+        tokenIds.forEach((tokenId, i) => {
+          const rarity = rarities[i] ?? 0;
+          burn(tokenId, rarity > 0 ? BigInt(offers[rarity - 1] ?? "0") : 0n);
+        });
+        if (game)
+          putGame({
+            ...game,
+            packs_burned: (uintOf(game, "packs_burned") + BigInt(tokenIds.length)).toString(),
+          });
+      },
+      ActiveChanged(_store, log, { game, putGame }) {
+        if (game) putGame({ ...game, is_active: log.args.active === true });
+      },
+      Transfer(_store, log, { updatePack }) {
+        // Mints and burns are described by BoosterDropsMinted and BoosterDropSold; a transfer moves ownership.
+        const from = lowercase(log.args.from);
+        const to = lowercase(log.args.to);
+        if (from !== ZERO_ADDRESS && to !== ZERO_ADDRESS) updatePack(log.args.tokenId, () => ({ owner: to }));
+      },
+      MerkleRootUpdated(_store, log, { game, putGame }) {
+        if (game) putGame({ ...game, merkle_root: lowercase(log.args.merkleRoot) });
+      },
+    },
+  });
+
   return {
     id,
     generation: "classic",
@@ -222,60 +533,43 @@ export function classicProjection(
     async prefetch(logs, read) {
       const drops = new Set<string>();
       for (const { log, contract } of logs) {
-        if (contract.kind === "factory" && log.event === "DropCreated")
-          drops.add(lower((log.args as FactoryArgs<"DropCreated">).dropContract));
+        if (contract.kind === "factory") {
+          const created = eventLog(classicFactoryAbi, log);
+          if (created.event === "DropCreated") drops.add(lowercase(created.args.dropContract));
+        }
         const listedDrop = listedDropOf(log, contract);
         if (listedDrop) drops.add(listedDrop);
       }
       if (drops.size > 0) await descriptions.describe(read, drops);
     },
-    abis: { factory: classicFactoryAbi, drop: classicDropAbi, token: classicTokenAbi },
-    handles: {
-      factory: ["DropCreated", "DropConfigured"],
-      token: ["TokensPurchased", "TokensSold", "MarketGraduated"],
-      drop: [
-        "BoosterDropsMinted",
-        "BoosterDropOpened",
-        "RarityAssigned",
-        "BoosterDropSold",
-        "BoosterDropSoldBatch",
-        "Transfer",
-        "MerkleRootUpdated",
-        "ActiveChanged",
-      ],
-    },
+    ...dispatchByKind({ factory: factoryLogs, drop: dropLogs, token: tokenLogs }),
     creates(log, contract) {
-      if (contract.kind !== "factory" || log.event !== "DropCreated") return [];
-      const args = log.args as FactoryArgs<"DropCreated">;
-      const drop = lower(args.dropContract);
+      if (contract.kind !== "factory") return [];
+      const created = eventLog(classicFactoryAbi, log);
+      if (created.event !== "DropCreated") return [];
+      const drop = lowercase(created.args.dropContract);
       return [
         { address: drop, kind: "drop" },
-        { address: lower(args.tokenContract), kind: "token", parent: drop },
+        { address: lowercase(created.args.tokenContract), kind: "token", parent: drop },
       ];
     },
     preloads(log, contract) {
-      if (contract.kind === "factory" && log.event === "DropConfigured") {
-        return [
-          {
-            table: "classic_games",
-            key: gameKey(lower((log.args as FactoryArgs<"DropConfigured">).dropContract)),
-          },
-        ];
+      if (contract.kind === "factory") {
+        const configured = eventLog(classicFactoryAbi, log);
+        return configured.event === "DropConfigured"
+          ? [{ table: "classic_games", key: gameKey(lowercase(configured.args.dropContract)) }]
+          : [];
       }
       if (contract.kind === "drop") {
+        const dropLog = eventLog(classicDropAbi, log);
         const batch =
-          log.event === "BoosterDropOpened" || log.event === "RarityAssigned"
-            ? [
-                {
-                  table: "classic_open_batches" as const,
-                  key: batchKey(log.address, (log.args as DropArgs<"RarityAssigned">).batchId),
-                },
-              ]
+          dropLog.event === "BoosterDropOpened" || dropLog.event === "RarityAssigned"
+            ? [{ table: "classic_open_batches" as const, key: batchKey(log.address, dropLog.args.batchId) }]
             : [];
         return [
           { table: "classic_games", key: gameKey(log.address) },
           ...batch,
-          ...tokenIdsOf(log).map((tokenId) => ({
+          ...tokenIdsOf(dropLog).map((tokenId) => ({
             table: "classic_packs" as const,
             key: packKey(log.address, tokenId),
           })),
@@ -286,311 +580,15 @@ export function classicProjection(
       return [];
     },
     preloadsAfter(store, log, contract) {
-      if (contract.kind !== "drop" || log.event !== "RarityAssigned") return [];
-      const args = log.args as DropArgs<"RarityAssigned">;
-      const batch = store.get("classic_open_batches", batchKey(log.address, args.batchId));
+      if (contract.kind !== "drop") return [];
+      const assigned = eventLog(classicDropAbi, log);
+      if (assigned.event !== "RarityAssigned") return [];
+      const batch = store.get("classic_open_batches", batchKey(log.address, assigned.args.batchId));
       if (!batch) return [];
       return (batch["token_ids"] as string[]).map((tokenId) => ({
         table: "classic_packs" as const,
         key: packKey(log.address, tokenId),
       }));
-    },
-    apply(store, log, contract) {
-      const kind = contract.kind;
-      const at = { updated_block: log.blockNumber.toString(), updated_at: log.blockTime };
-      const created = {
-        created_block: log.blockNumber.toString(),
-        created_tx: log.transactionHash,
-        created_at: log.blockTime,
-      };
-      const putGame = (row: Row) => store.put("classic_games", { ...row, ...at }, log.blockNumber);
-      /**
-       * A game's row; a listed drop without one gets it now, from its description: its first log
-       * this projection handles is its creation as far as the projection knows. Its creator is its
-       * owner, or the zero address for a drop without an `owner()` view (no `DropCreated` names one).
-       */
-      const gameOf = (drop: string): Row | undefined => {
-        const game = store.get("classic_games", gameKey(drop));
-        if (game || listedDropOf(log, contract) !== drop) return game;
-        const description = described(drop);
-        putGame({
-          scope: id,
-          chain_id: chainId,
-          ...liveGame(drop, description.token, description, description.owner ?? ZERO_ADDRESS),
-          ...created,
-        });
-        return store.get("classic_games", gameKey(drop));
-      };
-      if (kind === "factory") {
-        if (log.event === "DropCreated") {
-          const args = log.args as FactoryArgs<"DropCreated">;
-          const drop = lower(args.dropContract);
-          // The drop's owner when it says (who `DropConfigured` names too), else the creation's caller.
-          const description = described(drop);
-          putGame({
-            scope: id,
-            chain_id: chainId,
-            ...liveGame(
-              drop,
-              lower(args.tokenContract),
-              description,
-              description.owner ?? lower(args.creator),
-            ),
-            ...created,
-          });
-        } else if (log.event === "DropConfigured") {
-          const args = log.args as FactoryArgs<"DropConfigured">;
-          const game = store.get("classic_games", gameKey(lower(args.dropContract)));
-          if (!game) return;
-          const { config, extensions } = args;
-          const gameId = str(args.gameId);
-          const configured: Row = {
-            ...game,
-            game_id: gameId,
-            // The drop's owner: who may pause it and whose packs the creation bought.
-            creator: lower(args.owner),
-            tokens_per_mint: str(config.tokensPerMint),
-            merkle_root: lower(extensions.merkleRoot),
-            offers: [
-              config.commonOffer,
-              config.rareOffer,
-              config.epicOffer,
-              config.legendaryOffer,
-              config.mythicOffer,
-            ].map(str),
-            odds_bps: extensions.oddsBps.map(Number),
-            virtual_eth: str(extensions.virtualEth),
-            virtual_tokens: str(extensions.virtualTokens),
-            graduation_eth: str(extensions.graduationEth),
-            // As the drop: 0 means 1.
-            first_token_id: extensions.firstTokenId === 0n ? "1" : str(extensions.firstTokenId),
-            slug: defaultGameSlug(String(game["nft_name"]), gameId),
-          };
-          putGame({ ...configured, price_per_pack: currentPackPrice(configured, "0") });
-        }
-        return;
-      }
-      if (kind === "token") {
-        const drop = contract.parent;
-        const tokenGame = drop ? gameOf(drop) : undefined;
-        if (!tokenGame) return;
-        // After graduation trades go through the pool: they move the pool's reserves (as the pool
-        // counts them: the ETH paid in, the tokens out) and leave the curve's state alone.
-        const onCurve = tokenGame["is_graduated"] !== true;
-        if (log.event === "TokensPurchased") {
-          const args = log.args as TokenArgs<"TokensPurchased">;
-          const next: Row = onCurve
-            ? {
-                ...tokenGame,
-                eth_reserve: (big(tokenGame["eth_reserve"]) + args.ethPaid).toString(),
-                tokens_sold: (big(tokenGame["tokens_sold"]) + args.amount).toString(),
-              }
-            : {
-                ...tokenGame,
-                pool_eth: (big(tokenGame["pool_eth"]) + args.ethPaid).toString(),
-                pool_tokens: (big(tokenGame["pool_tokens"]) - args.amount).toString(),
-              };
-          // The drop buying is an ETH mint: its `BoosterDropsMinted` follows in this transaction.
-          if (lower(args.buyer) === drop) {
-            next["mint_payment_tx"] = log.transactionHash;
-            next["mint_payment_wei"] = args.ethPaid.toString();
-          }
-          putGame({ ...next, price_per_pack: currentPackPrice(next, String(tokenGame["price_per_pack"])) });
-        } else if (log.event === "TokensSold") {
-          // The declared `TokensSold(from, amount)` (no recipient) is never a trade.
-          if (!("recipient" in log.args)) return;
-          const args = log.args as TokenArgs<"TokensSold"> & { ethReceived: bigint };
-          const next: Row = onCurve
-            ? {
-                ...tokenGame,
-                eth_reserve: (big(tokenGame["eth_reserve"]) - args.ethReceived).toString(),
-                tokens_sold: (big(tokenGame["tokens_sold"]) - args.amount).toString(),
-              }
-            : {
-                ...tokenGame,
-                pool_eth: (big(tokenGame["pool_eth"]) - args.ethReceived).toString(),
-                pool_tokens: (big(tokenGame["pool_tokens"]) + args.amount).toString(),
-              };
-          putGame({ ...next, price_per_pack: currentPackPrice(next, String(tokenGame["price_per_pack"])) });
-        } else if (log.event === "MarketGraduated") {
-          const args = log.args as TokenArgs<"MarketGraduated">;
-          const next: Row = {
-            ...tokenGame,
-            // The curve's reserve moves into the pool: the token's ethReserve is 0 from here on.
-            eth_reserve: "0",
-            is_graduated: true,
-            pool_address: lower(args.pool),
-            // The pool's reserves, from what graduation seeded it with; its trades move them.
-            pool_eth: str(args.ethAmount),
-            pool_tokens: str(args.tokenAmount),
-          };
-          putGame({ ...next, price_per_pack: currentPackPrice(next, String(tokenGame["price_per_pack"])) });
-        }
-        return;
-      }
-      if (kind !== "drop") return;
-      const game = gameOf(log.address);
-      /** The transaction, block and time columns of one lifecycle step (`mint`, `rarity`, `opened`, `burn`). */
-      const stamp = (step: string) => ({
-        [`${step}_tx`]: log.transactionHash,
-        [`${step}_block`]: log.blockNumber.toString(),
-        [`${step}_time`]: log.blockTime,
-      });
-      /** Changes one pack, if the projection has it. */
-      const updatePack = (tokenId: unknown, changes: (pack: Row) => Row) => {
-        const pack = store.get("classic_packs", packKey(log.address, tokenId));
-        if (pack) store.put("classic_packs", { ...pack, ...changes(pack), ...at }, log.blockNumber);
-      };
-      const burn = (tokenId: bigint, reward: bigint) =>
-        updatePack(tokenId, () => ({ status: "burned", reward_amount: reward.toString(), ...stamp("burn") }));
-      switch (log.event) {
-        case "BoosterDropsMinted": {
-          const args = log.args as DropArgs<"BoosterDropsMinted">;
-          const minter = lower(args.minter);
-          // An ETH mint's payment is the drop's `TokensPurchased` of this transaction; a mint without one
-          // (`mintWithToken`) paid tokens the drop already held, no ETH.
-          const paid =
-            game && game["mint_payment_tx"] === log.transactionHash ? big(game["mint_payment_wei"]) : 0n;
-          const prices = packPrices(paid, args.amount);
-          tokenIdsOf(log).forEach((tokenId, i) => {
-            store.put(
-              "classic_packs",
-              {
-                scope: id,
-                ...packKey(log.address, tokenId),
-                owner: minter,
-                status: "minted",
-                rarity: 0,
-                // The pack's open batch; 0 until opened.
-                batch_id: "0",
-                token_seed: null,
-                random_value: null,
-                acquired_price: (prices[i] ?? 0n).toString(),
-                reward_amount: null,
-                ...stamp("mint"),
-                rarity_tx: null,
-                rarity_block: null,
-                rarity_time: null,
-                opened_tx: null,
-                opened_block: null,
-                opened_time: null,
-                burn_tx: null,
-                burn_block: null,
-                burn_time: null,
-                ...at,
-              },
-              log.blockNumber,
-            );
-          });
-          if (game) {
-            const mintPrice = args.amount > 0n ? (paid / args.amount).toString() : "0";
-            const next: Row = {
-              ...game,
-              packs_minted: (big(game["packs_minted"]) + args.amount).toString(),
-              mint_volume: (big(game["mint_volume"]) + paid).toString(),
-              mint_payment_tx: null,
-              mint_payment_wei: null,
-            };
-            putGame({
-              ...next,
-              price_per_pack: currentPackPrice(next, paid > 0n ? mintPrice : String(game["price_per_pack"])),
-            });
-          }
-          return;
-        }
-        case "BoosterDropOpened": {
-          const args = log.args as DropArgs<"BoosterDropOpened">;
-          const tokenIds = tokenIdsOf(log);
-          // Opening precedes the rarity now: an opened pack has rarity 0 until its batch's `RarityAssigned`.
-          for (const tokenId of tokenIds)
-            updatePack(tokenId, () => ({
-              status: "opened",
-              batch_id: args.batchId.toString(),
-              ...stamp("opened"),
-            }));
-          store.put(
-            "classic_open_batches",
-            {
-              scope: id,
-              ...batchKey(log.address, args.batchId),
-              token_ids: tokenIds.map(String),
-              random_number: null,
-              opened_tx: log.transactionHash,
-              ...at,
-            },
-            log.blockNumber,
-          );
-          if (game)
-            putGame({
-              ...game,
-              packs_opened: (big(game["packs_opened"]) + BigInt(tokenIds.length)).toString(),
-            });
-          return;
-        }
-        case "RarityAssigned": {
-          const args = log.args as DropArgs<"RarityAssigned">;
-          const batch = store.get("classic_open_batches", batchKey(log.address, args.batchId));
-          if (!batch) return;
-          store.put(
-            "classic_open_batches",
-            { ...batch, random_number: lower(args.randomNumber), ...at },
-            log.blockNumber,
-          );
-          const randomNumber = hexToBigInt(args.randomNumber as Hex);
-          const odds = (game?.["odds_bps"] ?? [6000, 2500, 1000, 400, 100]) as unknown as RarityOdds;
-          for (const tokenId of batch["token_ids"] as string[]) {
-            const draw = deriveRarity(randomNumber, BigInt(tokenId), odds);
-            updatePack(tokenId, (pack) => ({
-              // The card is known now: an opened pack's status moves on; a sold one stays burned.
-              status: pack["status"] === "opened" ? "rarity_assigned" : pack["status"],
-              rarity: draw.rarity,
-              token_seed: draw.tokenSeed.toString(),
-              random_value: draw.randomValue.toString(),
-              ...stamp("rarity"),
-            }));
-          }
-          return;
-        }
-        case "BoosterDropSold": {
-          const args = log.args as DropArgs<"BoosterDropSold">;
-          burn(args.tokenId, args.offerAmount);
-          if (game) putGame({ ...game, packs_burned: (big(game["packs_burned"]) + 1n).toString() });
-          return;
-        }
-        case "BoosterDropSoldBatch": {
-          // Carries only the batch's total: each card's reward is its rarity's offer.
-          const args = log.args as DropArgs<"BoosterDropSoldBatch">;
-          const offers = (game?.["offers"] ?? []) as string[];
-          args.tokenIds.forEach((tokenId, i) => {
-            const rarity = args.rarities[i] ?? 0;
-            burn(tokenId, rarity > 0 ? big(offers[rarity - 1] ?? "0") : 0n);
-          });
-          if (game)
-            putGame({
-              ...game,
-              packs_burned: (big(game["packs_burned"]) + BigInt(args.tokenIds.length)).toString(),
-            });
-          return;
-        }
-        case "ActiveChanged": {
-          if (game) putGame({ ...game, is_active: (log.args as { active: boolean }).active === true });
-          return;
-        }
-        case "Transfer": {
-          // Mints and burns are described by BoosterDropsMinted and BoosterDropSold; a transfer moves ownership.
-          const args = log.args as DropArgs<"Transfer">;
-          const from = lower(args.from);
-          const to = lower(args.to);
-          if (from !== ZERO_ADDRESS && to !== ZERO_ADDRESS) updatePack(args.tokenId, () => ({ owner: to }));
-          return;
-        }
-        case "MerkleRootUpdated": {
-          if (game) putGame({ ...game, merkle_root: lower((log.args as { merkleRoot: string }).merkleRoot) });
-          return;
-        }
-        default:
-          return;
-      }
     },
   };
 }

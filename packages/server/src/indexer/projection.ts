@@ -1,7 +1,10 @@
-import type { Abi, PublicClient } from "viem";
+import type { Abi, ContractEventArgsFromTopics, ContractEventName, Hex, PublicClient } from "viem";
 import type { BatchStore, Row, StateTableName } from "./store.ts";
 
-/** One decoded log, as handlers see it. Addresses are lowercase; uint values bigint. */
+/**
+ * One decoded log, as the engine carries it. Addresses are lowercase; uint values of more than 48
+ * bits bigint. Handlers see it typed from their ABI (`EventLog`).
+ */
 export interface IndexedLog {
   address: string;
   event: string;
@@ -39,8 +42,9 @@ export interface Preload {
 
 /**
  * What one scope indexes and how its logs change the projection: one
- * implementation per generation (classic-projection.ts, runtime-projection.ts,
- * predict-projection.ts). The engine knows nothing of any generation: it reads
+ * implementation per generation (classic-projection.ts, market-projection.ts,
+ * predict-projection.ts), each declaring one handler per event it acts on
+ * (`contractHandlers`, `dispatchByKind`). The engine knows nothing of any generation: it reads
  * the logs of `contracts` and of what `creates` discovers, and apply.ts hands
  * each handled log to `apply` after loading what `preloads` declares.
  *
@@ -89,7 +93,10 @@ export interface Projection {
   prefetch?(logs: readonly { log: IndexedLog; contract: Discovered }[], read: ReadContract): Promise<void>;
   /** The ABI of each contract kind: the logs that are decoded and recorded. */
   abis: Record<string, Abi>;
-  /** Events `apply` acts on, by contract kind; other decoded logs are only recorded in `chain_events`. */
+  /**
+   * Events `apply` acts on, by contract kind: those it has a handler for (`dispatchByKind`); other
+   * decoded logs are only recorded in `chain_events`.
+   */
   handles: Record<string, readonly string[]>;
   /** Contracts this log creates (a factory's games and markets). */
   creates(log: IndexedLog, contract: Discovered): Discovered[];
@@ -100,11 +107,92 @@ export interface Projection {
    * batch): called once those are loaded, reading them with `store.get`.
    */
   preloadsAfter?(store: BatchStore, log: IndexedLog, contract: Discovered): Preload[];
-  /** Applies one handled log through the batch's store. */
+  /** Applies one handled log through the batch's store: its event's handler. */
   apply(store: BatchStore, log: IndexedLog, contract: Discovered): void;
 }
 
-export const lower = (value: unknown) => String(value).toLowerCase();
-/** A uint as the decimal string state rows hold. */
-export const str = (value: unknown) => (typeof value === "bigint" ? value.toString() : String(value));
-export const big = (value: unknown) => BigInt(value as string | bigint);
+/**
+ * A log of event `N` of `A`, as that event's handler sees it: `args` are its decoded arguments, typed
+ * from the `as const` ABI (uint values of more than 48 bits bigint, narrower ones number). Without
+ * `N`, the union of `A`'s events, which `switch (log.event)` narrows.
+ */
+export type EventLog<A extends Abi, N extends ContractEventName<A> = ContractEventName<A>> = {
+  [E in N]: Omit<IndexedLog, "event" | "args"> & { event: E; args: ContractEventArgsFromTopics<A, E> };
+}[N];
+
+/** The handler of event `N` of `A`: applies one log through the batch's store, with what its kind's handlers share. */
+export type EventHandler<A extends Abi, N extends ContractEventName<A>, C> = (
+  store: BatchStore,
+  log: EventLog<A, N>,
+  context: C,
+) => void;
+
+/** One handler per event of `A` that the projection acts on; logs of other events are only recorded. */
+export type EventHandlers<A extends Abi, C> = { [N in ContractEventName<A>]?: EventHandler<A, N, C> };
+
+/** The logs of one contract kind: the ABI they are decoded with and one handler per event it acts on. */
+export interface ContractHandlers<A extends Abi, C> {
+  abi: A;
+  /**
+   * What every handler of the kind is given beside the log (a drop's game and the helpers that
+   * change it), computed before the handler runs; `undefined` when the log changes nothing.
+   */
+  context(store: BatchStore, log: EventLog<A>, contract: Discovered): C | undefined;
+  on: EventHandlers<A, C>;
+}
+
+/** A contract kind's handlers as the engine sees them: the events handled and one `apply`. */
+export interface KindHandlers {
+  abi: Abi;
+  events: readonly string[];
+  apply(store: BatchStore, log: IndexedLog, contract: Discovered): void;
+}
+
+/**
+ * A log of a contract whose logs are decoded with `abi`, typed as the union of its events. The one
+ * place a decoded log meets its ABI's types: `createLogDecoder(abi)` produced its `event` and `args`.
+ */
+export const eventLog = <A extends Abi>(_abi: A, log: IndexedLog): EventLog<A> => log as EventLog<A>;
+
+/** Erases the types of one kind's handlers for the engine; its events are the keys of `on`. */
+export function contractHandlers<const A extends Abi, C>({
+  abi,
+  context,
+  on,
+}: ContractHandlers<A, C>): KindHandlers {
+  return {
+    abi,
+    events: Object.keys(on),
+    apply(store, log, contract) {
+      const typed = eventLog(abi, log);
+      // The handler of the log's event takes that event's log: `on` maps each name to its own.
+      const handler = on[typed.event] as EventHandler<A, ContractEventName<A>, C> | undefined;
+      if (!handler) return;
+      const shared = context(store, typed, contract);
+      if (shared !== undefined) handler(store, typed, shared);
+    },
+  };
+}
+
+/**
+ * The ABIs, handled events and `apply` of a projection from its handlers by contract kind: the
+ * events it handles are exactly those it has a handler for.
+ */
+export function dispatchByKind(
+  kinds: Record<string, KindHandlers>,
+): Pick<Projection, "abis" | "handles" | "apply"> {
+  const entries = Object.entries(kinds);
+  return {
+    abis: Object.fromEntries(entries.map(([kind, { abi }]) => [kind, abi])),
+    handles: Object.fromEntries(entries.map(([kind, { events }]) => [kind, events])),
+    apply(store, log, contract) {
+      kinds[contract.kind]?.apply(store, log, contract);
+    },
+  };
+}
+
+/** An address or other hex value lowercase, as the projection keeps every one. */
+export const lowercase = (value: Hex): string => value.toLowerCase();
+
+/** A uint column of a state row (a decimal string) as a bigint. */
+export const uintOf = (row: Row, column: string): bigint => BigInt(row[column] as string | bigint);

@@ -113,7 +113,7 @@ export const MARKET_ROUTES = {
     proxy: true,
   },
 
-  // Accounts and sessions (market-api.md sections 3 and 5)
+  // Accounts and sessions (docs/market.md, Accounts, sessions and messages)
   "POST /account/session": { access: write, cache: cache.noStore, proxy: true },
   "GET /account/session": { access: read, session: "account", cache: cache.private, proxy: true },
   "DELETE /account/session": { access: write, session: "account", cache: cache.noStore, proxy: true },

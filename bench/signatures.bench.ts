@@ -4,7 +4,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createWalletVerifier } from "../packages/server/src/identity/index.ts";
 
 const ORIGIN = "http://localhost:8080";
-/** EOA signature verifications per second on one core that sign-in must reach (issue 10). */
+/**
+ * EOA signature verifications per second on one core that sign-in must reach
+ * (docs/benchmarks.md, Targets).
+ */
 export const EOA_VERIFICATION_TARGET = 1_500;
 
 /**

@@ -4,7 +4,10 @@ import { type ReleaseActionInput, releaseActionMessage } from "@mkt/protocol";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { startApiServer } from "./harness.ts";
 
-/** Clients one replica must hold with an event reaching all of them within a second at p99 (issue 12). */
+/**
+ * Clients one replica must hold with an event reaching all of them within a second at p99
+ * (docs/benchmarks.md, Live updates: SSE clients on one replica).
+ */
 export const SSE_CLIENTS_TARGET = 10_000;
 const DEADLINE_MS = 1_000;
 

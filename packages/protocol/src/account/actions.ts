@@ -3,7 +3,7 @@ import { imageIdSchema, usernameSchema } from "./profile.ts";
 import { addressSchema, signedEnvelopeSchema } from "./schemas.ts";
 
 /**
- * The allowlist of `POST /market/account` (market-api.md section 4): every
+ * The allowlist of `POST /market/account` (docs/market.md, Accounts, sessions and messages): every
  * kind, its family and its body. Anything else is a 400. Kinds in the
  * releases and artwork families touch only the caller's own private state;
  * changes to a release's public content or a pack need a per-action

@@ -3,7 +3,7 @@
  * verifies exactly what these functions build, and the SDK builds what it asks
  * a wallet to sign with the same functions, so the two can never disagree.
  *
- * Both follow market-api.md section 5: lines in this order, line breaks
+ * Both follow the published format: lines in this order, line breaks
  * preserved, no trailing newline. The paragraphs below are the published
  * wording (the docs page of the market API quotes them).
  */

@@ -69,7 +69,7 @@ export const pixelPfpSchema = z
   })
   .meta({ id: "PixelPfp" });
 
-/** The shared profile (market-api.md section 2). Strings are never null: "" where absent. */
+/** The shared profile, one per account across the APIs. Strings are never null: "" where absent. */
 export const sharedProfileSchema = z
   .object({
     address: z.string().describe("The account's primary wallet, lowercase."),

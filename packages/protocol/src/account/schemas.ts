@@ -6,14 +6,17 @@ export const addressSchema = z
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
   .transform((value) => value.toLowerCase());
 
-/** The kinds of session (market-api.md section 5); each has its own token prefix and cookie. */
+/**
+ * The kinds of session (docs/market.md, Accounts, sessions and messages); each has its own token
+ * prefix and cookie.
+ */
 export const sessionKindSchema = z.enum(["account", "chat", "access"]);
 
 export type SessionKind = z.infer<typeof sessionKindSchema>;
 
 /**
  * Every kind of session token the server issues: the market's session kinds
- * and the Classic API's access tokens (`classic`, issue 14), which only the
+ * and the Classic API's access tokens (`classic`, the bearer sign-in), which only the
  * classic routes accept.
  */
 export type AnySessionKind = SessionKind | "classic";
@@ -48,8 +51,8 @@ export const nonceSchema = z
   );
 
 /**
- * What a wallet signed, as posted: the fields of the message (market-api.md
- * section 4) and the signature. Used for sign-in, deletion and wallet links.
+ * What a wallet signed, as posted: the fields of the signed message
+ * and the signature. Used for sign-in, deletion and wallet links.
  */
 export const signedEnvelopeSchema = z
   .object({

@@ -4,7 +4,7 @@ import { integerParam } from "../params/index.ts";
 import { CLASSIC_DEFAULT_CHAIN_ID, isoDateTime } from "./common.ts";
 
 /**
- * The Classic API's bearer sign-in (classic-api.md section 5; issue 14).
+ * The Classic API's bearer sign-in (docs/classic.md, Bearer sign-in).
  *
  * A wallet signs `classicSignInMessage`; `POST /classic/auth/sign-in` verifies
  * it and answers an access token for `Authorization: Bearer`. The token

@@ -4,7 +4,7 @@ import { addressString, classicQuery, isoDateTime } from "./common.ts";
 import { classicUserDataSchema } from "./packs.ts";
 
 /**
- * Game chat (issue 14, classic-api.md section 6): one durable room per game,
+ * Game chat (docs/classic.md, Game chat): one durable room per game,
  * read and written over REST; its stream only says that something changed
  * (a refresh signal), so after a gap the client re-reads the messages.
  */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { integerParam } from "../params/index.ts";
 
 /**
- * Shared pieces of the Classic API's wire shapes (classic-api.md section 2).
+ * Shared pieces of the Classic API's wire shapes (docs/classic.md, Reads).
  *
  * Exact identifiers: a token id is a uint256. Where the document says
  * "integer" (`tokenId`, `startTokenId`, …) the server writes an exact JSON
@@ -53,7 +53,7 @@ export const txHashString = (description: string) =>
 export const isoDateTime = (description: string) =>
   z.string().describe(`${description} ISO 8601 date-time (UTC).`);
 
-/** Rarity codes (section 2): 0 not assigned, 1 Common … 5 Mythic. */
+/** Rarity codes: 0 not assigned, 1 Common … 5 Mythic. */
 export const CLASSIC_RARITY_NAMES = [
   "NOT_ASSIGNED",
   "Common",
@@ -76,7 +76,7 @@ export type ClassicPackStatus = (typeof CLASSIC_PACK_STATUSES)[number];
 /** The primary chain: the default wherever a chain is optional (classic-api.md, opening). */
 export const CLASSIC_DEFAULT_CHAIN_ID = 8453;
 
-/** Page-based responses (section 8): `page` from 1, `totalPages` 0 when `total` is 0. */
+/** Page-based responses: `page` from 1, `totalPages` 0 when `total` is 0. */
 export const classicPaginationSchema = z
   .object({
     page: z.number().int().min(1),
@@ -98,7 +98,7 @@ export const CLASSIC_ERROR_CODES = {
   notFound: "NOT_FOUND",
   gameNotFound: "GAME_NOT_FOUND",
   packNotFound: "PACK_NOT_FOUND",
-  /** Game chat (issue 14): a message id not in the game, and an account's posting rate spent. */
+  /** Game chat: a message id not in the game, and an account's posting rate spent. */
   messageNotFound: "MESSAGE_NOT_FOUND",
   chatRateLimited: "CHAT_RATE_LIMITED",
   collectionNotFound: "COLLECTION_NOT_FOUND",
@@ -106,7 +106,7 @@ export const CLASSIC_ERROR_CODES = {
   priceUnavailable: "PRICE_UNAVAILABLE",
   unavailable: "SERVICE_UNAVAILABLE",
   internal: "INTERNAL_ERROR",
-  // Creator workflow (issue 14, classic/drafts).
+  // Creator workflow (classic/drafts).
   forbidden: "FORBIDDEN",
   draftNotFound: "DRAFT_NOT_FOUND",
   draftConfirmed: "DRAFT_CONFIRMED",
@@ -118,7 +118,7 @@ export const CLASSIC_ERROR_CODES = {
   transactionReverted: "TRANSACTION_REVERTED",
   versionConflict: "VERSION_CONFLICT",
   slugTaken: "SLUG_TAKEN",
-  // Recovery, reports and refreshes (classic/tools, issue 14).
+  // Recovery, reports and refreshes (classic/tools).
   transactionNotFound: "TRANSACTION_NOT_FOUND",
   duplicateReport: "DUPLICATE_REPORT",
   reportLimit: "REPORT_LIMIT",
@@ -185,7 +185,7 @@ export const classicQuery = {
  * A game's default slug: its NFT name lowercased, every run of characters
  * other than a-z and 0-9 turned into one `-`, trimmed of `-`, cut to 40
  * characters (`game` when nothing is left), then `-<gameId>`, which makes it
- * unique per factory. Creator-chosen slugs (issue 14) never end in `-<digits>`.
+ * unique per factory. Creator-chosen slugs (the creator workflow) never end in `-<digits>`.
  */
 export function defaultGameSlug(nftName: string, gameId: string | bigint): string {
   const base =

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CLASSIC_RARITY_NAMES, classicPaginationSchema, classicQuery, isoDateTime } from "./common.ts";
 
 /**
- * The Classic creator workflow (classic-api.md section 3; issue 14): drafts,
+ * The Classic creator workflow (docs/classic.md, Creator workflow): drafts,
  * their allowlists, the confirmation of a deployment and later metadata
  * revisions. Limits are exported so clients can check before sending.
  */
@@ -265,7 +265,7 @@ const draftFields = {
   updatedAt: isoDateTime("Last changed."),
 };
 
-/** A draft record (section 2 says "not shown": this is ours). */
+/** A draft record (the Classic document does not show one: this shape is ours). */
 export const classicDraftSchema = z
   .object({
     ...draftFields,
@@ -319,7 +319,7 @@ export const classicDraftDeletedSchema = z
   .object({ success: z.literal(true), message: z.string(), draftId: z.string() })
   .meta({ id: "ClassicDraftDeleted" });
 
-/** An allowlist entry (section 2): only `address` is required. */
+/** An allowlist entry: only `address` is required. */
 export const classicAllowlistEntrySchema = z
   .object({
     address: address("address"),
@@ -347,7 +347,7 @@ export type ClassicWhitelistRequest = z.input<typeof classicWhitelistRequestSche
 
 export const classicWhitelistFinalizeRequestSchema = z.object({ draftId }).strict();
 
-/** The allowlist result of section 2. */
+/** The allowlist result of a draft's allowlist routes. */
 export const classicAllowlistResultSchema = z
   .object({
     success: z.literal(true),

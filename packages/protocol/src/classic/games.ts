@@ -9,7 +9,7 @@ import {
   weiString,
 } from "./common.ts";
 
-/** A trait of a card (section 2: traits, an array of key/value string pairs). */
+/** A trait of a card (traits are an array of key/value string pairs). */
 export const classicTraitSchema = z
   .object({ key: z.string(), value: z.string() })
   .meta({ id: "ClassicTrait" });
@@ -29,7 +29,7 @@ export const CLASSIC_WEAR_NAMES = [
 export const CLASSIC_FOIL_NAMES = ["None", "Standard", "Prize"] as const;
 
 /**
- * Card metadata (section 2). A game's cards are numbered 1..N ("card ids");
+ * Card metadata. A game's cards are numbered 1..N ("card ids");
  * a card covers the card ids `startId..endId` and its weight within its
  * rarity tier is the width of that range. `odds` is the chance in percent
  * that one pack draws this card. `wear` and `foil` are filled only where a

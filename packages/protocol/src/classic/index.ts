@@ -32,7 +32,7 @@ export {
   classicVerifySignatureRequestSchema,
   classicVerifySignatureResponseSchema,
 } from "./auth.ts";
-// Game chat (classic/chat, issue 14).
+// Game chat (classic/chat).
 export type {
   ClassicChatEvent,
   ClassicChatEventData,
@@ -82,7 +82,7 @@ export {
   txHashString,
   weiString,
 } from "./common.ts";
-// Creator workflow (issue 14): drafts, allowlists, confirm, revisions.
+// Creator workflow (classic/drafts): drafts, allowlists, confirm, revisions.
 export type {
   ClassicAllowlistEntry,
   ClassicAllowlistProof,
@@ -330,7 +330,7 @@ export {
   classicStatsQuerySchema,
   classicStatsSchema,
 } from "./stats.ts";
-// Recovery, reactions, reports, refreshes and account statistics (issue 14).
+// Recovery, reactions, reports, refreshes and account statistics (classic/tools).
 export type {
   AdminClassicReportsPage,
   ClassicAccountStats,

@@ -53,7 +53,7 @@ const tokenIdList = z
     `Comma-separated token ids (uint256, decimal digits), at most ${CLASSIC_MAX_TOKEN_IDS}; only these packs.`,
   );
 
-/** The `status` filter of `/range`: exactly the three values section 4 lists. */
+/** The `status` filter of `/range`: exactly the three statuses the Classic document lists for it. */
 export const CLASSIC_RANGE_STATUS_FILTER = ["minted", "rarity_assigned", "burned"] as const;
 export const CLASSIC_RANGE_SORTS = ["latestUpdateTimestamp", "tokenId", "mintedAt", "rarity"] as const;
 
@@ -62,7 +62,7 @@ const sortOrder = z
   .default("desc")
   .describe("`asc` or `desc`; default `desc`.");
 
-/** `GET /classic/range` (section 4). */
+/** `GET /classic/range`: the packs of one game, filtered, sorted and paged. */
 export const classicRangeQuerySchema = z.object({
   contractAddress: z
     .string()
@@ -175,7 +175,7 @@ const rarityFields = {
 export const CLASSIC_PACK_ID_PATTERN = /^[0-9a-f]{24}$/;
 
 /**
- * A pack in a range response (section 2), plus a few facts the live API also
+ * A pack in a range response, plus a few facts the live API also
  * sends. The same shape is every pack list's item (`/range`, `/owner`'s two
  * views, `/recent`'s box view, `/contractAddress/{x}/all`) and, with
  * `isNSFW`, the one-pack answer: the document says the payload may gain
@@ -272,7 +272,7 @@ export const classicUserDataSchema = z
   })
   .meta({ id: "ClassicUserData" });
 
-/** A pack (booster box) in a holdings view (section 2). */
+/** A pack (booster box) in a holdings view. */
 export const classicHoldingsPackSchema = z
   .object({
     ...tokenIdFields,

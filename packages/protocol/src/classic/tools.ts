@@ -12,10 +12,10 @@ import { uint256Param } from "./packs.ts";
 import { classicStatsSchema } from "./stats.ts";
 
 /**
- * The Classic API's signed-in tools (issue 14, "Deliver" items 3 and 4):
+ * The Classic API's signed-in tools (docs/classic.md, Recovery and social tools):
  * event recovery, reactions, reports, metadata refreshes and the signed-in
  * account's statistics. Every write takes the API key and the bearer token
- * (section 5); limits are counted in the database, so they hold across replicas.
+ * (a bearer never replaces the key); limits are counted in the database, so they hold across replicas.
  */
 
 // ---------------------------------------------------------------- recovery
@@ -159,7 +159,7 @@ export type ClassicReportReason = (typeof CLASSIC_REPORT_REASONS)[number];
 export const CLASSIC_REPORT_STATUSES = ["open", "resolved", "dismissed"] as const;
 /** Characters of `details` at most. */
 export const CLASSIC_REPORT_DETAILS_MAX = 1000;
-/** Reports per account per rolling hour (section 8). */
+/** Reports per account per rolling hour (docs/classic.md, Recovery and social tools). */
 export const CLASSIC_REPORTS_PER_HOUR = 10;
 
 /** `POST /classic/reports` body. */

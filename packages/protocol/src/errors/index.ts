@@ -1,11 +1,11 @@
 import { z } from "zod";
 
-/** Error body of the current marketplace API (market-api.md section 7) and of `POST /keys`. */
+/** Error body of the current marketplace API and of `POST /keys`. */
 export const marketErrorSchema = z
   .object({ error: z.string().describe("What went wrong, in words meant for the integrator.") })
   .meta({ id: "MarketError" });
 
-/** Error body of the Classic API (classic-api.md section 7). Clients branch on the status, never on `message`. */
+/** Error body of the Classic API. Clients branch on the status, never on `message`. */
 export const classicErrorSchema = z
   .object({
     success: z.literal(false),
@@ -16,7 +16,7 @@ export const classicErrorSchema = z
 
 export const PREDICT_RATE_LIMIT_CODE = "API_KEY_REQUIRED_OR_RATE_LIMITED";
 
-/** The one 429 body of the prediction feed (predict-api.md section 2). */
+/** The one 429 body of the prediction feed: missing key, invalid key and spent budget alike. */
 export const predictRateLimitSchema = z
   .object({ error: z.literal(PREDICT_RATE_LIMIT_CODE), docs: z.string() })
   .meta({ id: "PredictRateLimited" });

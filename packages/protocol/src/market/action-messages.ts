@@ -1,6 +1,6 @@
 /**
- * The texts a wallet signs for one offchain action (market-api.md section 4,
- * "Release action signature message"): a title line, `Wallet:`, `Nonce:`,
+ * The texts a wallet signs for one offchain action (docs/market.md,
+ * Release actions and pack edits: what is signed): a title line, `Wallet:`, `Nonce:`,
  * `Expires:`, `Action:` with the canonical JSON of the parsed action, and a
  * closing line. Lines joined by "\n", no trailing newline, as `signInMessage`.
  * The builders parse the action themselves, so a hand-serialised action can

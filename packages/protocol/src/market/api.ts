@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** `info.version` of the market OpenAPI document (market-api.md section 9). */
+/** `info.version` of the market OpenAPI document (a date-like string). */
 export const MARKET_API_VERSION = "2026-09-10";
 
 /** The per-minute budgets of a market API key; every route charges one of them. */

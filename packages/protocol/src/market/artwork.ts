@@ -9,7 +9,7 @@ export const REVISION_ACTIONS = ["create", "edit", "announce", "reschedule", "ca
 export type RevisionAction = (typeof REVISION_ACTIONS)[number];
 
 /**
- * Artwork (market-api.md section 1): the visual part of a release, read
+ * Artwork: the visual part of a release, read
  * from its design, and the history of that artwork by release revision.
  */
 

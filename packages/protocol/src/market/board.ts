@@ -3,7 +3,7 @@ import { integerParam } from "../params/index.ts";
 import { runtimeVersionSchema } from "./releases.ts";
 
 /**
- * The Board (market-api.md section 1): leaderboards of creators and
+ * The Board: leaderboards of creators and
  * collectors built from the indexer's projection of the market runtimes'
  * claims. Chain quantities (packs, volume) are decimal strings.
  */

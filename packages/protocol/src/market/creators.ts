@@ -4,7 +4,7 @@ import { addressSchema } from "../account/schemas.ts";
 import { releaseSchema } from "./release-resource.ts";
 
 /**
- * Creators (market-api.md section 1): a wallet's public page. A creator is
+ * Creators: a wallet's public page. A creator is
  * named by a wallet; the profile, follows and releases belong to the account
  * holding it, the onchain drops to the wallet itself.
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The claims `head` object (market-api.md section 2): the state of one
+ * The claims `head` object: the state of one
  * indexer scope's projection, sent beside reads built from it so a client can
  * tell how fresh they are. Block numbers and times are integers; absent
  * values are 0 or "" (never null).

@@ -4,7 +4,7 @@ import { dmUnreadSchema } from "../account/social.ts";
 import { releaseStatusSchema } from "./releases.ts";
 
 /**
- * Live updates (market-api.md section 1): a server-sent event stream of
+ * Live updates (docs/live-updates.md): a server-sent event stream of
  * refresh signals. An event says what changed; the client re-reads the REST
  * resource it names. The numbers here are the server's documented policy.
  */

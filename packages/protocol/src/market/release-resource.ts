@@ -4,7 +4,7 @@ import { integerParam } from "../params/index.ts";
 import { DESIGN_MASKS, DESIGN_PATTERNS, RELEASE_STATUSES, releaseIdSchema } from "./releases.ts";
 
 /**
- * The Release resource as the server answers it (market-api.md section 2):
+ * The Release resource as the server answers it:
  * the draft fields the creator signed, plus what the server keeps. Plain
  * output schemas (no transforms): the values were normalised when the
  * action was parsed, so these only describe them.
@@ -99,7 +99,7 @@ export type ReleaseList = z.infer<typeof releaseListSchema>;
 /** Releases per page of `GET /market/releases`. */
 export const RELEASE_PAGE_SIZE = 50;
 
-/** The one integer query parameter of `GET /market/releases` (market-api.md section 8: 0 to 10000). */
+/** The one integer query parameter of `GET /market/releases` (its limits allow 0 to 10000). */
 export const releaseListQuerySchema = z.object({
   offset: integerParam("offset", {
     min: 0,

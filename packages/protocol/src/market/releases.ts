@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The release catalog's model (market-api.md section 2: Release, Design,
+ * The release catalog's model (Release, Design,
  * Card): what a creator sets in a draft, with its size limits, and the
  * statuses a release moves through. Every schema here normalises (trims,
  * NFC, lowercases colours) and is strict (an unknown key is an error), and its
@@ -119,7 +119,7 @@ export const releaseIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "releaseId must be 1 to 64 letters, digits, - or _");
 
-/** Onchain ids (drop ids, pack ids): a uint256 as a decimal string (market-api.md section 8). */
+/** Onchain ids (drop ids, pack ids): a uint256 as a decimal string, never a JSON number. */
 export const dropIdSchema = z
   .string()
   .regex(/^[1-9][0-9]{0,77}$/, "must be a decimal string of up to 78 digits, first digit 1 to 9");

@@ -104,7 +104,7 @@ export const marketRuntimeCatalogSchema = z
   })
   .meta({ id: "MarketRuntimeCatalog" });
 
-/** `GET /market/runtime/{version}/claims` (market-api.md sections 4 and 8). */
+/** `GET /market/runtime/{version}/claims` (docs/market.md, Indexed market: runtime catalog and claims). */
 export const claimsQuerySchema = z.object({
   owner: z
     .string({ error: "owner is required (a 0x-prefixed 20-byte hex address)" })
@@ -136,7 +136,7 @@ export const marketClaimSchema = z
   })
   .meta({ id: "MarketClaim" });
 
-/** The claims list response (market-api.md section 2). */
+/** The claims list response: a page of claims and the `head` they were read at. */
 export const claimListSchema = z
   .object({
     items: z

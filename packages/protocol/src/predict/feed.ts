@@ -6,7 +6,7 @@ import { PREDICT_MARKET_STATES, PREDICT_SIDES, predictBlockSchema } from "./mark
 
 /**
  * The prediction feed's stream, portfolio, points, media and legacy shapes
- * (predict-api.md sections 4 and 6; issue 15). Amounts are integer strings
+ * (docs/predict.md). Amounts are integer strings
  * (Wei of WETH, or share units: one winning share redeems for 1 Wei).
  */
 

@@ -3,8 +3,8 @@ import { integerParam } from "../params/index.ts";
 import { address, addressInput, bps, hash, shares, uintString, wei } from "./common.ts";
 
 /**
- * The prediction feed's market and quote shapes (predict-api.md sections 2
- * and 4; issue 15). Amounts are integer strings: WETH values in Wei, shares
+ * The prediction feed's market and quote shapes
+ * (docs/predict.md). Amounts are integer strings: WETH values in Wei, shares
  * in share units (one winning share redeems for 1 Wei of WETH).
  * Probabilities and prices are basis points (10000 = 100%).
  */

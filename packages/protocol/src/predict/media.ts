@@ -2,7 +2,7 @@ import { z } from "zod";
 import { address } from "./common.ts";
 
 /**
- * A market's media (issue 15, item 6): the art the feed generates for every
+ * A market's media: the art the feed generates for every
  * market and the image an operator set, if any. Every URL is one of the
  * server's: the art route, or the signed image proxy (never the operator's
  * original URL).

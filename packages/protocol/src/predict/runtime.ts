@@ -2,7 +2,7 @@ import { z } from "zod";
 import { predictBlockSchema } from "./markets.ts";
 
 /**
- * Freshness bounds of the prediction feed's projection (issue 15). Past any
+ * Freshness bounds of the prediction feed's projection. Past any
  * of them every read route answers 503 `PROJECTION_STALE` (not cacheable)
  * and nothing is rebuilt from the chain:
  * - the indexer has not observed the chain for `maxObservationAgeSeconds`;

@@ -95,7 +95,7 @@ export interface ClassicMetadataFixture {
   createdAt?: Date;
 }
 
-/** One metadata revision row, as issue 14's routes or the metadata store write it. */
+/** One metadata revision row, as the creator routes or the metadata store write it. */
 export async function insertClassicMetadata(db: Database, fixture: ClassicMetadataFixture) {
   await sql`
     INSERT INTO classic_metadata

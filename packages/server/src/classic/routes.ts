@@ -20,16 +20,16 @@ const search = { kind: "classic", class: "search", key: true } as const;
 /** The marketplace-standard metadata routes: neither credential, 2,000 per minute per client. */
 const publicMetadata = { kind: "classic", class: "metadata", key: false } as const;
 
-/** API-key writes (section 8: search and API-key writes share a class). */
+/** API-key writes (search and API-key writes share a quota class). */
 const write = { kind: "classic", class: "search", key: true } as const;
-/** Bearer-only routes (section 5): no key; the write class's budget per client instead. */
+/** Bearer-only routes: no key; the write class's budget per client instead. */
 const bearerOnly = { kind: "classic", class: "search", key: false } as const;
 
-/** Answers vary on the image-proxy header (section 4): original or proxied image URLs. */
+/** Answers vary on the image-proxy header (`X-Bypass-Image-Proxy`): original or proxied image URLs. */
 const IMAGE_VARY = ["x-bypass-image-proxy"] as const;
 
 /**
- * Cache classes of section 8, as declarations:
+ * The Classic API's cache classes, as declarations:
  * - `state`: fast-changing pack and game state, about 5 seconds;
  * - `stable`: stable metadata and analytics, 5 minutes;
  * - `holdings`: holdings by wallet, 30 seconds.
@@ -43,7 +43,7 @@ const holdings = cache.shared(30, [CLASSIC_INDEXER_SOURCE, CLASSIC_METADATA_SOUR
 
 /**
  * The classic surface (`/classic`), every route and its rules: the quota
- * class it charges (section 8), whether it needs the API key, whether it
+ * class it charges, whether it needs the API key, whether it
  * needs the bearer (`session: "classic"`: with `key: true` "API-KEY and
  * bearer", with `key: false` "bearer only"), its cache policy. Nothing else
  * declares these; route files define schemas, documentation and handlers only.
@@ -92,7 +92,7 @@ export const CLASSIC_ROUTES = {
   "GET /eth-price": { access: read, cache: cache.shared(30, []) },
   "GET /price-chart/:addressOrSlug": { access: read, cache: cache.shared(30, [CLASSIC_INDEXER_SOURCE]) },
   "GET /collection/:contractAddress/stats": { access: read, cache: state },
-  // Bearer sign-in (classic/auth, issue 14).
+  // Bearer sign-in (classic/auth).
   "GET /auth/nonce": { access: read, cache: cache.noStore },
   "POST /auth/sign-in": { access: write, cache: cache.noStore },
   "GET /auth/session": { access: read, session: "classic", cache: cache.private },
@@ -103,7 +103,7 @@ export const CLASSIC_ROUTES = {
   "POST /auth/verify-signature": { access: write, cache: cache.noStore },
   "POST /generate-slug": { access: write, session: "classic", cache: cache.noStore },
   "POST /metadata/draft": { access: write, session: "classic", cache: cache.noStore },
-  // Creator workflow (classic/drafts, issue 14): drafts, allowlists, confirm, revisions.
+  // Creator workflow (classic/drafts): drafts, allowlists, confirm, revisions.
   "POST /metadata/draft/poll": { access: write, session: "classic", cache: cache.noStore, idempotent: true },
   "GET /metadata/draft": { access: read, session: "classic", cache: cache.private },
   "GET /metadata/draft/:draftId": { access: read, session: "classic", cache: cache.private },
@@ -113,7 +113,7 @@ export const CLASSIC_ROUTES = {
   "GET /metadata/draft/:draftId/whitelist/proof": { access: read, cache: cache.noStore },
   "POST /metadata/confirm": { access: bearerOnly, session: "classic", cache: cache.noStore },
   "PUT /metadata/:addressOrSlug": { access: bearerOnly, session: "classic", cache: cache.noStore },
-  // Recovery, reactions, reports, refreshes, account statistics (classic/tools, issue 14):
+  // Recovery, reactions, reports, refreshes, account statistics (classic/tools):
   // every bearer route is "API-KEY and bearer"; the counts are a key-only read.
   "GET /events/:txHash": { access: write, session: "classic", cache: cache.noStore },
   "PUT /reactions": { access: write, session: "classic", cache: cache.noStore },
@@ -122,7 +122,7 @@ export const CLASSIC_ROUTES = {
   "POST /reports": { access: write, session: "classic", cache: cache.noStore },
   "POST /refresh": { access: write, session: "classic", cache: cache.noStore },
   "GET /stats/me": { access: read, session: "classic", cache: cache.private },
-  // Game chat (classic/chat, issue 14): durable messages, and their stream of refresh signals
+  // Game chat (classic/chat): durable messages, and their stream of refresh signals
   // (long-lived, outside the in-flight cap, the market live streams' budget and caps).
   "GET /chat/:contractAddress": { access: read, cache: cache.noStore },
   "POST /chat/:contractAddress": { access: write, session: "classic", cache: cache.noStore },

@@ -28,7 +28,7 @@ export interface DemoClassicActivityOptions {
 }
 
 /**
- * The Classic write side made visible (issue 14): a creator signs in,
+ * The Classic write side made visible: a creator signs in,
  * drafts a game, sets an allowlist, deploys it through the drop factory on
  * the dev chain, confirms and waits until it is ready; an allowlisted wallet
  * mints packs with the proof from the API; later the creator publishes a

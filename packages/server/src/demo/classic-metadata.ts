@@ -62,7 +62,7 @@ export const letters = (value: bigint) => {
 /**
  * The demo's classic metadata: as games appear in the projection, two of
  * every three (those whose game id is not a multiple of 3) get creator
- * ("user") metadata through the metadata store, the path issue 14's creator
+ * ("user") metadata through the metadata store, the path the creator
  * routes take: a description, links, a creator slug and six cards with names,
  * rarities, card-id ranges and our generated art. The others keep the
  * default metadata. The first published games are featured until `featured`

@@ -46,7 +46,7 @@ const expectApiError = async (promise: Promise<unknown>, status: number, code: s
 };
 
 /**
- * The creator workflow end to end (issue 14, "Done when"): a creator signs in
+ * The creator workflow end to end: a creator signs in
  * with the SDK, drafts a game, sets an allowlist, deploys through the drop
  * factory from the linked wallet with the draft's root, an allowlisted wallet
  * mints with our proof and another is refused by the contract, the creator

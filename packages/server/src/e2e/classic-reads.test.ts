@@ -138,7 +138,7 @@ const position = (event: Pick<ClassicActivityEvent, "blockNumber" | "logIndex">)
   `${event.blockNumber}:${event.logIndex}`;
 
 /**
- * The Classic API's reads end to end (issue 13, "Done when"): dev-chain
+ * The Classic API's reads end to end: dev-chain
  * transactions (the seeded simulator's and this test's own) → the indexer
  * (driven by hand) → `/classic/…` over real HTTP. Every expectation is read
  * from the contracts with viem, never from the projection.

@@ -19,7 +19,7 @@ const PUBLIC_URL = "https://api.mkt.test";
 const COLLECTOR = DEV_ACCOUNT_ROLES.marketOperator;
 
 /**
- * Recovery end to end (issue 14, "Done when"): the indexer is made to skip one
+ * Recovery end to end: the indexer is made to skip one
  * classic transaction's logs (the fault-injection seam), the reads show the
  * wrong state, `GET /classic/events/{txHash}` over HTTP and through the SDK
  * repairs it so the reads match the chain, and a second call applies and

@@ -11,7 +11,7 @@ const CREATOR = DEV_ACCOUNT_ROLES.firstUser;
 const TRADER = DEV_ACCOUNT_ROLES.firstUser + 1;
 
 /**
- * `/predict/v9/markets` end to end (issue 15, "Done when"): dev-chain
+ * `/predict/v9/markets` end to end: dev-chain
  * transactions → the indexer (driven by hand) → HTTP → the SDK. Paging
  * while markets are created sees each market exactly once; every
  * expectation is read from the chain (MarketCreated logs, contract state

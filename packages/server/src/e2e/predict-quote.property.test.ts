@@ -8,7 +8,7 @@ import { setupDevChain, type TestChain } from "../_test/dev-chain.ts";
 import { indexPredict, predictTrading } from "../_test/predict-trading.ts";
 
 /**
- * Issue 15, "Done when": for random markets, sides and amounts, executing
+ * The quote's guarantee: for random markets, sides and amounts, executing
  * the buy at the quoted block never yields fewer shares than quoted, and the
  * quote is within one unit of the exact result. The dev chain runs no demo
  * activity (setupDevChain mines only the test's transactions) and every buy

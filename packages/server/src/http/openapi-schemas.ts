@@ -13,7 +13,7 @@ export interface SchemaComponents {
   resolve<T extends { components: { schemas: Record<string, JsonObject> } }>(document: T): T;
 }
 
-/** What `components.schemas` names may look like (OpenAPI 3.1, section 4.8.7.1). */
+/** What `components.schemas` names may look like (OpenAPI 3.1, Components Object). */
 const COMPONENT_NAME = /^[a-zA-Z0-9._-]+$/;
 /** Stands for a component's final name until every schema of the document is known. */
 const PENDING = "#/$pending/";

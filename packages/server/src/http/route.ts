@@ -22,7 +22,7 @@ export type Access =
    * (one opaque 429). `key: false`: the class's per-client budget instead, for
    * the public marketplace-standard metadata routes and, with `session:
    * "classic"`, the bearer-only routes. With `session: "classic"` and
-   * `key: true` a route needs both (section 5: "API-KEY and bearer"); a bearer
+   * `key: true` a route needs both ("API-KEY and bearer"); a bearer
    * never replaces the key.
    */
   | { kind: "classic"; class: ClassicClass; key: boolean }
@@ -67,7 +67,7 @@ export interface RouteDeclaration {
   access: Access;
   /**
    * The session kind the route needs, checked after the API key: a market
-   * kind (market-api.md section 5) on market routes, `classic` (the Classic
+   * kind (docs/market.md, Accounts, sessions and messages) on market routes, `classic` (the Classic
    * API's bearer token, 401 in the classic body when missing, expired,
    * revoked or invalid) on classic routes.
    */

@@ -9,8 +9,8 @@ const addressHash = (address: string) => createHash("sha256").update(address).di
 /**
  * `POST /market/account/delete`: a fresh deletion signature by the session's
  * own wallet. Removes the account's hosted data (the foreign keys cascade),
- * signs out every device, and keeps the minimal records market-api.md
- * section 5 lists: revoked session hashes and a deletion audit row without
+ * signs out every device, and keeps the minimal records that prevent
+ * reuse of deleted sessions: revoked session hashes and a deletion audit row without
  * addresses.
  */
 export function createAccountDeletion({ db, envelopes, revocations }: AccountServiceDeps) {

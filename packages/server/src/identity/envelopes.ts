@@ -6,7 +6,7 @@ import type { Clock, SlidingWindowLimiter } from "../quotas/limiter.ts";
 import type { Budget } from "../quotas/policies.ts";
 import type { WalletSignatureVerifier } from "./wallet-signatures.ts";
 
-/** market-api.md section 5: `expires` at most five minutes ahead. */
+/** A signed envelope's `expires` is at most five minutes ahead. */
 export const MAX_SIGNATURE_WINDOW_MS = 5 * 60_000;
 
 /** The refusal of a signed envelope whose nonce was already spent. */
@@ -76,7 +76,7 @@ export interface EnvelopeCheckOptions {
 
 /**
  * Signed envelopes (sign-in, deletion, wallet-link proofs) and their nonces,
- * following market-api.md section 5. A caller verifies an envelope first and
+ * following docs/market.md, Accounts, sessions and messages. A caller verifies an envelope first and
  * consumes its nonce in the transaction that acts on it, so nobody can burn
  * another wallet's nonce and a nonce is spent only with the change it allows.
  */

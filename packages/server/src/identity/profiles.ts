@@ -13,7 +13,7 @@ export function createImageUrls(publicUrl: string) {
 }
 
 /**
- * Reads the shared profile (market-api.md section 2) of an account: one query
+ * Reads the shared profile of an account: one query
  * for the account, its pictures and its X connection, one for its pixel pfps.
  */
 export function createProfileReader({ db, publicUrl }: { db: Database; publicUrl: string }) {

@@ -72,7 +72,7 @@ const WRONG_KIND: Record<SessionKind, Partial<Record<AnySessionKind, string>>> =
 };
 
 /**
- * Session authentication of one route (market-api.md section 5). Tokens are
+ * Session authentication of one route. Tokens are
  * read from headers and the proxy's cookies only, never from a URL.
  *
  * - account and chat sessions, direct: `Authorization: Bearer <token>`, with

@@ -66,7 +66,7 @@ export const SESSIONS_CHANNEL = "mkt_sessions";
 
 /**
  * Wallet sign-in and every session kind (account, chat, access), following
- * market-api.md sections 3 and 5, and the account services that end
+ * docs/market.md, Accounts, sessions and messages, and the account services that end
  * sessions: `wallets` (links, each proven by the wallet's own signature) and
  * `deletion`. A session is bound to the wallet that signed in and acts only
  * as that wallet. The Classic API's bearer tokens reuse this model.

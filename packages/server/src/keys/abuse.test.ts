@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 
-// The holes of issue 10, each reproduced over the API as an attacker would.
+// Ways around the per-IP key limits and budgets, each reproduced over the API as an attacker would.
 const create = (t: TestApp, ip: string, headers: Record<string, string> = {}) =>
   t.app.server.inject({
     method: "POST",

@@ -104,7 +104,8 @@ export const MARKET_ROUTES = {
   "GET /account/releases": { access: read, session: "account", cache: cache.private, proxy: true },
 
   // Live updates (server-sent events): long-lived, outside the in-flight cap, never cached.
-  // Not served by the first-party proxy yet (its streams would be budgeted per client group).
+  // Also served by the first-party proxy: anonymous proxied streams spend the proxy's stream budget and
+  // count per client network, with the session cookie the account's budget and cap.
   "GET /live": { access: stream, cache: cache.noStore, stream: true, proxy: true },
   "GET /account/live": {
     access: stream,
@@ -114,7 +115,7 @@ export const MARKET_ROUTES = {
     proxy: true,
   },
 
-  // Accounts and sessions (market-api.md sections 3 and 5)
+  // Accounts and sessions (docs/market.md, Accounts, sessions and messages)
   "POST /account/session": { access: write, cache: cache.noStore, proxy: true },
   "GET /account/session": { access: read, session: "account", cache: cache.private, proxy: true },
   "DELETE /account/session": { access: write, session: "account", cache: cache.noStore, proxy: true },

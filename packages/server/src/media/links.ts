@@ -3,7 +3,7 @@ import { hmac } from "../secrets/index.ts";
 import type { ImageProxyPolicy } from "./proxy-policy.ts";
 
 /**
- * Image URLs in classic answers (section 4). An image the proxy will serve
+ * Image URLs in classic answers. An image the proxy will serve
  * (the proxy policy accepts it: http(s), port 80 or 443, a host on
  * `IMAGE_PROXY_HOSTS`) is rewritten to the image route of ours,
  * `/classic/image/{signature}?url=…`, which fetches it (size and type limits,

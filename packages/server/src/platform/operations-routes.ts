@@ -17,7 +17,7 @@ export interface PublishedDocument {
   build(): Record<string, unknown>;
 }
 
-// Whether an `Accept` header prefers JSON to HTML (RFC 9110, section 12.5.1): each is weighed
+// Whether an `Accept` header prefers JSON to HTML (RFC 9110, Accept): each is weighed
 // by the most specific range that names it (`application/json` before `application/*` before
 // `*/*`), and HTML wins a tie, so browsers and a bare `*/*` get the page and
 // `Accept: application/json` the JSON.

@@ -71,7 +71,7 @@ export function createReferenceAssets(bundlePath: string): () => Promise<Referen
 }
 
 /**
- * Whether an `Accept-Encoding` header admits gzip (RFC 9110, section 12.5.3): `gzip` (or its
+ * Whether an `Accept-Encoding` header admits gzip (RFC 9110, Accept-Encoding): `gzip` (or its
  * alias `x-gzip`) with a weight above zero, or, when neither is named, `*` with one.
  */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {

@@ -1,6 +1,6 @@
 import { PREDICT_FRESHNESS_BOUNDS, predictErrorSchema, predictRateLimitSchema } from "@mkt/protocol";
 
-/** The one 429 of every route of the feed (sections 5 and 7): missing key, invalid key and spent budget alike. */
+/** The one 429 of every route of the feed: missing key, invalid key and spent budget alike. */
 export const keyRefused = {
   description:
     'API key missing or invalid, or the per-IP budget (100 requests per minute per client IP) spent: one identical answer `{error: "API_KEY_REQUIRED_OR_RATE_LIMITED", docs}`.',

@@ -1,5 +1,5 @@
 /**
- * Section 5's ownership rule: a creator resource (a draft, a game, a chat to
+ * The Classic ownership rule: a creator resource (a draft, a game, a chat to
  * moderate) belongs to the account when its creator wallet is one of the
  * wallets linked to the account now.
  */

@@ -86,7 +86,7 @@ Refusals, in the classic body \`{success:false, message, error}\`:
 
 Access: API-KEY (the search and API-key write budget).`;
 
-/** The Classic API's bearer sign-in (issue 14): nonce, sign-in, the signed-in session, sign-out; and the live flow. */
+/** The Classic API's bearer sign-in: nonce, sign-in, the signed-in session, sign-out; and the live flow. */
 export function classicAuthRoutes({ auth }: { auth: ClassicAuthService }): RouteSpec[] {
   return [
     defineRoute({

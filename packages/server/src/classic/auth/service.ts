@@ -51,7 +51,7 @@ export interface ClassicLiveUser {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Classic API bearer tokens (classic-api.md section 5, issue 14), built on the
+ * Classic API bearer tokens (docs/classic.md, Bearer sign-in), built on the
  * market's account model: the same accounts and wallet links, the same signed
  * envelope checks (time window, EOA then ERC-1271/6492 verification,
  * failed-verification budgets, single-use nonces) and the same session table,

@@ -55,7 +55,7 @@ const gameErrors = {
   404: { description: "No game with this address or slug on the chain (`GAME_NOT_FOUND`)." },
 };
 
-/** The game chat (issue 14): messages per game, and their stream. */
+/** The game chat: messages per game, and their stream. */
 export function classicChatRoutes({ chat, hub }: { chat: ClassicChatService; hub: LiveHub }): RouteSpec[] {
   return [
     defineRoute({

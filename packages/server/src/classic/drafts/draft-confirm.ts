@@ -37,7 +37,7 @@ function confirmation(row: DraftRow, version: number | null): ClassicConfirm {
   };
 }
 
-/** The deployment's checks against the draft (section 3 step 4), in order. */
+/** The deployment's checks against the draft when `POST /classic/metadata/confirm` attaches it, in order. */
 function checkDeployment(actor: CreatorActor, row: DraftRow, game: GameDeployment) {
   if (!controlsWallet(actor, game.creator))
     throw forbidden("the game was deployed by a wallet not linked to the signed-in account");
@@ -77,7 +77,7 @@ export function createDraftConfirmation({
   return {
     /**
      * Attaches a deployment transaction to a draft after reading its receipt
-     * (section 3 step 4). Idempotent: the same draft and transaction answer
+     * (the workflow's confirm step). Idempotent: the same draft and transaction answer
      * the same result; another transaction for a confirmed draft is 409.
      */
     async confirm(

@@ -109,7 +109,10 @@ Answer: \`{success, draftId, drafts, draftGame, createGame, draft}\`: \`draftId\
 
 ${ownership} ${keyAndBearer}`;
 
-/** The creator workflow (section 3): drafts, allowlists and proofs, confirm, revisions; and the live-compatible routes. */
+/**
+ * The creator workflow (docs/classic.md, Creator workflow): drafts, allowlists and proofs, confirm,
+ * revisions; and the live-compatible routes.
+ */
 export function classicDraftRoutes({
   drafts,
   factory,

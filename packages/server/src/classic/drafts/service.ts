@@ -10,9 +10,9 @@ import { createDraftStore } from "./draft-store.ts";
 import { createSlugGenerator } from "./live-drafts.ts";
 
 /**
- * The Classic creator workflow (section 3): drafts and their autosaves,
+ * The Classic creator workflow (docs/classic.md, Creator workflow): drafts and their autosaves,
  * allowlists and proofs, the confirmation of a deployment, and later
- * revisions. Ownership (section 5): a draft or game is reachable only when
+ * revisions. Ownership: a draft or game is reachable only when
  * its creator wallet is linked to the asking account now (403 otherwise).
  */
 export function createClassicDraftService({

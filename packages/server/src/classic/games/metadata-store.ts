@@ -27,7 +27,7 @@ export type StoredCard = z.output<typeof storedCardSchema>;
 
 export const storedCardsSchema = z.array(storedCardSchema).min(1).max(1000);
 
-/** What a revision publishes (issue 14's confirm and PUT routes, the demo). */
+/** What a revision publishes (the creator workflow's confirm and PUT routes, the demo). */
 export interface MetadataRevisionInput {
   game: z.input<typeof storedGameMetadataSchema>;
   cards: z.input<typeof storedCardSchema>[];

@@ -3,7 +3,7 @@ import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import { keyAndBearerAccess as keyAndBearer, keyRefused } from "../responses.ts";
 import type { ClassicRecoveryService } from "./recovery.ts";
 
-/** `GET /classic/events/{txHash}`: event recovery (section 4, issue 14). */
+/** `GET /classic/events/{txHash}`: event recovery (docs/classic.md, Recovery and social tools). */
 export function classicRecoveryRoutes({ recovery }: { recovery: ClassicRecoveryService }): RouteSpec[] {
   return [
     defineRoute({

@@ -29,7 +29,7 @@ export const recoveryUnavailable = () =>
   });
 
 /**
- * `GET /classic/events/{txHash}` (classic-api.md section 4, issue 14):
+ * `GET /classic/events/{txHash}` (docs/classic.md, Recovery and social tools):
  * re-reads a transaction's receipt on the classic chain and re-applies the
  * logs the projection lacks through the indexer's own apply step. Repeating
  * it applies nothing.

@@ -51,7 +51,7 @@ export const duplicateReport = () =>
   );
 
 /**
- * Reports of games and packs (section 8: 10 per hour per account). Both
+ * Reports of games and packs (at most 10 per hour per account). Both
  * rules are read from the database inside one transaction that holds the
  * account's advisory lock, so they hold across replicas and concurrent
  * requests; the unique index on open reports backs the duplicate rule.

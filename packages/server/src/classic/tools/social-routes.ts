@@ -41,7 +41,7 @@ export interface ClassicSocialRouteDeps {
   accountStats: ClassicAccountStatsService;
 }
 
-/** Reactions, reports, refreshes and the signed-in account's statistics (issue 14). */
+/** Reactions, reports, refreshes and the signed-in account's statistics (classic/tools). */
 export function classicSocialRoutes({
   reactions,
   reports,

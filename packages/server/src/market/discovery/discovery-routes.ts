@@ -5,7 +5,7 @@ import { appProxySurface, classicSurface, marketSurface, predictSurface } from "
 import type { Budget, QuotaPolicies } from "../../quotas/policies.ts";
 
 /**
- * The path of the live-updates stream (issue 12, part 3). Discovery names it;
+ * The path of the live-updates stream (docs/live-updates.md). Discovery names it;
  * the stream route itself is defined by the live-updates area.
  */
 export const LIVE_STREAM_PATH = "/market/live";

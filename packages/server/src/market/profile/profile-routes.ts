@@ -8,7 +8,7 @@ import { notFound } from "../../errors.ts";
 import { defineRoute } from "../../http/route.ts";
 import type { ProfileReader } from "../../identity/index.ts";
 
-/** `GET /market/support/identity/profiles/x/{username}`: the shared profile lookup (market-api.md section 4). */
+/** `GET /market/support/identity/profiles/x/{username}`: the shared profile lookup by X username. */
 export function profileLookupRoute(profiles: ProfileReader) {
   return defineRoute({
     method: "GET",

@@ -107,8 +107,8 @@ function artworkOf(row: ReleaseRow): string[] {
 }
 
 /**
- * The offchain release catalog: signed actions (market-api.md section 4,
- * "Release action signature message") and the public reads. Every accepted
+ * The offchain release catalog: signed actions (docs/market.md,
+ * Release actions and pack edits: what is signed) and the public reads. Every accepted
  * action bumps `market-releases`, the read cache's source of the reads.
  */
 /**

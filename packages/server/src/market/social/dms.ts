@@ -6,7 +6,7 @@ import { idCursor, type PagedServiceDeps, type PageRequest, toPage } from "../..
 import { type Actor, blocksBetween, type Executor, requireAccount } from "./directory.ts";
 
 /**
- * Direct messages between two accounts (market-api.md sections 1 and 4).
+ * Direct messages between two accounts.
  *
  * One thread per pair of accounts (`account_a < account_b`). Each side keeps
  * the id of the newest message it has seen (`seen_a`, `seen_b`); a message

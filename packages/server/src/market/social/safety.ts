@@ -5,7 +5,7 @@ import { newId } from "../../identity/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
 import { type Actor, requireAccount } from "./directory.ts";
 
-/** market-api.md section 8: abuse reports are kept 90 days. */
+/** Abuse reports are kept 90 days, then expire. */
 export const REPORT_RETENTION_MS = 90 * 24 * 3_600_000;
 
 type Report = Extract<AccountAction, { kind: "report" }>;

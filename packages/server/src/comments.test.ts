@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-// A comment is read by someone who has only the repository (STYLE.md, Comments and names): it states
-// the rule or the reason itself, never "issue 12", and never a numbered section of a document that
+// A comment is read by someone who has only the repository: it states
+// the rule or the reason itself, never an issue's number, and never a numbered section of a document that
 // is not in the repository; where we describe the rule ourselves, it names our doc and its heading.
 // Checked on every tracked .ts file of packages/ and bench/, and on small sources that break it.
 

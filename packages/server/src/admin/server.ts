@@ -9,7 +9,7 @@ import {
   adminKeyPatchSchema,
   adminKeySchema,
 } from "@mkt/protocol";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import type { z } from "zod";

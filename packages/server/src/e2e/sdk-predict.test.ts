@@ -174,7 +174,12 @@ describe("SDK client.predict", () => {
         // A reorg below the finalized head: `resync`, and a full re-read.
         const before = recorded.seen.length;
         await moveHead(`- 2`);
-        const reread = await recorded.until((s) => !s.stale, before);
+        // The snapshot of the rewound head (another event may deliver a snapshot first).
+        const rewound = BigInt(first.block!.number) - 2n;
+        const reread = await recorded.until(
+          (s) => !s.stale && s.block !== null && BigInt(s.block.number) === rewound,
+          before,
+        );
         expect(calls.page).toBe(2);
         expect(BigInt(reread.block!.number)).toBe(BigInt(first.block!.number) - 2n);
         await moveHead(`+ 2`);

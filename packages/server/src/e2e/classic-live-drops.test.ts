@@ -147,6 +147,24 @@ describe("Classic drops of the live contracts on the dev chain", () => {
 
   const publicClient = () => chain.clients.publicClient;
   const send = async (hash: Promise<Hex>) => waitForSuccess(publicClient(), await hash);
+  /** The indexer's RPC, refusing every `eth_call` until `letViewsThrough()`. */
+  const viewsFailingClient = () => {
+    let viewsFail = true;
+    const client = createPublicClient({
+      transport: custom({
+        request: async ({ method, params }) => {
+          if (method === "eth_call" && viewsFail) throw new Error("eth_call refused by test");
+          return chain.chain.provider.request({ method, params } as never);
+        },
+      }),
+    });
+    return {
+      client,
+      letViewsThrough: () => {
+        viewsFail = false;
+      },
+    };
+  };
   const addressOf = (account: number) => chain.clients.accounts[account]!.address;
   const factory = () => chain.deployment.contracts["DropFactory"]!.address;
 
@@ -478,15 +496,7 @@ describe("Classic drops of the live contracts on the dev chain", () => {
 
     it("reads nothing until the listed drop's token is found: a failed view read fails the step, and is retried", async () => {
       const database = await setupDatabase();
-      let viewsFail = true;
-      const client = createPublicClient({
-        transport: custom({
-          request: async ({ method, params }) => {
-            if (method === "eth_call" && viewsFail) throw new Error("eth_call refused by test");
-            return chain.chain.provider.request({ method, params } as never);
-          },
-        }),
-      });
+      const { client, letViewsThrough } = viewsFailingClient();
       const indexer = createScopeIndexer({
         db: database.db,
         logger,
@@ -504,7 +514,7 @@ describe("Classic drops of the live contracts on the dev chain", () => {
           { next_block: creation.blockNumber.toString() },
         ]);
         expect(await rows("SELECT count(*)::int AS n FROM chain_events")).toEqual([{ n: 0 }]);
-        viewsFail = false;
+        letViewsThrough();
         await indexer.syncOnce();
         expect(await rows("SELECT packs_minted, mint_volume FROM classic_games")).toEqual([
           { packs_minted: "6", mint_volume: mints.reduce((sum, entry) => sum + entry.paid, 0n).toString() },
@@ -689,16 +699,7 @@ describe("Classic drops of the live contracts on the dev chain", () => {
 
     it("gets its offers and tokens per mint from the drop's views, not zeros; a failed view read writes nothing and is retried", async () => {
       const database = await setupDatabase();
-      // The indexer's RPC, failing every eth_call until the test lets it through.
-      let viewsFail = true;
-      const client = createPublicClient({
-        transport: custom({
-          request: async ({ method, params }) => {
-            if (method === "eth_call" && viewsFail) throw new Error("eth_call refused by test");
-            return chain.chain.provider.request({ method, params } as never);
-          },
-        }),
-      });
+      const { client, letViewsThrough } = viewsFailingClient();
       const [scope] = scopesOf([deployment]);
       expect(scope!.id).toBe(scopeIds.classic(8453, deployment.contracts["DropFactory"]!.address));
       const indexer = createScopeIndexer({
@@ -720,7 +721,7 @@ describe("Classic drops of the live contracts on the dev chain", () => {
         const [head] = (await rows("SELECT next_block FROM indexer_heads")) as { next_block: string }[];
         expect(BigInt(head!.next_block)).toBe(BigInt(deployment.contracts["DropFactory"]!.startBlock));
 
-        viewsFail = false;
+        letViewsThrough();
         await indexer.syncOnce();
         const views = await viewsOf(chain, drop);
         expect(views.tokensPerMint).toBe(config.tokensPerMint);

@@ -147,17 +147,7 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
       hits += 1;
       return entry;
     },
-    set(
-      key: string,
-      value: {
-        body: string;
-        contentType: string;
-        etag: string;
-        counters: readonly { value: number }[];
-        built: readonly number[];
-        maxAgeMs: number;
-      },
-    ) {
+    set(key, value) {
       stores += 1;
       const size = (key.length + value.body.length) * 2;
       if (size > maxBytes / 4) return;

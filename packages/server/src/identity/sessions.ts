@@ -65,6 +65,19 @@ RETURNING account_id`;
 /** Revocations are announced here: every replica drops the named sessions from its cache. */
 export const SESSIONS_CHANNEL = "mkt_sessions";
 
+/** A session to issue: its kind, holder, origin and expiry (`SessionService.open`). */
+export interface SessionOpening {
+  kind: AnySessionKind;
+  accountId: string | null;
+  wallet: string | null;
+  origin: string | null;
+  /** The invite the session's sign-in redeemed. */
+  inviteId?: string | null;
+  /** The session this one was issued from (a chat session's account session): signing it out revokes this one. */
+  parentId?: string | null;
+  expiresAt: number;
+}
+
 export interface SessionService {
   /** Checks signed envelopes and consumes their nonces, for the surfaces that take signed requests. */
   envelopes: EnvelopeChecks;
@@ -83,15 +96,7 @@ export interface SessionService {
    */
   open(
     tx: Executor,
-    values: {
-      kind: AnySessionKind;
-      accountId: string | null;
-      wallet: string | null;
-      origin: string | null;
-      inviteId?: string | null;
-      parentId?: string | null;
-      expiresAt: number;
-    },
+    values: SessionOpening,
   ): Promise<{ id: string; token: string; expiresAt: number }>;
   /**
    * `POST /market/account/session`. After the signature verifies, one
@@ -215,15 +220,7 @@ export function createSessionService({
 
   const issue = async (
     tx: Executor,
-    values: {
-      kind: AnySessionKind;
-      accountId: string | null;
-      wallet: string | null;
-      origin: string | null;
-      inviteId?: string | null;
-      parentId?: string | null;
-      expiresAt: number;
-    },
+    values: SessionOpening,
   ) => {
     const token = generateSessionToken(values.kind);
     const id = newId("ses");

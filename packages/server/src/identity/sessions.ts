@@ -94,10 +94,7 @@ export interface SessionService {
    * surfaces that sign in on this model (the Classic API's bearer tokens):
    * the token once, stored only as its hash.
    */
-  open(
-    tx: Executor,
-    values: SessionOpening,
-  ): Promise<{ id: string; token: string; expiresAt: number }>;
+  open(tx: Executor, values: SessionOpening): Promise<{ id: string; token: string; expiresAt: number }>;
   /**
    * `POST /market/account/session`. After the signature verifies, one
    * statement spends the nonce, finds the wallet's account (or opens one
@@ -218,10 +215,7 @@ export function createSessionService({
     return session;
   };
 
-  const issue = async (
-    tx: Executor,
-    values: SessionOpening,
-  ) => {
+  const issue = async (tx: Executor, values: SessionOpening) => {
     const token = generateSessionToken(values.kind);
     const id = newId("ses");
     await tx

@@ -96,16 +96,19 @@ describe("operator routes", () => {
     ["POST", "/admin/invites", { maxUses: "many" }],
   ] as const;
 
-  it.each(routes)("%s %s takes the listener's rule: no token is 401, never cached", async (method, url, body) => {
-    const response = await test.app.admin.inject({
-      method,
-      url,
-      remoteAddress: "192.0.2.40",
-      ...(body ? { payload: body } : {}),
-    });
-    expect(response.statusCode).toBe(401);
-    expect(response.headers["cache-control"]).toBe("no-store");
-  });
+  it.each(routes)(
+    "%s %s takes the listener's rule: no token is 401, never cached",
+    async (method, url, body) => {
+      const response = await test.app.admin.inject({
+        method,
+        url,
+        remoteAddress: "192.0.2.40",
+        ...(body ? { payload: body } : {}),
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers["cache-control"]).toBe("no-store");
+    },
+  );
 
   it.each(routes.filter(([, , body]) => body !== undefined))(
     "%s %s validates its body with its schema: a wrong field is 400 in the operator body",

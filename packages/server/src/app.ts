@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { registerHealthRoute } from "./admin/health-route.ts";
+import { healthRoutes } from "./admin/health-route.ts";
+import { adminRoutes } from "./admin/routes.ts";
 import { createAdminServer } from "./admin/server.ts";
 import { type ClassicOptions, type ClassicServices, mountClassic } from "./classic/mount.ts";
 import { createHealthReport } from "./health/index.ts";
@@ -217,15 +218,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     dependencies: shared.dependencies,
     token: adminToken,
-    keys,
-    metrics,
-    indexer: shared.indexer,
-    replicaId: config.replicaId,
     limiter,
-    extend: (app) => {
-      registerHealthRoute(app, health);
-      for (const surface of mounted) surface.admin(app);
-    },
+    routes: [
+      ...adminRoutes({ keys, metrics, indexer: shared.indexer, replicaId: config.replicaId }),
+      ...healthRoutes(health),
+      ...mounted.flatMap((surface) => surface.adminRoutes),
+    ],
   });
 
   const lifecycle = await startLifecycle({

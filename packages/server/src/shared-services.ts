@@ -5,9 +5,8 @@ import { type ChainRoles, chainRoles } from "./chains/index.ts";
 import type { Config } from "./config/index.ts";
 import type { Database } from "./db/index.ts";
 import { type ChainProbes, createChainProbes } from "./health/index.ts";
-import type { AdminApp } from "./http/admin-app.ts";
 import { createRevisions, REVISIONS_CHANNEL, type Revisions } from "./http/read-cache.ts";
-import type { RouteDefinition, RouteGate } from "./http/route.ts";
+import type { RouteDefinition, RouteGate, RouteSpec } from "./http/route.ts";
 import type { SurfaceName } from "./http/surfaces.ts";
 import { createIdempotency, type Idempotency } from "./idempotency/index.ts";
 import {
@@ -161,8 +160,8 @@ export type RouteGateCheck = (request: FastifyRequest) => void | Promise<void>;
 export interface MountedSurface<Services = undefined> {
   /** Its routes by the surface they are mounted on (the market's proxied copies on `app`, too). */
   routes: Partial<Record<SurfaceName, RouteDefinition[]>>;
-  /** Adds its operator routes to the admin listener. */
-  admin(app: AdminApp): void;
+  /** Its operator routes, mounted on the admin listener. */
+  adminRoutes: RouteSpec[];
   /** Its periodic jobs; `App.services.runJobs` runs them once. */
   jobs?: Job[];
   /** Background work started with the listeners (a job queue worker). */

@@ -1,6 +1,7 @@
 import { adminHealthSchema } from "@mkt/protocol";
-import type { FastifyInstance } from "fastify";
 import type { HealthReport } from "../health/index.ts";
+import { OPERATOR_TAG } from "../http/operator-routes.ts";
+import { defineRoute, type RouteSpec } from "../http/route.ts";
 
 /**
  * `GET /admin/health`: this replica's dependencies beyond the database, per
@@ -10,6 +11,16 @@ import type { HealthReport } from "../health/index.ts";
  * answer says what is wrong (`status: degraded`); `/readyz` is what a load
  * balancer reads.
  */
-export function registerHealthRoute(app: FastifyInstance, health: HealthReport): void {
-  app.get("/admin/health", async () => adminHealthSchema.parse(await health.report()));
+export function healthRoutes(health: HealthReport): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/admin/health",
+      operationId: "adminHealth",
+      summary: "This replica's dependencies: chains, indexer scopes, the price source",
+      tags: [OPERATOR_TAG],
+      responses: { 200: { description: "The report.", schema: adminHealthSchema } },
+      handler: async () => adminHealthSchema.parse(await health.report()),
+    }),
+  ];
 }

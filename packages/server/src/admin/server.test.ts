@@ -1,5 +1,9 @@
+import Fastify from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock, setupApp, TEST_ADMIN_TOKEN, type TestApp } from "../_test/app.ts";
+import { mountOperatorRoutes, OPERATOR_TAG } from "../http/operator-routes.ts";
+import { defineRoute } from "../http/route.ts";
 import { SLOTS } from "../quotas/limiter.ts";
 import { defaultFailedTokenAttempts } from "./server.ts";
 
@@ -78,5 +82,64 @@ describe("failed operator token attempts", () => {
     expect(stillRefused.headers["retry-after"]).toBe(String((2 * slot) / 1000));
     clock.advance(2 * slot);
     expect((await request(client, right)).statusCode).toBe(200);
+  });
+});
+
+describe("operator routes", () => {
+  // One route of each area that defines operator routes: the listener's own, health, each surface.
+  const routes = [
+    ["GET", "/admin/keys", undefined],
+    ["GET", "/admin/health", undefined],
+    ["PUT", "/admin/classic/unboxing-disallowed", { disallowed: "yes" }],
+    ["PATCH", "/admin/classic/reports/1", { status: "open" }],
+    ["PUT", "/admin/predict/runtime", { enabled: "yes" }],
+    ["POST", "/admin/invites", { maxUses: "many" }],
+  ] as const;
+
+  it.each(routes)(
+    "%s %s takes the listener's rule: no token is 401, never cached",
+    async (method, url, body) => {
+      const response = await test.app.admin.inject({
+        method,
+        url,
+        remoteAddress: "192.0.2.40",
+        ...(body ? { payload: body } : {}),
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers["cache-control"]).toBe("no-store");
+    },
+  );
+
+  it.each(routes.filter(([, , body]) => body !== undefined))(
+    "%s %s validates its body with its schema: a wrong field is 400 in the operator body",
+    async (method, url, body) => {
+      const response = await test.app.admin.inject({
+        method,
+        url,
+        headers: right,
+        remoteAddress: "192.0.2.41",
+        payload: body,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(Object.keys(response.json())).toEqual(["error"]);
+      expect(response.headers["cache-control"]).toBe("no-store");
+    },
+  );
+
+  it("refuses a route defined twice at start", () => {
+    const app = Fastify().withTypeProvider<ZodTypeProvider>();
+    const route = defineRoute({
+      method: "GET",
+      path: "/admin/twice",
+      operationId: "twice",
+      summary: "Twice",
+      tags: [OPERATOR_TAG],
+      responses: { 200: { description: "Nothing." } },
+      handler: () => ({}),
+    });
+    expect(() => mountOperatorRoutes(app, [route, route])).toThrow(
+      "operator listener: route GET /admin/twice is defined twice",
+    );
+    void app.close();
   });
 });

@@ -1,30 +1,15 @@
-import {
-  adminIndexerHandOffRequestSchema,
-  adminIndexerHandOffsSchema,
-  adminIndexerSchema,
-  adminIndexerScopeParamsSchema,
-  adminKeyListQuerySchema,
-  adminKeyListSchema,
-  adminKeyParamsSchema,
-  adminKeyPatchSchema,
-  adminKeySchema,
-} from "@mkt/protocol";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
-import type { z } from "zod";
-import { conflict, notFound, RateLimitedError, unauthorized } from "../errors.ts";
-import type { AdminApp } from "../http/admin-app.ts";
+import { notFound, RateLimitedError, unauthorized } from "../errors.ts";
 import { errorHandlerFor, sendError } from "../http/error-handler.ts";
 import { validatorCompiler } from "../http/input-text.ts";
+import { type AdminApp, mountOperatorRoutes } from "../http/operator-routes.ts";
+import type { RouteSpec } from "../http/route.ts";
 import { EVERY_ANSWER_HEADERS, secureDocuments } from "../http/security-headers.ts";
 import { platformSurface } from "../http/surfaces.ts";
-import type { IndexerService } from "../indexer/service.ts";
-import { HANDOFF_HOLD_OFF_MS } from "../indexer/writer-lock.ts";
 import { secretsEqual } from "../keys/secrets.ts";
-import type { KeyService } from "../keys/service.ts";
 import type { DependencyLog } from "../logging/index.ts";
-import type { Metrics } from "../metrics/index.ts";
 import { clientGroup } from "../quotas/client-group.ts";
 import type { SlidingWindowLimiter } from "../quotas/limiter.ts";
 import type { Budget } from "../quotas/policies.ts";
@@ -41,16 +26,11 @@ export interface AdminServerDeps {
   logger: Logger;
   dependencies: DependencyLog;
   token: string;
-  keys: KeyService;
-  metrics: Metrics;
-  indexer?: IndexerService | undefined;
-  /** This replica's id (`Config.replicaId`), named in the indexer's answers. */
-  replicaId: string;
   /** The replica's limiter, which counts failed token attempts per client group. */
   limiter: SlidingWindowLimiter;
   failedTokenAttempts?: Budget;
-  /** Operator routes other areas add. */
-  extend?: (app: AdminApp) => void;
+  /** Every operator route: the listener's own (`adminRoutes`) and those the surfaces define. */
+  routes: readonly RouteSpec[];
 }
 
 /**
@@ -65,13 +45,9 @@ export function createAdminServer({
   logger,
   dependencies,
   token,
-  keys,
-  metrics,
-  indexer,
-  replicaId,
   limiter,
   failedTokenAttempts = defaultFailedTokenAttempts,
-  extend,
+  routes,
 }: AdminServerDeps): AdminApp {
   const app = Fastify({
     loggerInstance: logger.child({ listener: "admin" }) as FastifyBaseLogger,
@@ -109,72 +85,6 @@ export function createAdminServer({
     }
   });
 
-  app.get("/metrics", async (_request, reply) => {
-    reply.type(metrics.registry.contentType);
-    return metrics.registry.metrics();
-  });
-
-  app.get(
-    "/admin/keys",
-    {
-      schema: {
-        querystring: adminKeyListQuerySchema,
-      },
-    },
-    async (request) => {
-      const { limit, cursor } = request.query;
-      return adminKeyListSchema.parse(await keys.list({ limit, after: cursor }));
-    },
-  );
-
-  app.patch(
-    "/admin/keys/:id",
-    { schema: { params: adminKeyParamsSchema, body: adminKeyPatchSchema } },
-    async (request) => {
-      const { id } = request.params;
-      return adminKeySchema.parse(await keys.update(id, request.body));
-    },
-  );
-
-  app.get("/admin/indexer", async () => {
-    if (!indexer) return adminIndexerSchema.parse({ replica: replicaId, indexing: false, scopes: [] });
-    return adminIndexerSchema.parse({
-      replica: replicaId,
-      indexing: indexer.indexing(),
-      scopes: await indexer.heads(),
-    });
-  });
-
-  // A hand-off may come with no body at all: every field of its body has a default.
-  const handOffBody = adminIndexerHandOffRequestSchema.nullish();
-  const holdOffOf = (body: z.output<typeof handOffBody>) =>
-    body?.holdOffSeconds === undefined ? HANDOFF_HOLD_OFF_MS : body.holdOffSeconds * 1000;
-
-  // Every scope this replica writes: the others are listed with `released: false`.
-  app.post("/admin/indexer/handoff", { schema: { body: handOffBody } }, async (request) => {
-    const holdOffMs = holdOffOf(request.body);
-    const scopes = indexer?.scopes.map((scope) => scope.id) ?? [];
-    const handOffs = await Promise.all(scopes.map((scope) => indexer!.handOff(scope, holdOffMs)));
-    return adminIndexerHandOffsSchema.parse({ replica: replicaId, handOffs });
-  });
-
-  // One scope: 409 when this replica does not hold its writer lock (the answer names who does).
-  app.post(
-    "/admin/indexer/:scope/handoff",
-    { schema: { params: adminIndexerScopeParamsSchema, body: handOffBody } },
-    async (request) => {
-      const { scope } = request.params;
-      if (!indexer?.indexerOf(scope)) throw notFound(`no indexer scope ${scope}`);
-      const handOff = await indexer.handOff(scope, holdOffOf(request.body));
-      if (!handOff.released) {
-        throw conflict(
-          `replica ${replicaId} does not hold the writer lock of ${scope}; ${handOff.writer === null ? "no replica holds it" : `replica ${handOff.writer} does`}`,
-        );
-      }
-      return adminIndexerHandOffsSchema.parse({ replica: replicaId, handOffs: [handOff] });
-    },
-  );
-
-  extend?.(app);
+  mountOperatorRoutes(app, routes);
   return app;
 }

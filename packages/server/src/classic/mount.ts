@@ -7,11 +7,11 @@ import { classicDraftRoutes, createClassicDraftService, createDeploymentReader }
 import {
   type ClassicGameCatalog,
   type ClassicMetadataStore,
+  classicGameAdminRoutes,
   classicGameRoutes,
   classicMetadataRoutes,
   createClassicGameDirectory,
   createClassicMetadataStore,
-  registerClassicGameAdmin,
 } from "./games/index.ts";
 import { classicImageRoutes } from "./images/image-routes.ts";
 import { classicPackRoutes, createActivityReader, createPackReader } from "./packs/index.ts";
@@ -24,7 +24,7 @@ import {
   classicRoutes,
 } from "./routes.ts";
 import { createClassicSettings } from "./settings.ts";
-import { classicSettingsRoutes, registerClassicAdmin } from "./settings-routes.ts";
+import { classicSettingsAdminRoutes, classicSettingsRoutes } from "./settings-routes.ts";
 import {
   classicDropStatsRoutes,
   classicStatsRoutes,
@@ -33,13 +33,13 @@ import {
 } from "./stats/index.ts";
 import {
   classicRecoveryRoutes,
+  classicReportsAdminRoutes,
   classicSocialRoutes,
   createClassicAccountStats,
   createClassicReactions,
   createClassicRecovery,
   createClassicRefreshes,
   createClassicReports,
-  registerClassicReportsAdmin,
 } from "./tools/index.ts";
 import { classicUploadRoutes, createClassicUploads } from "./uploads/index.ts";
 
@@ -178,11 +178,11 @@ export function mountClassic(
 
   return {
     routes: { classic },
-    admin(app) {
-      registerClassicAdmin(app, { settings: classicSettings });
-      registerClassicGameAdmin(app, { metadata: classicMetadata });
-      registerClassicReportsAdmin(app, { reports: classicReports });
-    },
+    adminRoutes: [
+      ...classicSettingsAdminRoutes({ settings: classicSettings }),
+      ...classicGameAdminRoutes({ metadata: classicMetadata }),
+      ...classicReportsAdminRoutes({ reports: classicReports }),
+    ],
     indexerSources: roles.classic ? [{ scope: roles.classic.scope, source: CLASSIC_INDEXER_SOURCE }] : [],
     services: {
       games: classicGames,

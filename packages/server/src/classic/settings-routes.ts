@@ -1,5 +1,5 @@
 import { adminClassicUnboxingSchema, classicUnboxingSchema } from "@mkt/protocol";
-import type { AdminApp } from "../http/admin-app.ts";
+import { OPERATOR_TAG } from "../http/operator-routes.ts";
 import { defineRoute, type RouteSpec } from "../http/route.ts";
 import { keyRefused } from "./responses.ts";
 import type { ClassicSettings } from "./settings.ts";
@@ -24,14 +24,21 @@ export function classicSettingsRoutes({ settings }: { settings: ClassicSettings 
 }
 
 /** The operator's side of the switch, on the admin listener. */
-export function registerClassicAdmin(app: AdminApp, { settings }: { settings: ClassicSettings }) {
-  app.put(
-    "/admin/classic/unboxing-disallowed",
-    { schema: { body: adminClassicUnboxingSchema } },
-    async (request) => {
-      const { disallowed } = request.body;
-      await settings.setUnboxingDisallowed(disallowed);
-      return { disallowed };
-    },
-  );
+export function classicSettingsAdminRoutes({ settings }: { settings: ClassicSettings }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "PUT",
+      path: "/admin/classic/unboxing-disallowed",
+      operationId: "adminClassicUnboxingDisallowedSet",
+      summary: "Allows or disallows unboxing on every replica",
+      tags: [OPERATOR_TAG],
+      request: { body: adminClassicUnboxingSchema },
+      responses: { 200: { description: "The switch's new state.", schema: classicUnboxingSchema } },
+      handler: async (request) => {
+        const { disallowed } = request.body;
+        await settings.setUnboxingDisallowed(disallowed);
+        return { disallowed };
+      },
+    }),
+  ];
 }

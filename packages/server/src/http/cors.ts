@@ -63,6 +63,15 @@ export function routeResponseHeaders(routes: readonly RouteDefinition[]): string
 const METHODS = "GET, POST, PUT, PATCH, DELETE";
 const PROXY_PREFIX = "/app/api";
 
+export interface CorsPolicy {
+  /** Whether any CORS access is granted, and to which origin value. */
+  allowOrigin(origin: string | undefined, url: string): { origin: string; credentials: boolean } | undefined;
+  /** `Access-Control-Allow-Headers` of a preflight. */
+  allowedHeaders: string;
+  /** The CORS headers of a response to `origin` on `url`: at least `Vary: Origin`. */
+  headersFor(origin: string | undefined, url: string): Readonly<Record<string, string>>;
+}
+
 /**
  * The CORS policy, the same on every API surface: any origin may call
  * without credentials (`*`); the first-party origins get their origin echoed
@@ -80,7 +89,10 @@ const PROXY_PREFIX = "/app/api";
  * expose every header a client needs (`EXPOSED_HEADERS` and every header
  * `routes` document), so a header a new route declares is allowed with it.
  */
-export function createCorsPolicy(allowedOrigins: readonly string[], routes: readonly RouteDefinition[] = []) {
+export function createCorsPolicy(
+  allowedOrigins: readonly string[],
+  routes: readonly RouteDefinition[] = [],
+): CorsPolicy {
   const allowedHeaders = headerList([...CREDENTIAL_HEADERS, ...routeRequestHeaders(routes)]);
   const exposedHeaders = headerList([...EXPOSED_HEADERS, ...routeResponseHeaders(routes)]);
   const firstParty = new Set(allowedOrigins);
@@ -114,7 +126,6 @@ export function createCorsPolicy(allowedOrigins: readonly string[], routes: read
   };
   return {
     allowOrigin,
-    /** `Access-Control-Allow-Headers` of a preflight. */
     allowedHeaders,
     headersFor(origin: string | undefined, url: string): Readonly<Record<string, string>> {
       const allowed = allowOrigin(origin, url);
@@ -124,8 +135,6 @@ export function createCorsPolicy(allowedOrigins: readonly string[], routes: read
     },
   };
 }
-
-export type CorsPolicy = ReturnType<typeof createCorsPolicy>;
 
 /**
  * Registers the preflight route, with the pipeline's plain hooks (request id,

@@ -81,6 +81,15 @@ function setLiveBudgetHeaders(reply: FastifyReply, decision: LimitDecision, nowM
   reply.header(LIVE_RATE_LIMIT_HEADERS.reset, liveResetAt(nowMs, decision.resetSeconds));
 }
 
+export interface Guard {
+  /**
+   * The access checks of one route of one surface, built once when the route
+   * is mounted: what runs before the route's session check, and what runs
+   * after it (the proxy's per-account budget).
+   */
+  compile(surface: SurfaceName, access: Access, options?: { session?: boolean }): CompiledAccess;
+}
+
 /**
  * The one place that applies credentials and budgets, before any body is
  * read. Each route's rule is compiled once, when the route is mounted, from
@@ -102,7 +111,7 @@ export function createGuard({
   publicReads,
   clock = systemClock,
   onRejected,
-}: GuardDeps) {
+}: GuardDeps): Guard {
   const failed = policies.failedKeyAttempts;
   const groupOf = createClientGroups();
   // The failed-attempts counter id of the client group asked last: a client's requests in a row
@@ -345,11 +354,6 @@ export function createGuard({
   };
 
   return {
-    /**
-     * The access checks of one route of one surface, built once when the route
-     * is mounted: what runs before the route's session check, and what runs
-     * after it (the proxy's per-account budget).
-     */
     compile(
       surface: SurfaceName,
       access: Access,
@@ -422,8 +426,6 @@ export interface CompiledAccess {
   /** Called when the route's session check refused the request (the proxy counts it as a failed attempt). */
   sessionFailed?: (request: FastifyRequest) => void;
 }
-
-export type Guard = ReturnType<typeof createGuard>;
 
 const BUCKETS: ReadonlySet<unknown> = new Set(MARKET_BUCKETS);
 

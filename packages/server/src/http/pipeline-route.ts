@@ -16,7 +16,7 @@ import type { RequestLifecycle } from "./pipeline-lifecycle.ts";
 import type { CompileReadCache } from "./pipeline-read-cache.ts";
 import { type Step, sequence } from "./pipeline-steps.ts";
 import { compileQueryNames } from "./query-names.ts";
-import { cacheControlFor, type RouteDefinition, type RouteGate } from "./route.ts";
+import { cacheControlFor, type RouteDefinition, type RouteGate, requestSchemasOf } from "./route.ts";
 import type { Surface } from "./surfaces.ts";
 
 export interface RouteCompilerDeps {
@@ -209,10 +209,7 @@ export function createRouteCompiler(
       method: route.method,
       url: route.path,
       schema: {
-        ...(route.request?.query ? { querystring: route.request.query } : {}),
-        ...(route.request?.params ? { params: route.request.params } : {}),
-        ...(route.request?.body ? { body: route.request.body } : {}),
-        ...(route.request?.headers ? { headers: route.request.headers } : {}),
+        ...requestSchemasOf(route),
         ...(Object.keys(response).length > 0 ? { response } : {}),
       },
       config: { surface: surface.name, ...(route.gate ? { gate: route.gate } : {}) },

@@ -1,5 +1,11 @@
 import multipart from "@fastify/multipart";
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from "fastify";
 import type { DependencyLog } from "../logging/index.ts";
 import { errorHandlerFor } from "./error-handler.ts";
 import { validatorCompiler } from "./input-text.ts";
@@ -17,6 +23,41 @@ export interface PipelineDeps extends RequestLifecycleDeps, RouteCompilerDeps {
   /** Where 503s count as dependency failures (throttled lines). */
   dependencies: DependencyLog;
   revisions: Revisions;
+}
+
+export interface Pipeline {
+  /** Requests this replica is answering now. */
+  inFlight(): number;
+  /** A request id for Fastify's `genReqId`: the caller's `X-Request-Id` when well-formed, else a new one. */
+  requestId(request: { headers: Record<string, string | string[] | undefined> }): string;
+  /**
+   * Mounts one API surface: its routes under its prefix, each through the
+   * pipeline, with the surface's own error body for every error (validation,
+   * 404 and 5xx included).
+   */
+  mount(app: FastifyInstance, surface: Surface, routes: readonly RouteDefinition[]): void;
+  /**
+   * The answer to a request no route matched, in the surface's error body,
+   * with the headers, admission, metrics and log line every request gets.
+   */
+  notFoundHandler(surface: Surface): (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  /**
+   * Fastify's `frameworkErrors`: the router's refusals before any route is
+   * matched (a path that does not decode, 400; a path parameter over
+   * `MAX_PATH_PARAMETER_LENGTH`, 414), in the error body of the surface the
+   * path belongs to, with the headers, admission, metrics and log line every
+   * request gets.
+   */
+  frameworkErrorHandler(
+    surfaces: readonly Surface[],
+    fallback: Surface,
+  ): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
+  /** The hooks of a route outside the route tables (CORS preflight): id, CORS, admission, metrics, log. */
+  plainHooks(
+    surface: Surface["name"],
+    url: string,
+    method: string,
+  ): { onRequest(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void };
 }
 
 /**
@@ -40,7 +81,7 @@ export interface PipelineDeps extends RequestLifecycleDeps, RouteCompilerDeps {
  * the route's response schema. Nothing is special-cased per route: a speed-up
  * belongs here, where every route gets it.
  */
-export function createPipeline(deps: PipelineDeps) {
+export function createPipeline(deps: PipelineDeps): Pipeline {
   const { logger } = deps;
   const lifecycle = createRequestLifecycle(deps);
   const compileRoute = createRouteCompiler(deps, lifecycle, createReadCacheHooks(deps));
@@ -50,15 +91,9 @@ export function createPipeline(deps: PipelineDeps) {
   return {
     inFlight: lifecycle.inFlight,
 
-    /** A request id for Fastify's `genReqId`: the caller's `X-Request-Id` when well-formed, else a new one. */
     requestId: (request: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdOf(request.headers["x-request-id"], newRequestId),
 
-    /**
-     * Mounts one API surface: its routes under its prefix, each through the
-     * pipeline, with the surface's own error body for every error (validation,
-     * 404 and 5xx included).
-     */
     mount(app: FastifyInstance, surface: Surface, routes: readonly RouteDefinition[]) {
       app.register(
         async (scope) => {
@@ -91,22 +126,10 @@ export function createPipeline(deps: PipelineDeps) {
       );
     },
 
-    /**
-     * The answer to a request no route matched, in the surface's error body,
-     * with the headers, admission, metrics and log line every request gets.
-     */
     notFoundHandler,
 
-    /**
-     * Fastify's `frameworkErrors`: the router's refusals before any route is
-     * matched (a path that does not decode, 400; a path parameter over
-     * `MAX_PATH_PARAMETER_LENGTH`, 414), in the error body of the surface the
-     * path belongs to, with the headers, admission, metrics and log line every
-     * request gets.
-     */
     frameworkErrorHandler,
 
-    /** The hooks of a route outside the route tables (CORS preflight): id, CORS, admission, metrics, log. */
     plainHooks(surface: Surface["name"], url: string, method: string) {
       const answered = lifecycle.answeredAs(surface, url, method);
       return {
@@ -117,5 +140,3 @@ export function createPipeline(deps: PipelineDeps) {
     },
   };
 }
-
-export type Pipeline = ReturnType<typeof createPipeline>;

@@ -4,6 +4,17 @@ import type { Clock } from "../quotas/limiter.ts";
 /** Revision announcements of the read cache's sources, across replicas. */
 export const REVISIONS_CHANNEL = "mkt_revisions";
 
+export interface Revisions {
+  /** The live counters of some sources, to read on every request without a lookup. */
+  counters(sources: readonly string[]): { value: number }[];
+  /** Another replica (or the indexer) changed the source's data. */
+  moved(source: string): void;
+  /** This replica changed the source's data: moved here at once, announced to every other replica. */
+  bump(source: string): Promise<void>;
+  /** Every source moved: a lost notification connection may have hidden changes. */
+  movedAll(): void;
+}
+
 /**
  * The revisions of the data cached answers are built from, per replica.
  *
@@ -15,7 +26,11 @@ export const REVISIONS_CHANNEL = "mkt_revisions";
  * request that built it started, and is served only while they are
  * unchanged; the counters are never compared across replicas.
  */
-export function createRevisions({ announce }: { announce?: (source: string) => Promise<void> } = {}) {
+export function createRevisions({
+  announce,
+}: {
+  announce?: (source: string) => Promise<void>;
+} = {}): Revisions {
   const counters = new Map<string, { value: number }>();
   const counterOf = (source: string) => {
     let counter = counters.get(source);
@@ -26,26 +41,20 @@ export function createRevisions({ announce }: { announce?: (source: string) => P
     return counter;
   };
   return {
-    /** The live counters of some sources, to read on every request without a lookup. */
     counters: (sources: readonly string[]) => sources.map(counterOf),
-    /** Another replica (or the indexer) changed the source's data. */
     moved(source: string) {
       counterOf(source).value += 1;
     },
-    /** This replica changed the source's data: moved here at once, announced to every other replica. */
     async bump(source: string) {
       counterOf(source).value += 1;
       // A lost announcement is bounded by the routes' max-age on the other replicas.
       await announce?.(source).catch(() => {});
     },
-    /** Every source moved: a lost notification connection may have hidden changes. */
     movedAll() {
       for (const counter of counters.values()) counter.value += 1;
     },
   };
 }
-
-export type Revisions = ReturnType<typeof createRevisions>;
 
 interface Entry {
   key: string;
@@ -70,13 +79,34 @@ export interface ReadCacheOptions {
 export const strongEtag = (body: string) =>
   `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
 
+export interface ReadCache {
+  /** The fresh answer stored for a key (a hit, moved to most recently used), else undefined (a miss; a stale entry is dropped). */
+  get(key: string): Entry | undefined;
+  /** Stores an answer built against `counters` (their values `built`) for `maxAgeMs`, evicting the least recently used beyond the byte budget; an answer over a quarter of it is not kept. */
+  set(
+    key: string,
+    value: {
+      body: string;
+      contentType: string;
+      etag: string;
+      counters: readonly { value: number }[];
+      built: readonly number[];
+      maxAgeMs: number;
+    },
+  ): void;
+  /** Drops every entry. */
+  clear(): void;
+  /** Entries and bytes held, and hits, misses and stores counted since start. */
+  stats(): { entries: number; bytes: number; hits: number; misses: number; stores: number };
+}
+
 /**
  * The per-replica cache of serialised response bodies of routes that declare
  * a shared cache policy. Bounded by a byte budget, least recently used out
  * first; an entry is dropped when one of its sources has moved since it was
  * built or when its route's max-age has passed.
  */
-export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCacheOptions) {
+export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCacheOptions): ReadCache {
   const entries = new Map<string, Entry>();
   let bytes = 0;
   /** The most recently used key: a run of hits on one entry moves nothing. */
@@ -117,17 +147,7 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
       hits += 1;
       return entry;
     },
-    set(
-      key: string,
-      value: {
-        body: string;
-        contentType: string;
-        etag: string;
-        counters: readonly { value: number }[];
-        built: readonly number[];
-        maxAgeMs: number;
-      },
-    ) {
+    set(key, value) {
       stores += 1;
       const size = (key.length + value.body.length) * 2;
       if (size > maxBytes / 4) return;
@@ -159,5 +179,3 @@ export function createReadCache({ clock, maxBytes = 32 * 1024 * 1024 }: ReadCach
     stats: () => ({ entries: entries.size, bytes, hits, misses, stores }),
   };
 }
-
-export type ReadCache = ReturnType<typeof createReadCache>;

@@ -172,6 +172,25 @@ export function defineRoute<
   return route as unknown as RouteSpec;
 }
 
+/**
+ * The Fastify validation schemas of a route's request, from its `request` schemas: what every
+ * listener registers, public surfaces and the operator listener alike.
+ */
+export function requestSchemasOf(route: Pick<RouteSpec, "request">): {
+  querystring?: z.ZodObject;
+  params?: z.ZodObject;
+  body?: z.ZodType;
+  headers?: z.ZodObject;
+} {
+  const { query, params, body, headers } = route.request ?? {};
+  return {
+    ...(query ? { querystring: query } : {}),
+    ...(params ? { params } : {}),
+    ...(body ? { body } : {}),
+    ...(headers ? { headers } : {}),
+  };
+}
+
 /** `"GET /runtime"`: a route table's key, the method and the path below the surface's mount point. */
 export type RouteKey = `${RouteSpec["method"]} /${string}`;
 

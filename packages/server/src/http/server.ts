@@ -9,7 +9,7 @@ import {
   MAX_PATH_PARAMETER_LENGTH,
   MAX_REQUEST_HEAD_BYTES,
 } from "./framework-errors.ts";
-import type { createPipeline } from "./pipeline.ts";
+import type { Pipeline } from "./pipeline.ts";
 import type { RouteDefinition } from "./route.ts";
 import { secureDocuments } from "./security-headers.ts";
 import type { Surface, SurfaceName } from "./surfaces.ts";
@@ -29,7 +29,7 @@ export interface PublicServerDeps {
   config: Pick<Config, "trustProxy">;
   logger: Logger;
   dependencies: DependencyLog;
-  pipeline: ReturnType<typeof createPipeline>;
+  pipeline: Pipeline;
   cors: CorsPolicy;
   /** Every surface the listener serves. */
   surfaces: Readonly<Record<SurfaceName, Surface>>;

@@ -1,10 +1,19 @@
 import { createHash } from "node:crypto";
-import { deletionMessage, type SignedEnvelope } from "@mkt/protocol";
+import { type DeletionResult, deletionMessage, type SignedEnvelope } from "@mkt/protocol";
 import { forbidden } from "../errors.ts";
 import type { EnvelopeRequest } from "./envelopes.ts";
 import type { AccountServiceDeps, Session } from "./session-types.ts";
 
 const addressHash = (address: string) => createHash("sha256").update(address).digest("hex");
+
+export interface AccountDeletion {
+  /** Deletes the session's account once its holder signed the deletion message, signing out every session of it. */
+  deleteAccount(
+    session: Session,
+    envelope: SignedEnvelope,
+    request: EnvelopeRequest,
+  ): Promise<DeletionResult>;
+}
 
 /**
  * `POST /market/account/delete`: a fresh deletion signature by the session's
@@ -13,7 +22,7 @@ const addressHash = (address: string) => createHash("sha256").update(address).di
  * reuse of deleted sessions: revoked session hashes and a deletion audit row without
  * addresses.
  */
-export function createAccountDeletion({ db, envelopes, revocations }: AccountServiceDeps) {
+export function createAccountDeletion({ db, envelopes, revocations }: AccountServiceDeps): AccountDeletion {
   return {
     async deleteAccount(session: Session, envelope: SignedEnvelope, request: EnvelopeRequest) {
       if (session.kind !== "account" || session.accountId === null) {
@@ -54,5 +63,3 @@ export function createAccountDeletion({ db, envelopes, revocations }: AccountSer
     },
   };
 }
-
-export type AccountDeletion = ReturnType<typeof createAccountDeletion>;

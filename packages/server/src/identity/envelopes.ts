@@ -74,6 +74,51 @@ export interface EnvelopeCheckOptions {
   failedVerifications?: FailedVerificationBudgets;
 }
 
+export interface EnvelopeChecks {
+  /**
+   * The checks every signed envelope passes, cheapest first and the nonce
+   * last: origin, time window, then the signature over `message`. A
+   * signature that does not recover locally to its address is charged to
+   * the failed-verification budgets, which are checked before the chain is
+   * asked and before a failure is answered (429 once spent).
+   */
+  verify(
+    envelope: SignedEnvelope,
+    options: EnvelopeRequest,
+    message: (fields: SignedEnvelopeFields) => string,
+  ): Promise<void>;
+  /**
+   * The checks of a per-action signature (release actions), whose text
+   * names no origin: the same time window, signature verification and
+   * failed-verification budgets as an envelope, over `text`.
+   */
+  verifyAction(signed: SignedFields, options: Pick<EnvelopeRequest, "ip">, text: string): Promise<void>;
+  /**
+   * The checks of a signature over one of the challenges the server issued
+   * and keeps (their expiry is the caller's: it passes only unexpired
+   * ones): the same signature verification and failed-verification budgets,
+   * one failure charged when the signature matches none of `texts`. Answers
+   * the index of the text signed.
+   */
+  verifyChallenge(
+    signed: Pick<SignedFields, "address" | "signature">,
+    options: Pick<EnvelopeRequest, "ip">,
+    texts: readonly string[],
+  ): Promise<number>;
+  /**
+   * Marks a verified envelope's nonce used, in the caller's transaction; a
+   * second use is refused. The `uuid` column makes `ABC…` and `abc…` one
+   * nonce: a UUID is one value whatever its letter case.
+   */
+  consumeNonce(
+    tx: Executor,
+    envelope: Pick<SignedFields, "nonce" | "expires">,
+    purpose: NoncePurpose,
+  ): Promise<void>;
+  /** Drops nonces whose signatures can no longer be replayed anyway. */
+  sweepNonces(): Promise<void>;
+}
+
 /**
  * Signed envelopes (sign-in, deletion, wallet-link proofs) and their nonces,
  * following docs/market.md, Accounts, sessions and messages. A caller verifies an envelope first and
@@ -87,7 +132,7 @@ export function createEnvelopeChecks({
   allowedOrigins,
   limiter,
   failedVerifications = defaultFailedVerificationBudgets,
-}: EnvelopeCheckOptions) {
+}: EnvelopeCheckOptions): EnvelopeChecks {
   const allowed = new Set(allowedOrigins);
   const { perAddress, perClientGroup } = failedVerifications;
   const counters = (address: string, ip: string) => [
@@ -144,13 +189,6 @@ export function createEnvelopeChecks({
   };
 
   return {
-    /**
-     * The checks every signed envelope passes, cheapest first and the nonce
-     * last: origin, time window, then the signature over `message`. A
-     * signature that does not recover locally to its address is charged to
-     * the failed-verification budgets, which are checked before the chain is
-     * asked and before a failure is answered (429 once spent).
-     */
     async verify(
       envelope: SignedEnvelope,
       { origin: requestOrigin, ip }: EnvelopeRequest,
@@ -175,32 +213,15 @@ export function createEnvelopeChecks({
       );
     },
 
-    /**
-     * The checks of a per-action signature (release actions), whose text
-     * names no origin: the same time window, signature verification and
-     * failed-verification budgets as an envelope, over `text`.
-     */
     verifyAction: (signed: SignedFields, { ip }: Pick<EnvelopeRequest, "ip">, text: string) =>
       verifySigned(signed, ip, text),
 
-    /**
-     * The checks of a signature over one of the challenges the server issued
-     * and keeps (their expiry is the caller's: it passes only unexpired
-     * ones): the same signature verification and failed-verification budgets,
-     * one failure charged when the signature matches none of `texts`. Answers
-     * the index of the text signed.
-     */
     verifyChallenge: (
       signed: Pick<SignedFields, "address" | "signature">,
       { ip }: Pick<EnvelopeRequest, "ip">,
       texts: readonly string[],
     ) => verifySignature(signed, ip, texts),
 
-    /**
-     * Marks a verified envelope's nonce used, in the caller's transaction; a
-     * second use is refused. The `uuid` column makes `ABC…` and `abc…` one
-     * nonce: a UUID is one value whatever its letter case.
-     */
     async consumeNonce(
       tx: Executor,
       envelope: Pick<SignedFields, "nonce" | "expires">,
@@ -221,11 +242,8 @@ export function createEnvelopeChecks({
       }
     },
 
-    /** Drops nonces whose signatures can no longer be replayed anyway. */
     async sweepNonces(): Promise<void> {
       await db.kysely.deleteFrom("used_nonces").where("expires_at", "<", new Date(clock.now())).execute();
     },
   };
 }
-
-export type EnvelopeChecks = ReturnType<typeof createEnvelopeChecks>;

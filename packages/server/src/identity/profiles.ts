@@ -12,11 +12,22 @@ export function createImageUrls(publicUrl: string) {
   return (imageId: string | null | undefined): string => (imageId ? `${base}${imageId}` : "");
 }
 
+export interface ProfileReader {
+  /** The absolute public URL of an image id, or "" for none. */
+  imageUrl(imageId: string | null | undefined): string;
+  /** The shared profile of an account, or undefined when no account has this id. */
+  ofAccount(accountId: string): Promise<SharedProfile | undefined>;
+  /** A public image (avatar or pixel pfp) by id; never an artwork upload. */
+  publicImage(imageId: string): Promise<{ contentType: string; bytes: Uint8Array } | undefined>;
+  /** The account whose verified X connection has this username, compared case-insensitively. */
+  ofVerifiedX(username: string): Promise<SharedProfile | undefined>;
+}
+
 /**
  * Reads the shared profile of an account: one query
  * for the account, its pictures and its X connection, one for its pixel pfps.
  */
-export function createProfileReader({ db, publicUrl }: { db: Database; publicUrl: string }) {
+export function createProfileReader({ db, publicUrl }: { db: Database; publicUrl: string }): ProfileReader {
   const imageUrl = createImageUrls(publicUrl);
 
   const profileRows = () =>
@@ -73,7 +84,6 @@ export function createProfileReader({ db, publicUrl }: { db: Database; publicUrl
     async ofAccount(accountId: string): Promise<SharedProfile | undefined> {
       return build(await profileRows().where("a.id", "=", accountId).executeTakeFirst());
     },
-    /** A public image (avatar or pixel pfp) by id; never an artwork upload. */
     async publicImage(imageId: string): Promise<{ contentType: string; bytes: Uint8Array } | undefined> {
       const image = await db.kysely
         .selectFrom("images")
@@ -83,7 +93,6 @@ export function createProfileReader({ db, publicUrl }: { db: Database; publicUrl
         .executeTakeFirst();
       return image && { contentType: image.content_type, bytes: image.bytes };
     },
-    /** The account whose verified X connection has this username, compared case-insensitively. */
     async ofVerifiedX(username: string): Promise<SharedProfile | undefined> {
       return build(
         await profileRows()
@@ -94,5 +103,3 @@ export function createProfileReader({ db, publicUrl }: { db: Database; publicUrl
     },
   };
 }
-
-export type ProfileReader = ReturnType<typeof createProfileReader>;

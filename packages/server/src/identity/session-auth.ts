@@ -71,6 +71,11 @@ const WRONG_KIND: Record<SessionKind, Partial<Record<AnySessionKind, string>>> =
   },
 };
 
+/** Makes the preHandler hook of a route that requires a session of `required`: it sets `request.session` or throws. */
+export type SessionAuth = (
+  required: SessionKind,
+) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
 /**
  * Session authentication of one route. Tokens are
  * read from headers and the proxy's cookies only, never from a URL.
@@ -82,7 +87,7 @@ const WRONG_KIND: Record<SessionKind, Partial<Record<AnySessionKind, string>>> =
  *   `X-MKT-Wallet`; the proxy has validated the origin already.
  * - access sessions: `X-MKT-Session` (or the proxy's access cookie).
  */
-export function createSessionAuth(sessions: SessionService) {
+export function createSessionAuth(sessions: SessionService): SessionAuth {
   const presented = (request: FastifyRequest, kind: SessionKind): string | undefined => {
     if (onProxy(request)) return readCookie(request, SESSION_COOKIES[kind]);
     if (kind === "access") return header(request, "x-mkt-session");
@@ -130,8 +135,6 @@ export function createSessionAuth(sessions: SessionService) {
       request.session = session;
     };
 }
-
-export type SessionAuth = ReturnType<typeof createSessionAuth>;
 
 /**
  * Whether a request presents a credential of `kind`, on a route whose session

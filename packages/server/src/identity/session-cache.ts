@@ -2,6 +2,21 @@ import { createTtlCache } from "../cache/ttl-cache.ts";
 import type { Clock } from "../quotas/limiter.ts";
 import type { Session } from "./session-types.ts";
 
+export interface SessionCache {
+  /** The session cached for this token hash while the cache may trust it, else undefined. */
+  get(hash: string): Session | undefined;
+  /** The session cached under this id, as `get` would answer it. */
+  byId(id: string): Session | undefined;
+  /** Caches a live session under its token hash for the TTL. */
+  remember(hash: string, session: Session): void;
+  /** Drops revoked sessions by id. */
+  forget(ids: readonly string[]): void;
+  /** Drops every session (when revocations may have been missed). */
+  clear(): void;
+  /** How many sessions are cached. */
+  size(): number;
+}
+
 /**
  * Live sessions by token hash, per replica, as for API keys: a session route
  * does not ask the database for a session it saw within the TTL. Revocations
@@ -16,7 +31,7 @@ export function createSessionCache({
   clock: Clock;
   ttlMs: number;
   maxEntries: number;
-}) {
+}): SessionCache {
   const hashOfSession = new Map<string, string>();
   const entries = createTtlCache<string, Session>({
     clock,
@@ -24,9 +39,7 @@ export function createSessionCache({
     onEvict: (_hash, session) => hashOfSession.delete(session.id),
   });
   return {
-    /** The session cached for this token hash while the cache may trust it, else undefined. */
     get: (hash: string): Session | undefined => entries.get(hash),
-    /** The session cached under this id, as `get` would answer it. */
     byId(id: string): Session | undefined {
       const hash = hashOfSession.get(id);
       return hash === undefined ? undefined : entries.get(hash);
@@ -35,7 +48,6 @@ export function createSessionCache({
       entries.set(hash, session, ttlMs);
       hashOfSession.set(session.id, hash);
     },
-    /** Drops revoked sessions by id. */
     forget(ids: readonly string[]) {
       for (const id of ids) {
         const hash = hashOfSession.get(id);
@@ -50,5 +62,3 @@ export function createSessionCache({
     size: () => entries.size(),
   };
 }
-
-export type SessionCache = ReturnType<typeof createSessionCache>;

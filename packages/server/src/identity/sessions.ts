@@ -2,10 +2,11 @@ import { type AnySessionKind, type SignedEnvelope, signInMessage } from "@mkt/pr
 import type { Selectable } from "kysely";
 import { type DB, type Executor, isUniqueViolation } from "../db/index.ts";
 import { hashSecret } from "../keys/secrets.ts";
-import { createAccountDeletion } from "./deletion.ts";
+import { type AccountDeletion, createAccountDeletion } from "./deletion.ts";
 import {
   createEnvelopeChecks,
   type EnvelopeCheckOptions,
+  type EnvelopeChecks,
   type EnvelopeRequest,
   MAX_SIGNATURE_WINDOW_MS,
   nonceUsed,
@@ -14,7 +15,7 @@ import { redeemInvite } from "./invite-codes.ts";
 import { createSessionCache } from "./session-cache.ts";
 import type { Session, SessionRevocations } from "./session-types.ts";
 import { generateSessionToken, newId } from "./tokens.ts";
-import { createWalletService } from "./wallets.ts";
+import { createWalletService, type WalletService } from "./wallets.ts";
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 3_600_000;
 export const CHAT_SESSION_LIFETIME_MS = 24 * 3_600_000;
@@ -64,6 +65,65 @@ RETURNING account_id`;
 /** Revocations are announced here: every replica drops the named sessions from its cache. */
 export const SESSIONS_CHANNEL = "mkt_sessions";
 
+/** A session to issue: its kind, holder, origin and expiry (`SessionService.open`). */
+export interface SessionOpening {
+  kind: AnySessionKind;
+  accountId: string | null;
+  wallet: string | null;
+  origin: string | null;
+  /** The invite the session's sign-in redeemed. */
+  inviteId?: string | null;
+  /** The session this one was issued from (a chat session's account session): signing it out revokes this one. */
+  parentId?: string | null;
+  expiresAt: number;
+}
+
+export interface SessionService {
+  /** Checks signed envelopes and consumes their nonces, for the surfaces that take signed requests. */
+  envelopes: EnvelopeChecks;
+  /** Links and unlinks the extra wallets of an account, each proven by its own signature. */
+  wallets: WalletService;
+  /** Deletes an account on its holder's signed request, revoking its sessions. */
+  deletion: AccountDeletion;
+  /** Subscribes to revocations from other replicas. */
+  start(): Promise<void>;
+  /** Stops listening for revocations. */
+  stop(): Promise<void>;
+  /**
+   * Issues a session of any kind in the caller's transaction, for the
+   * surfaces that sign in on this model (the Classic API's bearer tokens):
+   * the token once, stored only as its hash.
+   */
+  open(tx: Executor, values: SessionOpening): Promise<{ id: string; token: string; expiresAt: number }>;
+  /**
+   * `POST /market/account/session`. After the signature verifies, one
+   * statement spends the nonce, finds the wallet's account (or opens one
+   * for a wallet no account holds, with the wallet as its primary) and
+   * issues the session: atomic as a statement, one round trip instead of a
+   * transaction of five. A nonce already used inserts nothing.
+   */
+  signIn(
+    envelope: SignedEnvelope,
+    request: EnvelopeRequest,
+  ): Promise<{ address: string; accountId: string; id: string; token: string; expiresAt: number }>;
+  /** The live session a token names, or undefined (unknown, expired, revoked). */
+  authenticate(token: string): Promise<Session | undefined>;
+  /**
+   * Whether the session with this id is still live (not signed out, revoked
+   * or expired, its account not deleted): synchronously from the cache, else
+   * one query by id. Open streams re-check their session with it.
+   */
+  current(id: string): boolean | Promise<boolean>;
+  /** Signs one session out, with the chat sessions it issued. */
+  signOut(session: Pick<Session, "id">): Promise<void>;
+  /** `POST /market/chat/session`: a chat session for the account session's wallet. */
+  issueChatSession(parent: Session): Promise<{ id: string; token: string; expiresAt: number }>;
+  /** `POST /market/access/session`: redeems one use of an invite code. */
+  openAccessSession(
+    code: string,
+  ): Promise<{ invitedBy: string | null; id: string; token: string; expiresAt: number }>;
+}
+
 /**
  * Wallet sign-in and every session kind (account, chat, access), following
  * docs/market.md, Accounts, sessions and messages, and the account services that end
@@ -88,7 +148,7 @@ export function createSessionService({
   cacheTtlMs = 30_000,
   maxCacheEntries = 100_000,
   onCacheFlush,
-}: SessionServiceOptions) {
+}: SessionServiceOptions): SessionService {
   const envelopes = createEnvelopeChecks({
     db,
     clock,
@@ -155,18 +215,7 @@ export function createSessionService({
     return session;
   };
 
-  const issue = async (
-    tx: Executor,
-    values: {
-      kind: AnySessionKind;
-      accountId: string | null;
-      wallet: string | null;
-      origin: string | null;
-      inviteId?: string | null;
-      parentId?: string | null;
-      expiresAt: number;
-    },
-  ) => {
+  const issue = async (tx: Executor, values: SessionOpening) => {
     const token = generateSessionToken(values.kind);
     const id = newId("ses");
     await tx
@@ -192,7 +241,6 @@ export function createSessionService({
     wallets: createWalletService({ db, envelopes, revocations }),
     deletion: createAccountDeletion({ db, envelopes, revocations }),
 
-    /** Subscribes to revocations from other replicas. */
     async start() {
       unlisten = await db.listen(SESSIONS_CHANNEL, {
         onNotify: (payload) => {
@@ -214,20 +262,8 @@ export function createSessionService({
       unlisten = undefined;
     },
 
-    /**
-     * Issues a session of any kind in the caller's transaction, for the
-     * surfaces that sign in on this model (the Classic API's bearer tokens):
-     * the token once, stored only as its hash.
-     */
     open: issue,
 
-    /**
-     * `POST /market/account/session`. After the signature verifies, one
-     * statement spends the nonce, finds the wallet's account (or opens one
-     * for a wallet no account holds, with the wallet as its primary) and
-     * issues the session: atomic as a statement, one round trip instead of a
-     * transaction of five. A nonce already used inserts nothing.
-     */
     async signIn(envelope: SignedEnvelope, request: EnvelopeRequest) {
       await envelopes.verify(envelope, request, signInMessage);
       const token = generateSessionToken("account");
@@ -260,7 +296,6 @@ export function createSessionService({
       return { address: envelope.address, accountId, id, token, expiresAt };
     },
 
-    /** The live session a token names, or undefined (unknown, expired, revoked). */
     async authenticate(token: string): Promise<Session | undefined> {
       const hash = hashSecret(token);
       const now = clock.now();
@@ -274,11 +309,6 @@ export function createSessionService({
       return liveSession(row, now);
     },
 
-    /**
-     * Whether the session with this id is still live (not signed out, revoked
-     * or expired, its account not deleted): synchronously from the cache, else
-     * one query by id. Open streams re-check their session with it.
-     */
     current(id: string): boolean | Promise<boolean> {
       const now = clock.now();
       const cached = cache.byId(id);
@@ -291,7 +321,6 @@ export function createSessionService({
         .then((row) => liveSession(row, now) !== undefined);
     },
 
-    /** Signs one session out, with the chat sessions it issued. */
     async signOut(session: Pick<Session, "id">) {
       const revoked = await db.kysely
         .transaction()
@@ -302,7 +331,6 @@ export function createSessionService({
       await revocations.announce([session.id, ...revoked]);
     },
 
-    /** `POST /market/chat/session`: a chat session for the account session's wallet. */
     async issueChatSession(parent: Session) {
       return issue(db.kysely, {
         kind: "chat",
@@ -314,7 +342,6 @@ export function createSessionService({
       });
     },
 
-    /** `POST /market/access/session`: redeems one use of an invite code. */
     async openAccessSession(code: string) {
       return db.kysely.transaction().execute(async (tx) => {
         const invite = await redeemInvite(tx, code);
@@ -331,5 +358,3 @@ export function createSessionService({
     },
   };
 }
-
-export type SessionService = ReturnType<typeof createSessionService>;

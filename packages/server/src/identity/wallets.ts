@@ -1,4 +1,9 @@
-import { MAX_ACCOUNT_WALLETS, type SignedEnvelope, signInMessage } from "@mkt/protocol";
+import {
+  type AccountActionResult,
+  MAX_ACCOUNT_WALLETS,
+  type SignedEnvelope,
+  signInMessage,
+} from "@mkt/protocol";
 import type { Executor } from "../db/index.ts";
 import { AppError, forbidden } from "../errors.ts";
 import type { EnvelopeRequest } from "./envelopes.ts";
@@ -44,6 +49,22 @@ export async function accountForSignIn(tx: Executor, address: string): Promise<s
   return winner;
 }
 
+export interface WalletService {
+  /** Every wallet of the account (at most MAX_ACCOUNT_WALLETS), in the order they were linked. */
+  of(accountId: string): Promise<string[]>;
+  /**
+   * Links another wallet to the session's account, proven by that wallet's
+   * own sign-in signature; 409 when the account holds MAX_ACCOUNT_WALLETS.
+   */
+  link(
+    session: Session,
+    proof: SignedEnvelope,
+    request: EnvelopeRequest,
+  ): Promise<AccountActionResult<"wallet-link">>;
+  /** Removes a wallet from the account and signs out its sessions; the primary wallet stays. */
+  unlink(session: Session, address: string): Promise<AccountActionResult<"wallet-unlink">>;
+}
+
 /**
  * An account's wallets. An account has one or more wallets, each proven by
  * its own signature: the first by signing in, the others by `wallet-link`
@@ -51,9 +72,8 @@ export async function accountForSignIn(tx: Executor, address: string): Promise<s
  * account at most, and an account holds at most MAX_ACCOUNT_WALLETS, so
  * every answer that lists them is bounded.
  */
-export function createWalletService({ db, envelopes, revocations }: AccountServiceDeps) {
+export function createWalletService({ db, envelopes, revocations }: AccountServiceDeps): WalletService {
   return {
-    /** Every wallet of the account (at most MAX_ACCOUNT_WALLETS), in the order they were linked. */
     async of(accountId: string): Promise<string[]> {
       const rows = await db.kysely
         .selectFrom("account_wallets")
@@ -66,10 +86,6 @@ export function createWalletService({ db, envelopes, revocations }: AccountServi
       return rows.map((row) => row.address);
     },
 
-    /**
-     * Links another wallet to the session's account, proven by that wallet's
-     * own sign-in signature; 409 when the account holds MAX_ACCOUNT_WALLETS.
-     */
     async link(session: Session, proof: SignedEnvelope, request: EnvelopeRequest) {
       if (session.accountId === null) throw forbidden("only an account session can link wallets");
       if (proof.origin !== session.origin) {
@@ -105,7 +121,6 @@ export function createWalletService({ db, envelopes, revocations }: AccountServi
       });
     },
 
-    /** Removes a wallet from the account and signs out its sessions; the primary wallet stays. */
     async unlink(session: Session, address: string) {
       if (session.accountId === null) throw forbidden("only an account session can unlink wallets");
       const accountId = session.accountId;
@@ -132,5 +147,3 @@ export function createWalletService({ db, envelopes, revocations }: AccountServi
     },
   };
 }
-
-export type WalletService = ReturnType<typeof createWalletService>;

@@ -67,6 +67,25 @@ export function createLogApplier(projection: Projection) {
   };
 }
 
+export interface Writer {
+  /**
+   * Writes a completed range and advances the head past it. Returns the
+   * number of logs applied.
+   */
+  write(head: HeadRow, range: FetchedRange, latest: bigint, finalized: bigint): Promise<number>;
+  /**
+   * Re-applies the logs of one transaction in block `blockNumber` that the
+   * projection does not have (recovery), idempotently. `pending` when the
+   * block is at or above the head: the indexer applies it in order.
+   */
+  reapply(
+    decoded: readonly DecodedLog[],
+    blockNumber: bigint,
+    block: BlockHeader,
+    finalized: bigint,
+  ): Promise<{ applied: number; pending: boolean; fresh: ReadonlySet<number> }>;
+}
+
 /**
  * Writes completed ranges and re-applies transactions: each in one
  * transaction that first locks the head row, so a crash anywhere resumes
@@ -83,7 +102,7 @@ export function createWriter({
   heads: HeadStore;
   /** Told what each committed range wrote (planner statistics on PGlite). */
   statistics?: StatisticsRefresher;
-}) {
+}): Writer {
   const applyLogs = createLogApplier(projection);
   let columns: Map<string, Column[]> | undefined;
   const columnsOnce = async () => {
@@ -94,10 +113,6 @@ export function createWriter({
     new BatchStore(connection, projection.id, undoable, await columnsOnce());
 
   return {
-    /**
-     * Writes a completed range and advances the head past it. Returns the
-     * number of logs applied.
-     */
     async write(head: HeadRow, range: FetchedRange, latest: bigint, finalized: bigint): Promise<number> {
       const { from, to, headers } = range;
       // A range read ahead may predate a reorg: it must continue the chain the head is on.
@@ -124,11 +139,6 @@ export function createWriter({
       return logs.length;
     },
 
-    /**
-     * Re-applies the logs of one transaction in block `blockNumber` that the
-     * projection does not have (recovery), idempotently. `pending` when the
-     * block is at or above the head: the indexer applies it in order.
-     */
     async reapply(
       decoded: readonly DecodedLog[],
       blockNumber: bigint,
@@ -162,8 +172,6 @@ export function createWriter({
     },
   };
 }
-
-export type Writer = ReturnType<typeof createWriter>;
 
 /** Event arguments as JSON values: uint values as decimal strings, arrays element by element, tuples (`GameCreated`'s params) field by field. */
 function plainArgs(args: Record<string, unknown>): Record<string, unknown> {

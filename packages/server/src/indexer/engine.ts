@@ -99,6 +99,38 @@ export interface TransactionRecovery {
   logs: RecoveredLog[];
 }
 
+export interface ScopeIndexer {
+  /** The projection this indexer writes. */
+  scope: Projection;
+  /** Starts the indexing loop in the background; a second call changes nothing. */
+  start(): void;
+  /** Indexes until the head reaches the chain's current block (tests, backfill benchmarks). */
+  syncOnce(): Promise<void>;
+  /**
+   * Re-reads one transaction's receipt and re-applies the logs the projection
+   * lacks through the writer's own apply step, idempotently (classic
+   * `/events/{txHash}`). Works whether or not this replica runs the loop: the
+   * writer takes the head row's lock, so it never races the replica that does.
+   */
+  recoverTransaction(hash: Hex): Promise<TransactionRecovery>;
+  /**
+   * The chain has a new block: a caught-up scope polls now instead of at
+   * the end of its poll interval (announced by an in-process dev chain).
+   */
+  newBlock(): void;
+  /** This replica holds the scope's writer lock now. */
+  holdsWriterLock(): boolean;
+  /** Until when (Unix ms) this replica leaves the scope to others after a hand-off; 0 when it does not. */
+  holdOffUntil(): number;
+  /**
+   * Hands the writer lock off: the batch in flight is written, the lock released, and this
+   * replica leaves the scope alone for `holdOffMs` so another replica takes it.
+   */
+  handOff(holdOffMs: number): Promise<HandOff>;
+  /** Stops the loop, waits for it to end and releases the writer lock. */
+  stop(): Promise<void>;
+}
+
 /**
  * Follows one scope. The parts, each in its own module:
  * - rpc.ts: the JSON-RPC calls, raw, and which failures mean "range too large";
@@ -120,7 +152,7 @@ export interface TransactionRecovery {
  * is retried as soon as the pool sees the database answer again, whatever the
  * backoff has grown to.
  */
-export function createScopeIndexer(options: ScopeIndexerOptions) {
+export function createScopeIndexer(options: ScopeIndexerOptions): ScopeIndexer {
   const { db, logger, clock, scope } = options;
   const log = logger.child({ scope: scope.id });
   const dependencies = options.dependencies ?? createDependencyLog({ logger, now: () => clock.now() });
@@ -391,7 +423,6 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     start() {
       running ??= loop();
     },
-    /** Indexes until the head reaches the chain's current block (tests, backfill benchmarks). */
     async syncOnce(): Promise<void> {
       if (!(await writerLock.acquire())) throw new Error("another process holds this scope's writer lock");
       await ensureHead();
@@ -402,22 +433,12 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
       }
     },
     recoverTransaction,
-    /**
-     * The chain has a new block: a caught-up scope polls now instead of at
-     * the end of its poll interval (announced by an in-process dev chain).
-     */
     newBlock(): void {
       if (endPollWait) endPollWait();
       else blockAnnounced = true;
     },
-    /** This replica holds the scope's writer lock now. */
     holdsWriterLock: (): boolean => writerLock.held(),
-    /** Until when (Unix ms) this replica leaves the scope to others after a hand-off; 0 when it does not. */
     holdOffUntil: (): number => writerLock.holdOffUntil(),
-    /**
-     * Hands the writer lock off: the batch in flight is written, the lock released, and this
-     * replica leaves the scope alone for `holdOffMs` so another replica takes it.
-     */
     handOff: (holdOffMs: number): Promise<HandOff> => writerLock.requestHandOff(holdOffMs),
     async stop() {
       stopped = true;
@@ -428,5 +449,3 @@ export function createScopeIndexer(options: ScopeIndexerOptions) {
     },
   };
 }
-
-export type ScopeIndexer = ReturnType<typeof createScopeIndexer>;

@@ -42,6 +42,50 @@ export const inTransaction = async <T>(
     }
   });
 
+export interface HeadStore {
+  /** The scope's head row, or undefined before it was created. */
+  read(connection: SqlConnection): Promise<HeadRow | undefined>;
+  /** The head row, locked until the transaction ends. */
+  lock(connection: SqlConnection): Promise<{ next_block: string } | undefined>;
+  /** A new head at the start block, on the chain whose block 0 is `genesis`. */
+  create(connection: SqlConnection, genesis: string): Promise<void>;
+  /** Records the chain of a head created while the chain was unreachable (nothing indexed yet). */
+  setGenesis(connection: SqlConnection, genesis: string): Promise<void>;
+  /** Back to the start block after the scope was reset, on the chain whose block 0 is `genesis`. */
+  restartOnChain(connection: SqlConnection, genesis: string): Promise<void>;
+  /** Back to the start block after the scope was reset, on the same chain. */
+  restart(connection: SqlConnection): Promise<void>;
+  /** Back to the block after `fork` (whose hash is `forkHash`) after a rollback. */
+  rewind(connection: SqlConnection, fork: bigint, forkHash: string): Promise<void>;
+  /**
+   * Moves the head past a written range ending at `to`: records the
+   * contracts the range created (at the block of the log that created each,
+   * so a rollback forgets exactly those created above the fork), the hashes
+   * of its blocks above the finalised block, and forgets what the finalised
+   * block made final.
+   */
+  advance(
+    connection: SqlConnection,
+    options: {
+      to: bigint;
+      headers: ReadonlyMap<bigint, BlockHeader>;
+      created: readonly CreatedContract[];
+      latest: bigint;
+      finalized: bigint;
+    },
+  ): Promise<void>;
+  /** After logs were re-applied below the head (recovery). */
+  touch(connection: SqlConnection): Promise<void>;
+  /** The chain's latest block, seen while the head is caught up. */
+  observe(latest: bigint): Promise<void>;
+  /** Records why indexing fails, creating the head row if the chain was never reached. Never throws. */
+  recordFailure(message: string): Promise<void>;
+  /** The block hashes of the unfinalised window, newest first. */
+  window(): Promise<Array<{ number: string; hash: string }>>;
+  /** The contracts written ranges created. */
+  createdContracts(): Promise<Discovered[]>;
+}
+
 /**
  * The SQL of one scope's bookkeeping: its head row (`indexer_heads`, exactly
  * the fields of the claims `head` object plus the genesis hash), the block
@@ -65,7 +109,7 @@ export function createHeadStore({
   db: Database;
   clock: Clock;
   scope: { id: string; chainId: number; startBlock: bigint };
-}) {
+}): HeadStore {
   const now = () => new Date(clock.now());
   const notify = (connection: SqlConnection) =>
     connection.query("SELECT pg_notify($1, $2)", [INDEXER_CHANNEL, scope.id]);
@@ -75,7 +119,6 @@ export function createHeadStore({
         .rows[0];
     },
 
-    /** The head row, locked until the transaction ends. */
     async lock(connection: SqlConnection): Promise<{ next_block: string } | undefined> {
       return (
         await connection.query<{ next_block: string }>(
@@ -85,7 +128,6 @@ export function createHeadStore({
       ).rows[0];
     },
 
-    /** A new head at the start block, on the chain whose block 0 is `genesis`. */
     async create(connection: SqlConnection, genesis: string): Promise<void> {
       await connection.query(
         `INSERT INTO indexer_heads (scope, chain_id, genesis_hash, next_block, revision, updated_at)
@@ -94,7 +136,6 @@ export function createHeadStore({
       );
     },
 
-    /** Records the chain of a head created while the chain was unreachable (nothing indexed yet). */
     async setGenesis(connection: SqlConnection, genesis: string): Promise<void> {
       await connection.query("UPDATE indexer_heads SET genesis_hash = $2 WHERE scope = $1", [
         scope.id,
@@ -102,7 +143,6 @@ export function createHeadStore({
       ]);
     },
 
-    /** Back to the start block after the scope was reset, on the chain whose block 0 is `genesis`. */
     async restartOnChain(connection: SqlConnection, genesis: string): Promise<void> {
       await connection.query(
         `UPDATE indexer_heads SET genesis_hash = $2, next_block = $3, block_hash = NULL, block_time = NULL, revision = revision + 1,
@@ -112,7 +152,6 @@ export function createHeadStore({
       await notify(connection);
     },
 
-    /** Back to the start block after the scope was reset, on the same chain. */
     async restart(connection: SqlConnection): Promise<void> {
       await connection.query(
         "UPDATE indexer_heads SET next_block = $2, block_hash = NULL, block_time = NULL, revision = revision + 1, updated_at = $3 WHERE scope = $1",
@@ -121,7 +160,6 @@ export function createHeadStore({
       await notify(connection);
     },
 
-    /** Back to the block after `fork` (whose hash is `forkHash`) after a rollback. */
     async rewind(connection: SqlConnection, fork: bigint, forkHash: string): Promise<void> {
       await connection.query(
         "UPDATE indexer_heads SET next_block = $2, block_hash = $3, block_time = NULL, revision = revision + 1, updated_at = $4 WHERE scope = $1",
@@ -130,13 +168,6 @@ export function createHeadStore({
       await notify(connection);
     },
 
-    /**
-     * Moves the head past a written range ending at `to`: records the
-     * contracts the range created (at the block of the log that created each,
-     * so a rollback forgets exactly those created above the fork), the hashes
-     * of its blocks above the finalised block, and forgets what the finalised
-     * block made final.
-     */
     async advance(
       connection: SqlConnection,
       {
@@ -205,7 +236,6 @@ export function createHeadStore({
       );
     },
 
-    /** After logs were re-applied below the head (recovery). */
     async touch(connection: SqlConnection): Promise<void> {
       await connection.query(
         "UPDATE indexer_heads SET revision = revision + 1, updated_at = $2 WHERE scope = $1",
@@ -214,7 +244,6 @@ export function createHeadStore({
       await notify(connection);
     },
 
-    /** The chain's latest block, seen while the head is caught up. */
     async observe(latest: bigint): Promise<void> {
       await db.withConnection((connection) =>
         connection.query("UPDATE indexer_heads SET observed_head = $2, observed_at = $3 WHERE scope = $1", [
@@ -225,7 +254,6 @@ export function createHeadStore({
       );
     },
 
-    /** Records why indexing fails, creating the head row if the chain was never reached. Never throws. */
     async recordFailure(message: string): Promise<void> {
       await db
         .withConnection((connection) =>
@@ -239,7 +267,6 @@ export function createHeadStore({
         .catch(() => {});
     },
 
-    /** The block hashes of the unfinalised window, newest first. */
     async window(): Promise<Array<{ number: string; hash: string }>> {
       const { rows } = await db.withConnection((connection) =>
         connection.query<{ number: string; hash: string }>(
@@ -250,7 +277,6 @@ export function createHeadStore({
       return rows;
     },
 
-    /** The contracts written ranges created. */
     async createdContracts(): Promise<Discovered[]> {
       const { rows } = await db.withConnection((connection) =>
         connection.query<{ address: string; kind: string; parent: string | null; label: string | null }>(
@@ -262,5 +288,3 @@ export function createHeadStore({
     },
   };
 }
-
-export type HeadStore = ReturnType<typeof createHeadStore>;

@@ -120,6 +120,25 @@ export type EventLog<A extends Abi, N extends ContractEventName<A> = ContractEve
   [E in N]: Omit<IndexedLog, "event" | "args"> & { event: E; args: ContractEventArgsFromTopics<A, E> };
 }[N];
 
+/**
+ * A decoded value as `chain_events.args` keeps it (JSON): uint values of more than 48 bits as
+ * decimal strings, arrays element by element, tuples field by field.
+ */
+export type StoredValue<T> = T extends bigint
+  ? string
+  : T extends readonly unknown[] | Record<string, unknown>
+    ? { [K in keyof T]: StoredValue<T[K]> }
+    : T;
+
+/**
+ * A log of event `N` of `A` as read back from `chain_events`: its name and its stored arguments,
+ * typed from the `as const` ABI. Without `N`, the union of `A`'s events, which `switch (event)`
+ * narrows.
+ */
+export type StoredEvent<A extends Abi, N extends ContractEventName<A> = ContractEventName<A>> = {
+  [E in N]: { event: E; args: StoredValue<ContractEventArgsFromTopics<A, E>> };
+}[N];
+
 /** The handler of event `N` of `A`: applies one log through the batch's store, with what its kind's handlers share. */
 export type EventHandler<A extends Abi, N extends ContractEventName<A>, C> = (
   store: BatchStore,

@@ -111,6 +111,34 @@ export const byChainOrder = (a: DecodedLog, b: DecodedLog) =>
       ? -1
       : 1;
 
+export interface RangeReader {
+  /**
+   * The range to write next, starting at `next` (read now unless it was
+   * read ahead); the ranges after it start being read meanwhile.
+   */
+  take(next: bigint, latest: bigint, finalized: bigint): PlannedRange;
+  /** Keeps `readAhead` ranges being read after `to`. */
+  readAfter(to: bigint, latest: bigint, finalized: bigint): void;
+  /** The next range read ahead, if it is ready and small enough to join a write of `logs` logs. */
+  takeJoinable(logs: number): FetchedRange | undefined;
+  /** Forgets the ranges read ahead. */
+  drop(): void;
+  /** After a provider refused `range`: false when the span cannot shrink any more. */
+  shrink(range: BlockRange): boolean;
+  /** The blocks a range spans now: grows after small reads, shrinks after a provider refused one. */
+  readonly span: number;
+  /**
+   * Completes a range when its turn comes: the logs of contracts discovered
+   * since it was read (by earlier ranges), the headers it needs, and the
+   * check that logs and headers are of one chain.
+   */
+  complete(range: FetchedRange, finalized: bigint): Promise<void>;
+  /** Appends a completed range to the completed range it follows. */
+  join(range: FetchedRange, following: FetchedRange): void;
+  /** Decodes the logs of a receipt with the contracts known now. */
+  decodeAll(raw: readonly RpcLog[]): DecodedLog[];
+}
+
 /**
  * Reads and decodes block ranges of one scope, with the read-ahead queue:
  * while one range is written, the next finalised ranges are already read
@@ -143,7 +171,7 @@ export function createRangeReader({
   initialRange?: number | undefined;
   maxRange?: number | undefined;
   readAhead?: number | undefined;
-}) {
+}): RangeReader {
   /** Blocks per range: sized by log density, shrunk tenfold when a provider refuses. */
   let span = Math.min(maxRange, initialRange);
   let planned: PlannedRange[] = [];
@@ -257,10 +285,6 @@ export function createRangeReader({
   };
 
   return {
-    /**
-     * The range to write next, starting at `next` (read now unless it was
-     * read ahead); the ranges after it start being read meanwhile.
-     */
     take(next: bigint, latest: bigint, finalized: bigint): PlannedRange {
       plan(next, latest, finalized, 1, false);
       const current = planned.shift()!;
@@ -268,12 +292,10 @@ export function createRangeReader({
       return current;
     },
 
-    /** Keeps `readAhead` ranges being read after `to`. */
     readAfter(to: bigint, latest: bigint, finalized: bigint): void {
       plan(to + 1n, latest, finalized, readAhead, true);
     },
 
-    /** The next range read ahead, if it is ready and small enough to join a write of `logs` logs. */
     takeJoinable(logs: number): FetchedRange | undefined {
       const ready = planned[0]?.ready;
       if (!ready || !canJoin(logs, ready.logs.length)) return undefined;
@@ -281,12 +303,10 @@ export function createRangeReader({
       return ready;
     },
 
-    /** Forgets the ranges read ahead. */
     drop(): void {
       planned = [];
     },
 
-    /** After a provider refused `range`: false when the span cannot shrink any more. */
     shrink(range: BlockRange): boolean {
       const smaller = spanAfterRefusal(span, blocksOf(range));
       if (smaller === undefined) return false;
@@ -298,11 +318,6 @@ export function createRangeReader({
       return span;
     },
 
-    /**
-     * Completes a range when its turn comes: the logs of contracts discovered
-     * since it was read (by earlier ranges), the headers it needs, and the
-     * check that logs and headers are of one chain.
-     */
     async complete(range: FetchedRange, finalized: bigint): Promise<void> {
       for (const contract of range.created) if (!contracts.has(contract.address)) contracts.add(contract);
       const known = contracts.live();
@@ -322,7 +337,6 @@ export function createRangeReader({
       }
     },
 
-    /** Appends a completed range to the completed range it follows. */
     join(range: FetchedRange, following: FetchedRange): void {
       if (following.headers.get(following.from)!.parentHash !== range.headers.get(range.to)!.hash) {
         throw new ChainMovedError(`block ${following.from} does not follow block ${range.to}`);
@@ -333,12 +347,9 @@ export function createRangeReader({
       for (const contract of following.created) range.created.push(contract);
     },
 
-    /** Decodes the logs of a receipt with the contracts known now. */
     decodeAll(raw: readonly RpcLog[]): DecodedLog[] {
       const known = contracts.live();
       return raw.map((entry) => decode(entry, known)).filter((entry) => entry !== undefined);
     },
   };
 }
-
-export type RangeReader = ReturnType<typeof createRangeReader>;

@@ -22,6 +22,20 @@ export interface Reorg {
   forkBlock?: bigint;
 }
 
+export interface ReorgHandler {
+  /**
+   * Makes sure the head row exists and belongs to the chain the RPC serves
+   * now (same block 0); resets the scope when it does not.
+   */
+  adoptChain(): Promise<void>;
+  /**
+   * The block below the head changed: walks back through the stored window
+   * to the last block the chain still has and rolls back above it, or resets
+   * the scope when no block of the window is left.
+   */
+  rollBack(head: HeadRow): Promise<void>;
+}
+
 /**
  * Reorg handling. What makes it possible, kept by the rest of the indexer:
  * - state rows changed above the finalised block have their previous image in
@@ -52,12 +66,8 @@ export function createReorgHandler({
   log: Logger;
   /** Told of every reorganisation once it is repaired (metrics). */
   onReorg?: ((reorg: Reorg) => void) | undefined;
-}) {
+}): ReorgHandler {
   return {
-    /**
-     * Makes sure the head row exists and belongs to the chain the RPC serves
-     * now (same block 0); resets the scope when it does not.
-     */
     async adoptChain(): Promise<void> {
       const genesis = (await rpc.header(0n))?.hash;
       if (!genesis) throw new Error("the RPC has no block 0");
@@ -86,11 +96,6 @@ export function createReorgHandler({
       }
     },
 
-    /**
-     * The block below the head changed: walks back through the stored window
-     * to the last block the chain still has and rolls back above it, or resets
-     * the scope when no block of the window is left.
-     */
     async rollBack(head: HeadRow): Promise<void> {
       const window = await heads.window();
       const fork = await findFork(window, (n) => rpc.header(n));
@@ -124,8 +129,6 @@ export function createReorgHandler({
     },
   };
 }
-
-export type ReorgHandler = ReturnType<typeof createReorgHandler>;
 
 /**
  * The newest stored block the chain still has, walking back from the newest

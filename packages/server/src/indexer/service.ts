@@ -48,6 +48,30 @@ export interface IndexerServiceOptions {
   pollIntervalMs?: number;
 }
 
+export interface IndexerService {
+  /** The projections this deployment indexes. */
+  scopes: Projection[];
+  /** One indexer per scope, in the order of `scopes`. */
+  indexers: ScopeIndexer[];
+  /** The head of every scope, with the writer lock's holder and any hand-off, for the operator. */
+  heads(): Promise<AdminScopeHead[]>;
+  /** A chain has a new block: its caught-up scopes poll now (`ScopeIndexer.newBlock`). */
+  newBlock(chainId: number): void;
+  /** The indexer of a scope, for recovery (classic `/events/{txHash}`). */
+  indexerOf(scopeId: string): ScopeIndexer | undefined;
+  /** This replica runs the indexer loop (`start` was called): false with `MKT_INDEXER=0`. */
+  indexing(): boolean;
+  /**
+   * Hands one scope's writer lock off (see `ScopeIndexer.handOff`), then waits up to
+   * HANDOFF_TAKEOVER_WAIT_MS for another replica to take it, to name it.
+   */
+  handOff(scopeId: string, holdOffMs: number): Promise<AdminIndexerHandOff>;
+  /** Starts every scope's loop on this replica and the periodic progress report. */
+  start(): void;
+  /** Stops every scope's loop and the progress report. */
+  stop(): Promise<void>;
+}
+
 /**
  * Runs one indexer per scope of every deployment, and reports progress: a
  * line every few seconds while a scope is backfilling (blocks/s, logs/s,
@@ -64,7 +88,7 @@ export function createIndexerService({
   progressIntervalMs = 2_000,
   skipLog,
   pollIntervalMs,
-}: IndexerServiceOptions) {
+}: IndexerServiceOptions): IndexerService {
   const log = logger.child({ area: "indexer" });
   const blocksTotal = new Counter({
     name: "mkt_indexer_blocks_total",
@@ -216,13 +240,10 @@ export function createIndexerService({
     scopes,
     indexers,
     heads,
-    /** A chain has a new block: its caught-up scopes poll now (`ScopeIndexer.newBlock`). */
     newBlock(chainId: number): void {
       for (const indexer of indexers) if (indexer.scope.chainId === chainId) indexer.newBlock();
     },
-    /** The indexer of a scope, for recovery (classic `/events/{txHash}`). */
     indexerOf,
-    /** This replica runs the indexer loop (`start` was called): false with `MKT_INDEXER=0`. */
     indexing: () => started,
     handOff,
     start() {
@@ -237,5 +258,3 @@ export function createIndexerService({
     },
   };
 }
-
-export type IndexerService = ReturnType<typeof createIndexerService>;

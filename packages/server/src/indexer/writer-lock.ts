@@ -21,6 +21,28 @@ export interface HandOff {
   holdOffUntil: number | null;
 }
 
+export interface WriterLock {
+  /** Whether this replica holds the lock now; drops a lock whose session ended (logged once), so the next `acquire` tries again. */
+  held(): boolean;
+  /** Until when (Unix ms) this replica stays away from the scope after a hand-off; 0 when it does not. */
+  holdOffUntil(): number;
+  /**
+   * Takes the lock unless this replica holds it already, handed it off less than its hold-off
+   * ago, or another session holds it. Answers whether this replica holds it now.
+   */
+  acquire(): Promise<boolean>;
+  /**
+   * Asks for the lock to be handed off: released between two batches by the loop
+   * (`releaseIfHandedOff`), then left alone for `holdOffMs`. Resolves once released, or at once
+   * with `released: false` when this replica does not hold it.
+   */
+  requestHandOff(holdOffMs: number): Promise<HandOff>;
+  /** Between batches: releases the lock when a hand-off was asked for. Answers whether it did. */
+  releaseIfHandedOff(): Promise<boolean>;
+  /** Releases the lock for good (the indexer stops). */
+  close(): Promise<void>;
+}
+
 /**
  * One scope's writer lock as this replica sees it: takes it (unless it was handed off a moment
  * ago), notices its loss, releases it on a hand-off request once the batch in flight is written,
@@ -42,7 +64,7 @@ export function createWriterLock({
   replicaId: string;
   /** Ends the indexer loop's current wait, so a hand-off does not wait out a poll or a retry. */
   wake: () => void;
-}) {
+}): WriterLock {
   const key = writerLockKey(scopeId);
   let lock: AdvisoryLock | null = null;
   let holdOffUntil = 0;
@@ -69,12 +91,7 @@ export function createWriterLock({
 
   return {
     held,
-    /** Until when (Unix ms) this replica stays away from the scope after a hand-off; 0 when it does not. */
     holdOffUntil: () => (holdOffUntil > clock.now() ? holdOffUntil : 0),
-    /**
-     * Takes the lock unless this replica holds it already, handed it off less than its hold-off
-     * ago, or another session holds it. Answers whether this replica holds it now.
-     */
     async acquire(): Promise<boolean> {
       if (held()) return true;
       if (clock.now() < holdOffUntil) return false;
@@ -82,11 +99,6 @@ export function createWriterLock({
       if (lock) log.info({ msg: "took the indexer's writer lock", scope: scopeId });
       return lock !== null;
     },
-    /**
-     * Asks for the lock to be handed off: released between two batches by the loop
-     * (`releaseIfHandedOff`), then left alone for `holdOffMs`. Resolves once released, or at once
-     * with `released: false` when this replica does not hold it.
-     */
     requestHandOff(holdOffMs: number): Promise<HandOff> {
       if (!held()) return Promise.resolve({ released: false, holdOffUntil: null });
       return new Promise<HandOff>((resolve) => {
@@ -95,7 +107,6 @@ export function createWriterLock({
         wake();
       });
     },
-    /** Between batches: releases the lock when a hand-off was asked for. Answers whether it did. */
     async releaseIfHandedOff(): Promise<boolean> {
       if (!pending) return false;
       const { holdOffMs, resolve } = pending;
@@ -105,7 +116,6 @@ export function createWriterLock({
       resolve({ released: true, holdOffUntil });
       return true;
     },
-    /** Releases the lock for good (the indexer stops). */
     async close(): Promise<void> {
       await release("the indexer stopped");
       pending?.resolve({ released: false, holdOffUntil: null });
@@ -113,5 +123,3 @@ export function createWriterLock({
     },
   };
 }
-
-export type WriterLock = ReturnType<typeof createWriterLock>;

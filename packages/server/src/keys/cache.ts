@@ -38,14 +38,31 @@ export interface KeyCacheOptions {
   maxEntries: number;
 }
 
+export interface KeyCache {
+  /** The cached answer while fresh: a key, null for "no such key", undefined for "ask the database". */
+  get(hash: string): CachedKey | null | undefined;
+  /** Caches a key, or null for "no such key", for its TTL (positive or negative). */
+  set(hash: string, value: CachedKey | null): void;
+  /** Forgets one hash (a key changed on some replica). */
+  delete(hash: string): void;
+  /** Forgets every entry (the change notifications may have been missed). */
+  clear(): void;
+  /** How many entries are cached. */
+  size(): number;
+}
+
 /**
  * Per-replica cache of key lookups by key hash. Entries expire on their own;
  * notifications delete them early; a lost LISTEN connection clears it all.
  */
-export function createKeyCache({ clock, positiveTtlMs, negativeTtlMs, maxEntries }: KeyCacheOptions) {
+export function createKeyCache({
+  clock,
+  positiveTtlMs,
+  negativeTtlMs,
+  maxEntries,
+}: KeyCacheOptions): KeyCache {
   const entries = createTtlCache<string, CachedKey | null>({ clock, maxEntries });
   return {
-    /** The cached answer while fresh: a key, null for "no such key", undefined for "ask the database". */
     get: (hash: string): CachedKey | null | undefined => entries.get(hash),
     set(hash: string, value: CachedKey | null) {
       entries.set(hash, value, value ? positiveTtlMs : negativeTtlMs);
@@ -59,5 +76,3 @@ export function createKeyCache({ clock, positiveTtlMs, negativeTtlMs, maxEntries
     size: () => entries.size(),
   };
 }
-
-export type KeyCache = ReturnType<typeof createKeyCache>;

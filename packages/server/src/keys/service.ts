@@ -60,6 +60,38 @@ const adminColumns = [
   "updated_at",
 ] as const;
 
+export interface KeyService {
+  /** Subscribes to key changes from other replicas. */
+  start(): Promise<void>;
+  /** Stops listening for key changes. */
+  stop(): Promise<void>;
+  /** Creates a key: the secret is answered once and stored only as its hash. */
+  create(input: CreateKeyRequest): Promise<CreatedKey>;
+  /**
+   * Resolves a presented key, synchronously when cached. Fails closed: a key fresh in the cache is
+   * served while the database is down; one that must be looked up throws
+   * UnavailableError.
+   */
+  authenticate(presented: string, connection?: object): KeyLookup | Promise<KeyLookup>;
+  /**
+   * The key a hash names now (`CachedKey.hash`), null once it is revoked or
+   * gone: synchronously from the cache, else looked up and cached. Presented
+   * keys are resolved with it, and open streams re-check their key with it.
+   */
+  current(hash: string): CachedKey | null | Promise<CachedKey | null>;
+  /** One page of every key for the operator, oldest first, `next` the cursor of the following page (null on the last). */
+  list(page: {
+    limit: number;
+    after?: string | undefined;
+  }): Promise<{ keys: AdminKey[]; next: string | null }>;
+  /** The operator changes a key's multiplier, first-party mark or revocation; every replica drops its cached copy. 404 for an unknown id. */
+  update(id: string, patch: AdminKeyPatch): Promise<AdminKey>;
+  /** The holder revokes the key it presents (the guard has authenticated it; a revoked key is refused there with 401). */
+  revokeSelf(presented: string): Promise<{ id: string }>;
+  /** How many key lookups this replica has cached. */
+  cacheSize(): number;
+}
+
 /**
  * API keys: creation, lookup on the hot path, operator changes and
  * self-revocation. Lookups are served from a per-replica cache; every change
@@ -73,7 +105,7 @@ export function createKeyService({
   negativeTtlMs = 5_000,
   maxCacheEntries = 100_000,
   onCacheFlush,
-}: KeyServiceOptions) {
+}: KeyServiceOptions): KeyService {
   const cache = createKeyCache({ clock, positiveTtlMs, negativeTtlMs, maxEntries: maxCacheEntries });
   const hashes = createConnectionHashes();
   let unlisten: (() => Promise<void>) | undefined;
@@ -108,7 +140,6 @@ export function createKeyService({
   };
 
   return {
-    /** Subscribes to key changes from other replicas. */
     async start() {
       unlisten = await db.listen(KEYS_CHANNEL, {
         onNotify: (hash) => cache.delete(hash),
@@ -142,11 +173,6 @@ export function createKeyService({
       return { id: row.id, key, multiplier: row.multiplier, createdAt: row.created_at.toISOString() };
     },
 
-    /**
-     * Resolves a presented key, synchronously when cached. Fails closed: a key fresh in the cache is
-     * served while the database is down; one that must be looked up throws
-     * UnavailableError.
-     */
     authenticate(presented: string, connection?: object): KeyLookup | Promise<KeyLookup> {
       if (!isWellFormedApiKey(presented)) return { status: "malformed" };
       const hash = connection === undefined ? hashSecret(presented) : hashes.of(connection, presented);
@@ -155,11 +181,6 @@ export function createKeyService({
       return key instanceof Promise ? key.then(keyLookupOf) : keyLookupOf(key);
     },
 
-    /**
-     * The key a hash names now (`CachedKey.hash`), null once it is revoked or
-     * gone: synchronously from the cache, else looked up and cached. Presented
-     * keys are resolved with it, and open streams re-check their key with it.
-     */
     current,
 
     async list({ limit, after }: { limit: number; after?: string | undefined }) {
@@ -210,7 +231,6 @@ export function createKeyService({
       return toAdminKey(row);
     },
 
-    /** The holder revokes the key it presents (the guard has authenticated it; a revoked key is refused there with 401). */
     async revokeSelf(presented: string): Promise<{ id: string }> {
       if (!isWellFormedApiKey(presented)) throw unauthorized("API key missing, malformed or invalid");
       const hash = hashSecret(presented);
@@ -233,8 +253,6 @@ export function createKeyService({
     cacheSize: () => cache.size(),
   };
 }
-
-export type KeyService = ReturnType<typeof createKeyService>;
 
 /**
  * The hash of the key a connection last presented. A client sends the same

@@ -36,6 +36,42 @@ export interface LiveHooks {
 
 const READ_BATCH = 500;
 
+export interface LiveHub {
+  /** The limits in force: the documented defaults with the deployment's overrides. */
+  limits: LiveLimits;
+  /**
+   * Takes what a surface adds to its streams (the unread count after a DM
+   * event, its gates' checks); before `start`. One surface answers each part.
+   */
+  register(hooks: LiveHooks): void;
+  /** Reads where the log ends and starts listening; before the first stream opens. */
+  start(): Promise<void>;
+  /** Whether the hub listens and takes streams: started and not closing (`/predict/v9/stream` answers 503 otherwise). */
+  listening(): boolean;
+  /**
+   * Refuses a stream before its response starts: while shutting down or at
+   * the replica's stream cap (503), at the holder's cap of open streams
+   * (429), or at the client network's cap, whichever keys or accounts opened
+   * its streams (429).
+   */
+  admit(request: Pick<StreamRequest, "holder" | "client">): void;
+  /** Takes over an admitted stream whose response head is written. */
+  attach(request: StreamRequest, res: ServerResponse): void;
+  /** Reads new rows now (tests; the listener does it on every notification). */
+  pull(): Promise<void>;
+  /**
+   * Checks every open stream's admission now (the timer does it every
+   * `recheckMs`), once the round under way is over; answers how many it ended.
+   */
+  recheck(): Promise<number>;
+  /** Prunes the log to its window; a periodic job on every replica. */
+  prune(): Promise<number>;
+  /** Open streams on this replica. */
+  size(): number;
+  /** Ends every stream (their clients reconnect elsewhere) and stops listening. */
+  close(): Promise<void>;
+}
+
 /**
  * The live-update fan-out of one replica. One LISTEN on `mkt_live` (never
  * one per client): a notification only says "the log has new rows"; the hub
@@ -45,7 +81,7 @@ const READ_BATCH = 500;
  * from there (events arriving meanwhile wait in its queue), then goes live
  * (`resume.ts`).
  */
-export function createLiveHub(deps: LiveHubDeps) {
+export function createLiveHub(deps: LiveHubDeps): LiveHub {
   const { store, logger, marketScope } = deps;
   const limits: LiveLimits = { ...DEFAULT_LIVE_LIMITS, ...deps.limits };
   const openStreams = createOpenStreams(limits);
@@ -115,10 +151,6 @@ export function createLiveHub(deps: LiveHubDeps) {
   return {
     limits,
 
-    /**
-     * Takes what a surface adds to its streams (the unread count after a DM
-     * event, its gates' checks); before `start`. One surface answers each part.
-     */
     register(hooks: LiveHooks): void {
       if (hooks.unread) {
         if (unread) throw new Error("live hub: the unread count is registered twice");
@@ -130,7 +162,6 @@ export function createLiveHub(deps: LiveHubDeps) {
       }
     },
 
-    /** Reads where the log ends and starts listening; before the first stream opens. */
     async start() {
       cursor = await store.newest();
       unlisten = await deps.db.listen(LIVE_CHANNEL, {
@@ -149,21 +180,13 @@ export function createLiveHub(deps: LiveHubDeps) {
       listening = true;
     },
 
-    /** Whether the hub listens and takes streams: started and not closing (`/predict/v9/stream` answers 503 otherwise). */
     listening: () => listening && !closing,
 
-    /**
-     * Refuses a stream before its response starts: while shutting down or at
-     * the replica's stream cap (503), at the holder's cap of open streams
-     * (429), or at the client network's cap, whichever keys or accounts opened
-     * its streams (429).
-     */
     admit(request: Pick<StreamRequest, "holder" | "client">) {
       if (closing) throw new UnavailableError("the server is shutting down; reconnect");
       openStreams.admit(request);
     },
 
-    /** Takes over an admitted stream whose response head is written. */
     attach(request: StreamRequest, res: ServerResponse): void {
       const stream = openStreams.open(request, res);
       catchUp(stream, cursor).catch((error: unknown) => {
@@ -172,22 +195,14 @@ export function createLiveHub(deps: LiveHubDeps) {
       });
     },
 
-    /** Reads new rows now (tests; the listener does it on every notification). */
     pull,
 
-    /**
-     * Checks every open stream's admission now (the timer does it every
-     * `recheckMs`), once the round under way is over; answers how many it ended.
-     */
     recheck: (): Promise<number> => recheck.run(),
 
-    /** Prunes the log to its window; a periodic job on every replica. */
     prune: () => store.prune({ maxAgeMs: limits.windowMs, maxEvents: limits.windowEvents }),
 
-    /** Open streams on this replica. */
     size: () => streams.size,
 
-    /** Ends every stream (their clients reconnect elsewhere) and stops listening. */
     async close() {
       closing = true;
       if (heartbeat) clearInterval(heartbeat);
@@ -204,5 +219,3 @@ export function createLiveHub(deps: LiveHubDeps) {
     },
   };
 }
-
-export type LiveHub = ReturnType<typeof createLiveHub>;

@@ -82,14 +82,44 @@ export type Resume =
   | { kind: "resync"; reason: "expired" | "unknown" }
   | { kind: "rows"; rows: LiveRow[]; complete: boolean };
 
+export interface LiveStore {
+  /** The newest id any reader may start after: every event up to it is committed. */
+  newest(): Promise<number>;
+  /** Events after `after`, oldest first. */
+  after(after: number, limit: number): Promise<LiveRow[]>;
+  /**
+   * The events after a client's `Last-Event-ID` up to `upTo`, read in one
+   * snapshot with the prune mark: `resync` when some were pruned
+   * (`expired`) or the id is newer than any event (`unknown`, another
+   * database or a made-up id). `complete` is false when more than `limit`
+   * remain: the caller reads on from the last row.
+   */
+  resume(lastEventId: number, upTo: number, limit: number): Promise<Resume>;
+  /**
+   * Keeps the events of the last `maxAgeMs` (database time) and at most
+   * `maxEvents`: deletes a prefix of ids and raises `pruned_through` to the
+   * highest id deleted, in one transaction. Safe on every replica at once.
+   */
+  prune(window: { maxAgeMs: number; maxEvents: number }): Promise<number>;
+  /**
+   * Claims per owner of `owners` and runtime that one indexer commit of
+   * `scope` recorded in blocks `[from, to)`, runtimes in id order.
+   */
+  claimsIn(
+    scope: string,
+    from: number,
+    to: number,
+    owners: readonly string[],
+  ): Promise<Map<string, { version: string; claims: number }[]>>;
+}
+
 /**
  * The SQL of the live event log. The log is written only by the triggers of
  * migration 0017; this reads it and keeps it bounded.
  */
-export function createLiveStore(db: Database) {
+export function createLiveStore(db: Database): LiveStore {
   const k = db.kysely;
   return {
-    /** The newest id any reader may start after: every event up to it is committed. */
     async newest(): Promise<number> {
       const { rows } = await sql<{ newest: string }>`
         SELECT greatest((SELECT coalesce(max(id), 0) FROM live_events), pruned_through) AS newest
@@ -97,7 +127,6 @@ export function createLiveStore(db: Database) {
       return Number(rows[0]?.newest ?? 0);
     },
 
-    /** Events after `after`, oldest first. */
     async after(after: number, limit: number): Promise<LiveRow[]> {
       const { rows } = await sql<RawRow>`
         SELECT id, kind, account_id, public, payload FROM live_events
@@ -105,13 +134,6 @@ export function createLiveStore(db: Database) {
       return rows.map(toRow);
     },
 
-    /**
-     * The events after a client's `Last-Event-ID` up to `upTo`, read in one
-     * snapshot with the prune mark: `resync` when some were pruned
-     * (`expired`) or the id is newer than any event (`unknown`, another
-     * database or a made-up id). `complete` is false when more than `limit`
-     * remain: the caller reads on from the last row.
-     */
     async resume(lastEventId: number, upTo: number, limit: number): Promise<Resume> {
       return k
         .transaction()
@@ -135,11 +157,6 @@ export function createLiveStore(db: Database) {
         });
     },
 
-    /**
-     * Keeps the events of the last `maxAgeMs` (database time) and at most
-     * `maxEvents`: deletes a prefix of ids and raises `pruned_through` to the
-     * highest id deleted, in one transaction. Safe on every replica at once.
-     */
     async prune({ maxAgeMs, maxEvents }: { maxAgeMs: number; maxEvents: number }): Promise<number> {
       return k.transaction().execute(async (tx) => {
         const bound = await sql<{ through: string | null }>`
@@ -157,10 +174,6 @@ export function createLiveStore(db: Database) {
       });
     },
 
-    /**
-     * Claims per owner of `owners` and runtime that one indexer commit of
-     * `scope` recorded in blocks `[from, to)`, runtimes in id order.
-     */
     async claimsIn(
       scope: string,
       from: number,
@@ -183,5 +196,3 @@ export function createLiveStore(db: Database) {
     },
   };
 }
-
-export type LiveStore = ReturnType<typeof createLiveStore>;

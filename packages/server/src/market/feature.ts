@@ -2,7 +2,6 @@ import type { AccountActionKind } from "@mkt/protocol";
 import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
-import type { AdminApp } from "../http/admin-app.ts";
 import type { RouteSpec } from "../http/route.ts";
 import type { SessionService } from "../identity/index.ts";
 import type { CursorSigner } from "../paging/index.ts";
@@ -31,7 +30,8 @@ export interface MarketFeature {
   /** What each of its kinds answers in `result`, for the published description. */
   actionResults?: Partial<Record<AccountActionKind, string>>;
   routes?: RouteSpec[];
-  admin?: (app: AdminApp) => void;
+  /** Its operator routes, mounted on the admin listener. */
+  adminRoutes?: RouteSpec[];
   jobs?: Job[];
   /** Background work started with the listeners (a job queue worker) and stopped on close. */
   start?(): void;

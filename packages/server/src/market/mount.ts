@@ -88,9 +88,7 @@ export function mountMarket(shared: SharedServices, options: MarketOptions = {})
 
   return {
     routes: { market, app: proxyRoutes(market) },
-    admin(app) {
-      for (const feature of features) feature.admin?.(app);
-    },
+    adminRoutes: features.flatMap((feature) => feature.adminRoutes ?? []),
     jobs: features.flatMap((feature) => feature.jobs ?? []),
     start() {
       for (const feature of features) feature.start?.();

@@ -1,5 +1,6 @@
 import { adminPredictRuntimePatchSchema } from "@mkt/protocol";
-import type { AdminApp } from "../http/admin-app.ts";
+import { OPERATOR_TAG } from "../http/operator-routes.ts";
+import { defineRoute, type RouteSpec } from "../http/route.ts";
 import type { PredictSettings } from "./settings.ts";
 
 /**
@@ -9,9 +10,26 @@ import type { PredictSettings } from "./settings.ts";
  * chain). First-party keys are marked with `PATCH /admin/keys/{id}`
  * `{firstParty: true}`.
  */
-export function registerPredictAdmin(app: AdminApp, { settings }: { settings: PredictSettings }) {
-  app.get("/admin/predict/runtime", async () => settings.flags());
-  app.put("/admin/predict/runtime", { schema: { body: adminPredictRuntimePatchSchema } }, async (request) =>
-    settings.set(request.body),
-  );
+export function predictAdminRoutes({ settings }: { settings: PredictSettings }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/admin/predict/runtime",
+      operationId: "adminPredictRuntime",
+      summary: "The feed's switches",
+      tags: [OPERATOR_TAG],
+      responses: { 200: { description: "`{enabled, publicEnabled}`." } },
+      handler: async () => settings.flags(),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: "/admin/predict/runtime",
+      operationId: "adminPredictRuntimeSet",
+      summary: "Turns the feed on or off, for everyone or for all but first-party keys",
+      tags: [OPERATOR_TAG],
+      request: { body: adminPredictRuntimePatchSchema },
+      responses: { 200: { description: "The switches as set: `{enabled, publicEnabled}`." } },
+      handler: async (request) => settings.set(request.body),
+    }),
+  ];
 }

@@ -124,6 +124,19 @@ interface HeadRow {
   observed_at: Date | null;
 }
 
+export interface PredictFreshnessService {
+  /** The bounds past which the projection is stale, in milliseconds and blocks. */
+  bounds: FreshnessBounds;
+  /** The freshness now: synchronously while this replica's copy of the head row is current. */
+  current(): PredictFreshness | Promise<PredictFreshness>;
+  /**
+   * Why the projection is stale now, or null while it is fresh: the verdict
+   * of `current()` without its document, for the gate every feed request
+   * passes. Synchronous while this replica's copy of the head row is current.
+   */
+  staleReason(): PredictStaleReason | null | Promise<PredictStaleReason | null>;
+}
+
 /**
  * The feed's freshness, from the head row of its indexer scope. Never asks
  * the chain. Each replica keeps the row in memory and re-reads it at most
@@ -147,7 +160,7 @@ export function createPredictFreshness({
   bounds?: FreshnessBounds;
   /** The live counter of PREDICT_INDEXER_SOURCE. */
   revision: { readonly value: number };
-}) {
+}): PredictFreshnessService {
   let cached: { head: FeedHead | undefined; times: HeadTimes; at: number; revision: number } | undefined;
   let loading: Promise<FeedHead | undefined> | undefined;
 
@@ -199,7 +212,6 @@ export function createPredictFreshness({
 
   return {
     bounds,
-    /** The freshness now: synchronously while this replica's copy of the head row is current. */
     current(): PredictFreshness | Promise<PredictFreshness> {
       if (scope === undefined) return freshnessOf(undefined, clock.now(), finalityDepth, bounds);
       const compute = (copy: NonNullable<typeof cached>) =>
@@ -207,11 +219,6 @@ export function createPredictFreshness({
       const copy = currentCopy();
       return copy !== undefined ? compute(copy) : loaded().then(compute);
     },
-    /**
-     * Why the projection is stale now, or null while it is fresh: the verdict
-     * of `current()` without its document, for the gate every feed request
-     * passes. Synchronous while this replica's copy of the head row is current.
-     */
     staleReason(): PredictStaleReason | null | Promise<PredictStaleReason | null> {
       if (scope === undefined) return "NOT_INDEXED";
       const judge = (copy: NonNullable<typeof cached>) =>
@@ -221,5 +228,3 @@ export function createPredictFreshness({
     },
   };
 }
-
-export type PredictFreshnessService = ReturnType<typeof createPredictFreshness>;

@@ -1,6 +1,6 @@
 import { PREDICT_CHAIN_ID } from "@mkt/chain";
 import type { MountedSurface, SharedServices } from "../shared-services.ts";
-import { registerPredictAdmin } from "./admin-routes.ts";
+import { predictAdminRoutes } from "./admin-routes.ts";
 import {
   createPredictFreshness,
   DEFAULT_FRESHNESS_BOUNDS,
@@ -13,8 +13,8 @@ import { createPredictMarkets, predictMarketsRoutes } from "./markets/index.ts";
 import {
   createPredictMedia,
   PREDICT_MEDIA_SOURCE,
+  predictMediaAdminRoutes,
   predictMediaRoutes,
-  registerPredictMediaAdmin,
 } from "./media/index.ts";
 import { createPointsService, pointsRoutes } from "./points/index.ts";
 import { createPortfolioService, portfolioRoutes } from "./portfolio/index.ts";
@@ -90,10 +90,10 @@ export function mountPredict(shared: SharedServices, options: PredictOptions = {
 
   return {
     routes: { predict },
-    admin(app) {
-      registerPredictAdmin(app, { settings: predictSettings });
-      registerPredictMediaAdmin(app, { media: predictMedia });
-    },
+    adminRoutes: [
+      ...predictAdminRoutes({ settings: predictSettings }),
+      ...predictMediaAdminRoutes({ media: predictMedia }),
+    ],
     gates: { feed: createFeedGate({ settings: predictSettings, freshness: predictFreshness }) },
     indexerSources: roles.predict ? [{ scope: roles.predict.scope, source: PREDICT_INDEXER_SOURCE }] : [],
     // An open feed stream ends once a switch turns the feed off for its key.

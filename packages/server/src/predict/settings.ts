@@ -15,6 +15,13 @@ export interface PredictFlags {
 const DEFAULT_FLAGS: PredictFlags = { enabled: true, publicEnabled: true };
 const NO_CHAIN: PredictFlags = { enabled: false, publicEnabled: false };
 
+export interface PredictSettings {
+  /** The switches in force: synchronously while this replica's copy is current. */
+  flags(): PredictFlags | Promise<PredictFlags>;
+  /** The operator changes one switch or both; every replica follows within a second. */
+  set(patch: AdminPredictRuntimePatch): Promise<PredictFlags>;
+}
+
 /**
  * The feed's operator switches, stored in `predict_runtime` (one row per
  * chain). Each replica keeps the flags in memory, so the gate reads them
@@ -37,7 +44,7 @@ export function createPredictSettings({
   /** The live counter of PREDICT_RUNTIME_SOURCE (`revisions.counters`). */
   revision: { readonly value: number };
   bump: () => Promise<void>;
-}) {
+}): PredictSettings {
   let cached: { flags: PredictFlags; revision: number } | undefined;
   let loading: Promise<PredictFlags> | undefined;
 
@@ -71,14 +78,12 @@ export function createPredictSettings({
   };
 
   return {
-    /** The switches in force: synchronously while this replica's copy is current. */
     flags(): PredictFlags | Promise<PredictFlags> {
       if (chainId === undefined) return NO_CHAIN;
       if (cached !== undefined && cached.revision === revision.value) return cached.flags;
       return load(chainId);
     },
 
-    /** The operator changes one switch or both; every replica follows within a second. */
     async set(patch: AdminPredictRuntimePatch): Promise<PredictFlags> {
       if (chainId === undefined) throw conflict("this deployment follows no prediction chain");
       const next = { ...(await read(chainId)), ...patch } as PredictFlags;
@@ -104,5 +109,3 @@ export function createPredictSettings({
     },
   };
 }
-
-export type PredictSettings = ReturnType<typeof createPredictSettings>;

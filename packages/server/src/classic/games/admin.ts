@@ -1,6 +1,7 @@
 import { adminClassicGameFlagsSchema, classicQuery, integerParam } from "@mkt/protocol";
 import { z } from "zod";
-import type { AdminApp } from "../../http/admin-app.ts";
+import { OPERATOR_TAG } from "../../http/operator-routes.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { ClassicMetadataStore } from "./metadata-store.ts";
 
 const paramsSchema = z.object({
@@ -14,13 +15,20 @@ const paramsSchema = z.object({
  * `isMarketfit`; absent fields keep their value) and answers them all. 404
  * for a drop the indexer has not seen. Cached classic reads move at once.
  */
-export function registerClassicGameAdmin(app: AdminApp, { metadata }: { metadata: ClassicMetadataStore }) {
-  app.patch(
-    "/admin/classic/games/:chainId/:address",
-    { schema: { params: paramsSchema, body: adminClassicGameFlagsSchema } },
-    async (request) => {
-      const { chainId, address } = request.params;
-      return metadata.setFlags(chainId, address, request.body);
-    },
-  );
+export function classicGameAdminRoutes({ metadata }: { metadata: ClassicMetadataStore }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "PATCH",
+      path: "/admin/classic/games/:chainId/:address",
+      operationId: "adminClassicGameFlagsSet",
+      summary: "Sets a game's flags",
+      tags: [OPERATOR_TAG],
+      request: { params: paramsSchema, body: adminClassicGameFlagsSchema },
+      responses: { 200: { description: "Every flag of the game." } },
+      handler: async (request) => {
+        const { chainId, address } = request.params;
+        return metadata.setFlags(chainId, address, request.body);
+      },
+    }),
+  ];
 }

@@ -1,4 +1,4 @@
-export { registerClassicGameAdmin } from "./admin.ts";
+export { classicGameAdminRoutes } from "./admin.ts";
 export { type ClassicGameCatalog, createClassicGameDirectory } from "./directory.ts";
 export { cardOddsPercent, formatPercent, marketCapWei, preorderProgress } from "./economics.ts";
 export {

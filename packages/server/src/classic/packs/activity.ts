@@ -8,8 +8,11 @@ import {
   type ClassicRecentQuery,
 } from "@mkt/protocol";
 import { sql } from "kysely";
+import type { ContractEventName } from "viem";
 import type { Database } from "../../db/index.ts";
 import { notFound } from "../../errors.ts";
+import type { classicDropAbi, classicFactoryAbi, classicTokenAbi } from "../../indexer/classic-projection.ts";
+import type { StoredEvent } from "../../indexer/projection.ts";
 import type { ClassicGameDirectory } from "../directory.ts";
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
@@ -22,20 +25,29 @@ const DROP_EVENTS = [
   "BoosterDropSold",
   "Transfer",
   "ActiveChanged",
-];
-const TOKEN_EVENTS = ["TokensPurchased", "TokensSold", "MarketGraduated"];
+] as const satisfies readonly ContractEventName<typeof classicDropAbi>[];
+const TOKEN_EVENTS = [
+  "TokensPurchased",
+  "TokensSold",
+  "MarketGraduated",
+] as const satisfies readonly ContractEventName<typeof classicTokenAbi>[];
 
-interface EventRow {
+/** A log that is activity: its event and arguments, typed from the ABI of the contract kind that emits it. */
+type ActivityLog =
+  | StoredEvent<typeof classicDropAbi, (typeof DROP_EVENTS)[number]>
+  | StoredEvent<typeof classicTokenAbi, (typeof TOKEN_EVENTS)[number]>
+  | StoredEvent<typeof classicFactoryAbi, "DropCreated">;
+
+/** A `chain_events` row of activity, with the game it is activity of. */
+type EventRow = {
   chain_id: number;
   block_number: string;
   log_index: number;
   block_time: Date;
   transaction_hash: string;
   address: string;
-  event: string;
-  args: Record<string, unknown>;
   drop_address: string;
-}
+} & ActivityLog;
 
 /** What a log's record takes from other rows: a mint's or a sale's ETH, an open batch's packs. */
 interface EventDetails {
@@ -49,11 +61,7 @@ interface EventDetails {
 export const objectIdOf = (blockNumber: bigint, logIndex: number) =>
   `${blockNumber.toString(16).padStart(16, "0")}${logIndex.toString(16).padStart(8, "0")}`;
 
-const text = (value: unknown) => (value === undefined || value === null ? null : String(value));
-const address = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null);
-
 function activityOf(row: EventRow, details: EventDetails = {}): ClassicActivityEvent | undefined {
-  const args = row.args;
   const blockNumber = BigInt(row.block_number);
   const base = {
     id: objectIdOf(blockNumber, row.log_index),
@@ -78,15 +86,15 @@ function activityOf(row: EventRow, details: EventDetails = {}): ClassicActivityE
   });
   switch (row.event) {
     case "DropCreated":
-      return event("game_created", { actor: address(args["creator"]) });
+      return event("game_created", { actor: row.args.creator.toLowerCase() });
     case "BoosterDropsMinted": {
       const ids: string[] = [];
-      const end = BigInt(String(args["endTokenId"]));
-      for (let id = BigInt(String(args["startTokenId"])); id <= end && ids.length < 10_000; id++)
+      const end = BigInt(row.args.endTokenId);
+      for (let id = BigInt(row.args.startTokenId); id <= end && ids.length < 10_000; id++)
         ids.push(id.toString());
       // The ETH the drop paid its token for the packs; a mint with tokens (`mintWithToken`) paid none.
       return event("mint", {
-        actor: address(args["minter"]),
+        actor: row.args.minter.toLowerCase(),
         tokenIds: ids,
         ethAmount: details.dropEth ?? "0",
       });
@@ -98,44 +106,48 @@ function activityOf(row: EventRow, details: EventDetails = {}): ClassicActivityE
         rarity: details.batch?.rarity ?? null,
       });
     case "BoosterDropOpened":
-      return event("open", {
-        actor: address(args["from"]),
-        tokenIds: Array.isArray(args["tokenIds"]) ? args["tokenIds"].map(String) : [],
-      });
+      return event("open", { actor: row.args.from.toLowerCase(), tokenIds: [...row.args.tokenIds] });
     case "BoosterDropSold":
       return event("sell_back", {
-        actor: address(args["burner"]),
-        tokenIds: [String(args["tokenId"])],
-        rarity: Number(args["rarity"]),
+        actor: row.args.burner.toLowerCase(),
+        tokenIds: [row.args.tokenId],
+        rarity: row.args.rarity,
         // The offer is in the drop's token; `sellForEth` also sold it for ETH in the same transaction.
-        tokenAmount: text(args["offerAmount"]),
+        tokenAmount: row.args.offerAmount,
         ethAmount: details.dropEth ?? null,
       });
     case "Transfer":
       return event("transfer", {
-        actor: address(args["from"]),
-        to: address(args["to"]),
-        tokenIds: [String(args["tokenId"])],
+        actor: row.args.from.toLowerCase(),
+        to: row.args.to.toLowerCase(),
+        tokenIds: [row.args.tokenId],
       });
     case "ActiveChanged":
-      return event(args["active"] === false || args["active"] === "false" ? "pause" : "resume", {});
+      return event(row.args.active ? "resume" : "pause", {});
     case "TokensPurchased":
       return event("curve_purchase", {
-        actor: address(args["buyer"]),
-        ethAmount: text(args["ethPaid"]),
-        tokenAmount: text(args["amount"]),
+        actor: row.args.buyer.toLowerCase(),
+        ethAmount: row.args.ethPaid,
+        tokenAmount: row.args.amount,
       });
     case "TokensSold":
-      return event("curve_sale", {
-        actor: address(args["seller"] ?? args["from"]),
-        ethAmount: text(args["ethReceived"]),
-        tokenAmount: text(args["amount"]),
-      });
+      // The live token declares two `TokensSold`: the trade's (seller, recipient, ETH) and a bare one.
+      return "seller" in row.args
+        ? event("curve_sale", {
+            actor: row.args.seller.toLowerCase(),
+            ethAmount: row.args.ethReceived,
+            tokenAmount: row.args.amount,
+          })
+        : event("curve_sale", {
+            actor: row.args.from.toLowerCase(),
+            ethAmount: null,
+            tokenAmount: row.args.amount,
+          });
     case "MarketGraduated":
       return event("graduation", {
-        to: address(args["pool"]),
-        ethAmount: text(args["ethAmount"]),
-        tokenAmount: text(args["tokenAmount"]),
+        to: row.args.pool.toLowerCase(),
+        ethAmount: row.args.ethAmount,
+        tokenAmount: row.args.tokenAmount,
       });
     default:
       return undefined;
@@ -202,7 +214,9 @@ async function detailsOf(db: Database, rows: readonly EventRow[]): Promise<Map<s
       if (trade) details.set(keyOf(row), { dropEth: trade.eth });
     }
   }
-  const assigned = rows.filter((row) => row.event === "RarityAssigned");
+  const assigned = rows.filter(
+    (row): row is Extract<EventRow, { event: "RarityAssigned" }> => row.event === "RarityAssigned",
+  );
   for (const row of assigned) {
     const found = await sql<{ token_id: string; rarity: number }>`
       SELECT p.token_id::text AS token_id, p.rarity
@@ -211,7 +225,7 @@ async function detailsOf(db: Database, rows: readonly EventRow[]): Promise<Map<s
       JOIN classic_packs p ON p.chain_id = b.chain_id AND p.contract_address = b.drop_address
         AND p.token_id = t.token_id::numeric
       WHERE b.chain_id = ${row.chain_id} AND b.drop_address = ${row.address}
-        AND b.batch_id = ${String(row.args["batchId"])}::numeric
+        AND b.batch_id = ${row.args.batchId}::numeric
       ORDER BY p.token_id`.execute(db.kysely);
     const rarities = new Set(found.rows.map((pack) => Number(pack.rarity)));
     details.set(keyOf(row), {

@@ -1,9 +1,13 @@
 import {
   adminClassicReportParamsSchema,
   adminClassicReportPatchSchema,
+  adminClassicReportSchema,
+  adminClassicReportsPageSchema,
   adminClassicReportsQuerySchema,
 } from "@mkt/protocol";
-import type { AdminApp } from "../../http/admin-app.ts";
+import { z } from "zod";
+import { OPERATOR_TAG } from "../../http/operator-routes.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { ClassicReportsService } from "./reports.ts";
 
 /**
@@ -12,17 +16,33 @@ import type { ClassicReportsService } from "./reports.ts";
  * page), and closing one (`{status: "resolved" | "dismissed"}`), after which
  * the account may report that target again.
  */
-export function registerClassicReportsAdmin(app: AdminApp, { reports }: { reports: ClassicReportsService }) {
-  app.get("/admin/classic/reports", { schema: { querystring: adminClassicReportsQuerySchema } }, (request) =>
-    reports.list(request.query),
-  );
-  app.patch(
-    "/admin/classic/reports/:id",
-    { schema: { params: adminClassicReportParamsSchema, body: adminClassicReportPatchSchema } },
-    async (request) => {
-      const { id } = request.params;
-      const { status } = request.body;
-      return { report: await reports.review(id, status) };
-    },
-  );
+export function classicReportsAdminRoutes({ reports }: { reports: ClassicReportsService }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/admin/classic/reports",
+      operationId: "adminClassicReportsList",
+      summary: "Reports, newest first, one page at a time",
+      tags: [OPERATOR_TAG],
+      request: { query: adminClassicReportsQuerySchema },
+      responses: { 200: { description: "One page of reports.", schema: adminClassicReportsPageSchema } },
+      handler: (request) => reports.list(request.query),
+    }),
+    defineRoute({
+      method: "PATCH",
+      path: "/admin/classic/reports/:id",
+      operationId: "adminClassicReportReview",
+      summary: "Resolves or dismisses a report",
+      tags: [OPERATOR_TAG],
+      request: { params: adminClassicReportParamsSchema, body: adminClassicReportPatchSchema },
+      responses: {
+        200: { description: "The report as closed.", schema: z.object({ report: adminClassicReportSchema }) },
+      },
+      handler: async (request) => {
+        const { id } = request.params;
+        const { status } = request.body;
+        return { report: await reports.review(id, status) };
+      },
+    }),
+  ];
 }

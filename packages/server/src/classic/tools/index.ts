@@ -1,5 +1,5 @@
 export { type ClassicAccountStatsService, createClassicAccountStats } from "./account-stats.ts";
-export { registerClassicReportsAdmin } from "./admin.ts";
+export { classicReportsAdminRoutes } from "./admin.ts";
 export { type ClassicReactionsService, createClassicReactions } from "./reactions.ts";
 export { type ClassicRecoveryService, createClassicRecovery } from "./recovery.ts";
 export { classicRecoveryRoutes } from "./recovery-routes.ts";

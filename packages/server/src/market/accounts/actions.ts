@@ -32,13 +32,16 @@ export type ActionHandlers = {
   [K in AccountActionKind]: (context: ActionContext, action: ActionOf<K>) => Promise<AccountActionResult<K>>;
 };
 
+/** Parses one body of `POST /market/account` with its kind's schema and runs the kind's handler. */
+export type ActionDispatcher = (context: ActionContext, body: unknown) => Promise<AccountActionResponse>;
+
 /**
  * The dispatcher of `POST /market/account`. Every kind of the allowlist has
  * exactly one handler, checked when the server starts, so no kind can be
  * documented and not served. Bodies are parsed here with the kind's own
  * schema, which names the offending field of that kind in the 400.
  */
-export function createActionDispatcher(families: Partial<ActionHandlers>[]) {
+export function createActionDispatcher(families: Partial<ActionHandlers>[]): ActionDispatcher {
   const handlers: Partial<ActionHandlers> = {};
   for (const family of families) {
     for (const [kind, handler] of Object.entries(family)) {

@@ -34,12 +34,12 @@ import {
   VERIFICATION_GAS_LIMIT,
 } from "../../identity/index.ts";
 import type { Clock } from "../../quotas/limiter.ts";
-import type { AccountSession, createActionDispatcher } from "./actions.ts";
+import type { AccountSession, ActionDispatcher } from "./actions.ts";
 
 export interface AccountRoutesDeps {
   clock: Clock;
   sessions: SessionService;
-  dispatch: ReturnType<typeof createActionDispatcher>;
+  dispatch: ActionDispatcher;
   secureCookies: boolean;
   /** Each kind's result, for the description. */
   actionResults: Partial<Record<AccountActionKind, string>>;

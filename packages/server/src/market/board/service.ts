@@ -36,6 +36,13 @@ interface Row {
   last_claim_at: Date | string;
 }
 
+export interface BoardService {
+  /** Creators ranked by the claims of their drops in the window. */
+  creators(request: BoardRequest<CreatorBoardSort>): Promise<BoardCreatorList>;
+  /** Collectors (claiming wallets) ranked by their claims in the window. */
+  collectors(request: BoardRequest<CollectorBoardSort>): Promise<BoardCollectorList>;
+}
+
 /**
  * Leaderboards of the market's creators and collectors, aggregated from the
  * indexer's projection of claims (`market_claims`, joined with
@@ -53,7 +60,7 @@ export function createBoardService({
   clock: Clock;
   /** The runtime catalog: the market runtimes, newest first (`GET /market/runtime`'s order). */
   runtimes: { list(): Promise<readonly BoardRuntime[]> };
-}) {
+}): BoardService {
   const scopeOf = async (version: string | undefined): Promise<BoardRuntime[]> => {
     const listed = await runtimes.list();
     if (version === undefined) return [...listed];
@@ -144,7 +151,6 @@ export function createBoardService({
   };
 
   return {
-    /** Creators ranked by the claims of their drops in the window. */
     async creators(request: BoardRequest<CreatorBoardSort>): Promise<BoardCreatorList> {
       const { page, rows } = await board(request, (counted, from) =>
         allTime(counted, from)
@@ -191,7 +197,6 @@ export function createBoardService({
       };
     },
 
-    /** Collectors (claiming wallets) ranked by their claims in the window. */
     async collectors(request: BoardRequest<CollectorBoardSort>): Promise<BoardCollectorList> {
       const { page, rows } = await board(request, (counted, from) =>
         allTime(counted, from)
@@ -233,5 +238,3 @@ export function createBoardService({
     },
   };
 }
-
-export type BoardService = ReturnType<typeof createBoardService>;

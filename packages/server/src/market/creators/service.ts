@@ -29,6 +29,15 @@ interface DropRow {
   release_id: string | null;
 }
 
+export interface CreatorService {
+  /** A creator's card: profile, follow counts, releases and drops; 404 for a wallet with no account and no drop. */
+  get(address: string): Promise<Creator>;
+  /** One page of a creator's public releases (none for a wallet without an account). */
+  releases(address: string, page: PageRequest): Promise<CreatorReleaseList>;
+  /** One page of the drops a creator made in the market runtimes. */
+  drops(address: string, page: PageRequest): Promise<CreatorDropList>;
+}
+
 /**
  * A creator's public page: the profile, follows and public releases of the
  * account holding a wallet, and the drops that wallet created in the market
@@ -49,7 +58,7 @@ export function createCreatorService({
   scope: string | undefined;
   /** Signs the drop list's page cursors. */
   cursors: CursorSigner;
-}) {
+}): CreatorService {
   const k = db.kysely;
   const inScopes = () => (scope === undefined ? sql`FALSE` : sql`d.scope = ${scope}`);
 
@@ -140,5 +149,3 @@ export function createCreatorService({
     },
   };
 }
-
-export type CreatorService = ReturnType<typeof createCreatorService>;

@@ -13,6 +13,16 @@ export interface PackEditServiceDeps {
   runtimes: Pick<RuntimeCatalog, "exists" | "holds">;
 }
 
+export interface PackEditService {
+  /**
+   * Applies one signed edit. The signature is checked over
+   * `packEditMessage` rebuilt from the parsed action and the path's
+   * version; the nonce (purpose `pack-edit`) is spent in the transaction
+   * that stores the edit, so a refused edit leaves it unused.
+   */
+  apply(version: string, request: ParsedPackEditRequest, from: { ip: string }): Promise<PackEdit>;
+}
+
 /**
  * Pack edits: offchain labels (a name, a note) a wallet puts on a pack it
  * holds. A wallet holds pack `packId` of runtime `version` when the indexer's
@@ -21,14 +31,13 @@ export interface PackEditServiceDeps {
  * not transferable in the reference runtime, and a reorged-out claim is rolled
  * back by the indexer, so the check follows the head.
  */
-export function createPackEditService({ db, clock, envelopes, runtimes }: PackEditServiceDeps) {
+export function createPackEditService({
+  db,
+  clock,
+  envelopes,
+  runtimes,
+}: PackEditServiceDeps): PackEditService {
   return {
-    /**
-     * Applies one signed edit. The signature is checked over
-     * `packEditMessage` rebuilt from the parsed action and the path's
-     * version; the nonce (purpose `pack-edit`) is spent in the transaction
-     * that stores the edit, so a refused edit leaves it unused.
-     */
     async apply(version: string, request: ParsedPackEditRequest, from: { ip: string }): Promise<PackEdit> {
       if (!(await runtimes.exists(version))) {
         throw notFound(`runtime ${version} is not a runtime of the market (see GET /market/runtime)`);
@@ -75,5 +84,3 @@ export function createPackEditService({ db, clock, envelopes, runtimes }: PackEd
     },
   };
 }
-
-export type PackEditService = ReturnType<typeof createPackEditService>;

@@ -1,5 +1,6 @@
 import { adminInviteRequestSchema, adminXVerifyRequestSchema } from "@mkt/protocol";
-import type { AdminApp } from "../../http/admin-app.ts";
+import { OPERATOR_TAG } from "../../http/operator-routes.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { Invites } from "./invites.ts";
 import type { XConnections } from "./x-connections.ts";
 
@@ -11,15 +12,34 @@ import type { XConnections } from "./x-connections.ts";
  *   `{accountId, xUsername, xVerified: true, verifiedBy: "operator"}`; 404 for a wallet
  *   no account holds, 409 when another account has this X username verified.
  */
-export function registerProfileAdmin(app: AdminApp, { invites, x }: { invites: Invites; x: XConnections }) {
-  app.post("/admin/invites", { schema: { body: adminInviteRequestSchema } }, async (request, reply) => {
-    const { maxUses } = request.body;
-    reply.code(201).header("Cache-Control", "no-store");
-    return invites.createForOperator(maxUses);
-  });
-
-  app.post("/admin/social/x/verify", { schema: { body: adminXVerifyRequestSchema } }, async (request) => {
-    const { address, username } = request.body;
-    return x.verifyByOperator(address, username);
-  });
+export function profileAdminRoutes({ invites, x }: { invites: Invites; x: XConnections }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "POST",
+      path: "/admin/invites",
+      operationId: "adminInviteCreate",
+      summary: "Creates an invite that names no referrer",
+      tags: [OPERATOR_TAG],
+      request: { body: adminInviteRequestSchema },
+      responses: { 201: { description: "The invite; its code is shown once." } },
+      handler: async (request, reply) => {
+        const { maxUses } = request.body;
+        reply.code(201).header("Cache-Control", "no-store");
+        return invites.createForOperator(maxUses);
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/admin/social/x/verify",
+      operationId: "adminXVerify",
+      summary: "Marks an account's X username verified by the operator",
+      tags: [OPERATOR_TAG],
+      request: { body: adminXVerifyRequestSchema },
+      responses: { 200: { description: "The account's X connection." } },
+      handler: async (request) => {
+        const { address, username } = request.body;
+        return x.verifyByOperator(address, username);
+      },
+    }),
+  ];
 }

@@ -1,4 +1,4 @@
-import { PROFILE_LIMITS } from "@mkt/protocol";
+import { type AccountActionResult, PROFILE_LIMITS } from "@mkt/protocol";
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { conflict, notFound } from "../../errors.ts";
@@ -8,15 +8,26 @@ import type { Clock } from "../../quotas/limiter.ts";
 import type { ActionHandlers } from "../accounts/actions.ts";
 import { lockAccount } from "./account-lock.ts";
 
+export interface Artworks {
+  /** Checks the upload and stores it; at most `PROFILE_LIMITS.artworks` per account (409 beyond). */
+  upload(accountId: string, upload: ArtworkUpload): Promise<AccountActionResult<"artwork-upload">>;
+  /** `artwork-delete`: deletes one of the account's artworks; 404 when it has none by that id. */
+  delete(accountId: string, artworkId: string): Promise<AccountActionResult<"artwork-delete">>;
+  /** The account's artwork, oldest first, optionally of one draft. */
+  list(
+    accountId: string,
+    draftId: string | undefined,
+  ): Promise<AccountActionResult<"artwork-list">["artworks"]>;
+}
+
 /**
  * Images an account uploads to its own drafts. Private: only the owner lists
  * or deletes them, and the public image route never serves them. The bytes
  * are kept as uploaded (after checking every pixel decodes), since they are
  * the artist's original for the release work.
  */
-export function createArtworks({ db, clock }: { db: Database; clock: Clock }) {
+export function createArtworks({ db, clock }: { db: Database; clock: Clock }): Artworks {
   return {
-    /** Checks the upload and stores it; at most `PROFILE_LIMITS.artworks` per account (409 beyond). */
     async upload(accountId: string, { draftId, contentType, data }: ArtworkUpload) {
       const image = await readUpload(contentType, data);
       await verifyPixels(image);
@@ -71,7 +82,6 @@ export function createArtworks({ db, clock }: { db: Database; clock: Clock }) {
       return { artworkId, deleted: true as const };
     },
 
-    /** The account's artwork, oldest first, optionally of one draft. */
     async list(accountId: string, draftId: string | undefined) {
       let query = db.kysely
         .selectFrom("images")
@@ -108,8 +118,6 @@ export interface ArtworkUpload {
   /** Base64 of the image bytes. */
   data: string;
 }
-
-export type Artworks = ReturnType<typeof createArtworks>;
 
 /** `artwork-upload`, `artwork-delete`, `artwork-list`: the caller's own draft artwork. */
 export function artworkActions(

@@ -1,7 +1,7 @@
 import { createProfileReader } from "../../identity/index.ts";
 import type { FeatureDeps, MarketFeature } from "../feature.ts";
 import { PROFILE_ACTION_RESULTS } from "./action-docs.ts";
-import { registerProfileAdmin } from "./admin-routes.ts";
+import { profileAdminRoutes } from "./admin-routes.ts";
 import { artworkActions, createArtworks } from "./artwork.ts";
 import { imageRoute } from "./image-routes.ts";
 import { createInvites, inviteActions } from "./invites.ts";
@@ -48,7 +48,7 @@ export function profileFeature(deps: FeatureDeps, options: ProfileFeatureOptions
     },
     actionResults: PROFILE_ACTION_RESULTS,
     routes: [profileLookupRoute(profiles), imageRoute(profiles), xCallbackRoute(x, profiles)],
-    admin: (app) => registerProfileAdmin(app, { invites, x }),
+    adminRoutes: profileAdminRoutes({ invites, x }),
     jobs: [
       {
         // The worker wakes on every enqueue; this pass takes a job whose notification was lost and

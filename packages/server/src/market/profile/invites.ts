@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PROFILE_LIMITS } from "@mkt/protocol";
+import { type AccountActionResult, PROFILE_LIMITS } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { conflict, forbidden, notFound } from "../../errors.ts";
 import { inviteStatus, isLiveInvite, newId } from "../../identity/index.ts";
@@ -14,13 +14,34 @@ export function generateInviteCode(): string {
   return randomBytes(24).toString("base64url");
 }
 
+export interface Invites {
+  /** An account's invite; at most `liveInvites` live ones (409 beyond). */
+  create(accountId: string, maxUses: number): Promise<AccountActionResult<"invite-create">>;
+  /** An operator invite: no creator, so it grants access but names no referrer. */
+  createForOperator(maxUses: number): Promise<AccountActionResult<"invite-create">>;
+  /**
+   * One page of the account's invites, newest first, revoked and used-up
+   * ones included (a create/revoke loop makes them without end, hence the
+   * paging). `created_at` is written from the clock in whole milliseconds,
+   * so the cursor's time compares exactly.
+   */
+  list(accountId: string, page: PageRequest): Promise<AccountActionResult<"invite-list">>;
+  /** `invite-revoke`: ends one of the account's invites; its code stops granting access. */
+  revoke(accountId: string, inviteId: string): Promise<AccountActionResult<"invite-revoke">>;
+  /**
+   * `referral-claim`: records, once, the account whose invite brought this
+   * one, consuming one use of the invite.
+   */
+  claimReferral(accountId: string, code: string): Promise<AccountActionResult<"referral-claim">>;
+}
+
 /**
  * Invite codes: made by accounts (`invite-create`) or the operator
  * (`POST /admin/invites`), each good for `maxUses` redemptions, a use being
  * an access session (`POST /market/access/session`) or a referral
  * (`referral-claim`).
  */
-export function createInvites({ db, clock, cursors }: PagedServiceDeps) {
+export function createInvites({ db, clock, cursors }: PagedServiceDeps): Invites {
   const insert = async (
     executor: Pick<Database["kysely"], "insertInto">,
     createdBy: string | null,
@@ -43,7 +64,6 @@ export function createInvites({ db, clock, cursors }: PagedServiceDeps) {
   };
 
   return {
-    /** An account's invite; at most `liveInvites` live ones (409 beyond). */
     async create(accountId: string, maxUses: number) {
       return db.kysely.transaction().execute(async (tx) => {
         await lockAccount(tx, accountId);
@@ -62,17 +82,10 @@ export function createInvites({ db, clock, cursors }: PagedServiceDeps) {
       });
     },
 
-    /** An operator invite: no creator, so it grants access but names no referrer. */
     async createForOperator(maxUses: number) {
       return insert(db.kysely, null, maxUses);
     },
 
-    /**
-     * One page of the account's invites, newest first, revoked and used-up
-     * ones included (a create/revoke loop makes them without end, hence the
-     * paging). `created_at` is written from the clock in whole milliseconds,
-     * so the cursor's time compares exactly.
-     */
     async list(accountId: string, { cursor, limit }: PageRequest) {
       const listCursor = timeCursor.for(cursors, "invites", accountId);
       const after = cursor === undefined ? undefined : listCursor.decode(cursor);
@@ -120,10 +133,6 @@ export function createInvites({ db, clock, cursors }: PagedServiceDeps) {
       return { inviteId, status: "revoked" as const };
     },
 
-    /**
-     * `referral-claim`: records, once, the account whose invite brought this
-     * one, consuming one use of the invite.
-     */
     async claimReferral(accountId: string, code: string) {
       return db.kysely.transaction().execute(async (tx) => {
         const me = await tx
@@ -168,8 +177,6 @@ export function createInvites({ db, clock, cursors }: PagedServiceDeps) {
     },
   };
 }
-
-export type Invites = ReturnType<typeof createInvites>;
 
 export function inviteActions(
   invites: Invites,

@@ -1,4 +1,4 @@
-import { PROFILE_LIMITS } from "@mkt/protocol";
+import { type AccountActionResult, PROFILE_LIMITS } from "@mkt/protocol";
 import type { Logger } from "pino";
 import type { Database } from "../../db/index.ts";
 import { conflict } from "../../errors.ts";
@@ -25,6 +25,23 @@ export interface PixelJob {
 /** Thrown inside the result transaction when the claim was taken back (stale sweep, account deleted). */
 class ClaimLost extends Error {}
 
+export interface PixelQueue {
+  /** Starts the worker: a pass now and on every notification of a queued job (idempotent). */
+  start(): void;
+  /** Stops the worker and waits for its pass in progress to end. */
+  stop(): Promise<void>;
+  /** `pfp-pixelate`: queues the account's job; 409 without an avatar or while one is queued or processing. */
+  enqueue(accountId: string, size: number): Promise<AccountActionResult<"pfp-pixelate">>;
+  /** Takes the oldest queued job, if any, safely across replicas. */
+  claim(): Promise<PixelJob | undefined>;
+  /** Pixelates a claimed job's avatar and records the outcome. */
+  process(job: PixelJob): Promise<"ready" | "failed" | "lost">;
+  /** Queues again the jobs whose worker stopped mid-way; fails those claimed too often. */
+  requeueStale(): Promise<number>;
+  /** Sweeps stale claims, then claims and processes jobs until none is queued. */
+  drain(): Promise<number>;
+}
+
 /**
  * The pixel pfp job queue, in `profile_pictures`: `pfp-pixelate` moves an
  * account's job to 'queued'; a worker on any replica claims it ('processing')
@@ -33,7 +50,15 @@ class ClaimLost extends Error {}
  * 'failed' (with `pixel_error`). A job left 'processing' by a worker that
  * died is queued again by the sweep, at most `pixelJobAttempts` claims.
  */
-export function createPixelQueue({ db, clock, logger }: { db: Database; clock: Clock; logger: Logger }) {
+export function createPixelQueue({
+  db,
+  clock,
+  logger,
+}: {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+}): PixelQueue {
   const now = () => new Date(clock.now());
 
   const finish = async (
@@ -56,7 +81,6 @@ export function createPixelQueue({ db, clock, logger }: { db: Database; clock: C
   };
 
   const queue = {
-    /** `pfp-pixelate`: queues the account's job; 409 without an avatar or while one is queued or processing. */
     async enqueue(accountId: string, size: number) {
       const at = now();
       const queued = await db.kysely
@@ -93,7 +117,6 @@ export function createPixelQueue({ db, clock, logger }: { db: Database; clock: C
       return { pixelPfpStatus: "queued" as const, size };
     },
 
-    /** Takes the oldest queued job, if any, safely across replicas. */
     async claim(): Promise<PixelJob | undefined> {
       const at = now();
       const row = await db.kysely
@@ -127,7 +150,6 @@ export function createPixelQueue({ db, clock, logger }: { db: Database; clock: C
       };
     },
 
-    /** Pixelates a claimed job's avatar and records the outcome. */
     async process(job: PixelJob): Promise<"ready" | "failed" | "lost"> {
       const started = performance.now();
       const avatar = job.avatarImageId
@@ -212,7 +234,6 @@ export function createPixelQueue({ db, clock, logger }: { db: Database; clock: C
       return "ready";
     },
 
-    /** Queues again the jobs whose worker stopped mid-way; fails those claimed too often. */
     async requeueStale(): Promise<number> {
       const cutoff = new Date(clock.now() - PROFILE_LIMITS.pixelJobStaleMs);
       const requeued = await db.kysely
@@ -241,7 +262,6 @@ export function createPixelQueue({ db, clock, logger }: { db: Database; clock: C
       return requeued.length;
     },
 
-    /** Sweeps stale claims, then claims and processes jobs until none is queued. */
     async drain(): Promise<number> {
       await queue.requeueStale();
       let processed = 0;
@@ -310,5 +330,3 @@ export function createPixelQueue({ db, clock, logger }: { db: Database; clock: C
 
   return { ...queue, start: worker.start, stop: worker.stop };
 }
-
-export type PixelQueue = ReturnType<typeof createPixelQueue>;

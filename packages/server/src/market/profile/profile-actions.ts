@@ -1,3 +1,4 @@
+import type { AccountActionResult } from "@mkt/protocol";
 import { sql } from "kysely";
 import type { Database } from "../../db/index.ts";
 import { ConstraintViolationError, isUniqueViolation } from "../../db/index.ts";
@@ -21,8 +22,23 @@ export interface ProfileEditorDeps {
   imageUrl: (imageId: string | null | undefined) => string;
 }
 
+export interface ProfileEditor {
+  /** Sets the username (unique, case-insensitively; null clears it) and the bio; absent fields stay. */
+  update(
+    accountId: string,
+    patch: { username?: string | null; bio?: string },
+  ): Promise<AccountActionResult<"profile-update">>;
+  /** Normalises an upload to the account's one avatar; an undecodable one sets pfpStatus failed (400). */
+  uploadAvatar(
+    accountId: string,
+    upload: { contentType: UploadContentType; data: string },
+  ): Promise<AccountActionResult<"avatar-upload">>;
+  /** Shows one of the account's pixel pfps, or none (null). */
+  selectPixelPfp(accountId: string, pixelPfpId: string | null): Promise<AccountActionResult<"pfp-select">>;
+}
+
 /** An account's own profile: username and bio, avatar, the pixel pfp it shows. */
-export function createProfileEditor({ db, clock, imageUrl }: ProfileEditorDeps) {
+export function createProfileEditor({ db, clock, imageUrl }: ProfileEditorDeps): ProfileEditor {
   const now = () => new Date(clock.now());
 
   /** Sets profile picture columns, creating the account's row on first use. */
@@ -44,7 +60,6 @@ export function createProfileEditor({ db, clock, imageUrl }: ProfileEditorDeps) 
       .execute();
 
   return {
-    /** Sets the username (unique, case-insensitively; null clears it) and the bio; absent fields stay. */
     async update(accountId: string, { username, bio }: { username?: string | null; bio?: string }) {
       if (typeof username === "string") {
         const taken = await db.kysely
@@ -75,7 +90,6 @@ export function createProfileEditor({ db, clock, imageUrl }: ProfileEditorDeps) 
       return { username: row.username ?? "", bio: row.bio };
     },
 
-    /** Normalises an upload to the account's one avatar; an undecodable one sets pfpStatus failed (400). */
     async uploadAvatar(
       accountId: string,
       { contentType, data }: { contentType: UploadContentType; data: string },
@@ -128,7 +142,6 @@ export function createProfileEditor({ db, clock, imageUrl }: ProfileEditorDeps) 
       };
     },
 
-    /** Shows one of the account's pixel pfps, or none (null). */
     async selectPixelPfp(accountId: string, pixelPfpId: string | null) {
       if (pixelPfpId !== null) {
         const own = await db.kysely
@@ -153,8 +166,6 @@ export function createProfileEditor({ db, clock, imageUrl }: ProfileEditorDeps) 
     },
   };
 }
-
-export type ProfileEditor = ReturnType<typeof createProfileEditor>;
 
 /** `profile-update`, `avatar-upload`, `pfp-pixelate`, `pfp-select`. */
 export function profileActions(

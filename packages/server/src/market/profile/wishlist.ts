@@ -1,4 +1,4 @@
-import { PROFILE_LIMITS } from "@mkt/protocol";
+import { type AccountActionResult, PROFILE_LIMITS } from "@mkt/protocol";
 import type { Database } from "../../db/index.ts";
 import { conflict, notFound } from "../../errors.ts";
 import type { Clock } from "../../quotas/limiter.ts";
@@ -25,6 +25,15 @@ export async function readWishlist(db: Database, accountId: string): Promise<str
   return rows.map((row) => row.release_id);
 }
 
+export interface Wishlists {
+  /** Adds a release once; at most `PROFILE_LIMITS.wishlist` ids (409 beyond). */
+  add(accountId: string, releaseId: string): Promise<AccountActionResult<"wishlist-add">>;
+  /** Removes a release; `removed` is false when it was not listed (an unknown id included). */
+  remove(accountId: string, releaseId: string): Promise<AccountActionResult<"wishlist-remove">>;
+  /** The account's wishlisted release ids, oldest first. */
+  list(accountId: string): Promise<string[]>;
+}
+
 /**
  * An account's private wishlist of releases. Only a release the account may
  * see can be added (a public one or its own draft; anything else is a 404,
@@ -32,9 +41,8 @@ export async function readWishlist(db: Database, accountId: string): Promise<str
  * is deleted leaves every wishlist (foreign key, ON DELETE CASCADE), as do
  * the rows of a deleted account.
  */
-export function createWishlists({ db, clock }: { db: Database; clock: Clock }) {
+export function createWishlists({ db, clock }: { db: Database; clock: Clock }): Wishlists {
   return {
-    /** Adds a release once; at most `PROFILE_LIMITS.wishlist` ids (409 beyond). */
     async add(accountId: string, releaseId: string) {
       return db.kysely.transaction().execute(async (tx) => {
         await lockAccount(tx, accountId);
@@ -68,7 +76,6 @@ export function createWishlists({ db, clock }: { db: Database; clock: Clock }) {
       });
     },
 
-    /** Removes a release; `removed` is false when it was not listed (an unknown id included). */
     async remove(accountId: string, releaseId: string) {
       const removed = await db.kysely
         .deleteFrom("wishlists")
@@ -82,8 +89,6 @@ export function createWishlists({ db, clock }: { db: Database; clock: Clock }) {
     list: (accountId: string) => readWishlist(db, accountId),
   };
 }
-
-export type Wishlists = ReturnType<typeof createWishlists>;
 
 /** `wishlist-add`, `wishlist-remove`, `wishlist-list`: the caller's private wishlist. */
 export function wishlistActions(

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { PROFILE_LIMITS } from "@mkt/protocol";
+import { type AccountActionResult, PROFILE_LIMITS } from "@mkt/protocol";
 import { sql } from "kysely";
 import type { Logger } from "pino";
 import type { Database } from "../../db/index.ts";
@@ -36,6 +36,34 @@ export function unsealVerifier(sealed: string, state: string): string {
 const takenElsewhere = () =>
   conflict("this X account is verified on another mkt account; it must be disconnected there first");
 
+export interface XConnections {
+  /** Whether an X OAuth provider is configured: `connect` then verifies through X, else it records an unverified claim. */
+  oauth: boolean;
+  /**
+   * `x-connect`. With a provider: a fresh state and PKCE pair and the URL of
+   * X's consent page (any current connection stays until the callback
+   * completes). Without one: an unverified claim of `username`.
+   */
+  connect(accountId: string, username: string | undefined): Promise<AccountActionResult<"x-connect">>;
+  /**
+   * The OAuth callback: consumes the state (once, whatever happens next),
+   * checks it was issued to this account and is fresh, redeems the code
+   * with the sealed verifier and marks the connection verified.
+   */
+  complete(
+    accountId: string,
+    state: string,
+    outcome: { code: string } | { error: string },
+  ): Promise<{ xUsername: string; xAvatarUrl: string; xVerified: boolean }>;
+  /** `POST /admin/social/x/verify`: the operator vouches that the wallet's account holds this X account. */
+  verifyByOperator(
+    address: string,
+    username: string,
+  ): Promise<{ accountId: string; xUsername: string; xVerified: boolean; verifiedBy: string }>;
+  /** `x-disconnect`: removes the connection, verified or not, and any pending authorization. */
+  disconnect(accountId: string): Promise<AccountActionResult<"x-disconnect">>;
+}
+
 /**
  * X account connections. An X connection is marked verified in exactly two
  * ways: an OAuth authorization completed by the same account session that
@@ -53,7 +81,7 @@ export function createXConnections({
   clock: Clock;
   logger: Logger;
   provider: XAccountProvider | undefined;
-}) {
+}): XConnections {
   const now = () => new Date(clock.now());
 
   const current = (accountId: string) =>
@@ -67,11 +95,6 @@ export function createXConnections({
   return {
     oauth: provider !== undefined,
 
-    /**
-     * `x-connect`. With a provider: a fresh state and PKCE pair and the URL of
-     * X's consent page (any current connection stays until the callback
-     * completes). Without one: an unverified claim of `username`.
-     */
     async connect(accountId: string, username: string | undefined) {
       if (provider) {
         const state = base64url(randomBytes(32));
@@ -118,11 +141,6 @@ export function createXConnections({
       return { mode: "claim" as const, xUsername: username, xVerified: false };
     },
 
-    /**
-     * The OAuth callback: consumes the state (once, whatever happens next),
-     * checks it was issued to this account and is fresh, redeems the code
-     * with the sealed verifier and marks the connection verified.
-     */
     async complete(accountId: string, state: string, outcome: { code: string } | { error: string }) {
       if (!provider) throw notFound("X OAuth is not configured on this server");
       const pending = await db.kysely.transaction().execute(async (tx) => {
@@ -177,7 +195,6 @@ export function createXConnections({
       return { xUsername: account.username, xAvatarUrl: account.avatarUrl, xVerified: true };
     },
 
-    /** `POST /admin/social/x/verify`: the operator vouches that the wallet's account holds this X account. */
     async verifyByOperator(address: string, username: string) {
       const wallet = await db.kysely
         .selectFrom("account_wallets")
@@ -211,7 +228,6 @@ export function createXConnections({
       return { accountId: wallet.account_id, xUsername: username, xVerified: true, verifiedBy: "operator" };
     },
 
-    /** `x-disconnect`: removes the connection, verified or not, and any pending authorization. */
     async disconnect(accountId: string) {
       const removed = await db.kysely
         .deleteFrom("social_connections")
@@ -223,5 +239,3 @@ export function createXConnections({
     },
   };
 }
-
-export type XConnections = ReturnType<typeof createXConnections>;

@@ -120,7 +120,56 @@ function assertPublic<T extends { status: string }>(id: string, row: T | undefin
   return row;
 }
 
-export function createReleaseService({ db, clock, envelopes, runtimes, bump, cursors }: ReleaseServiceDeps) {
+export interface ReleaseService {
+  /**
+   * Applies one signed action. The signature is checked over the text
+   * rebuilt from the parsed action (`releaseActionMessage`), so a
+   * signature over any other text (a sign-in, a hand-serialised action)
+   * fails; the nonce is spent in the transaction that makes the change.
+   */
+  apply(request: ParsedReleaseActionRequest, from: { ip: string }): Promise<ReleaseOutcome>;
+  /**
+   * A public page: announced, cancelled and live releases, last changed
+   * first, `offset` skipped. For a signed-in caller (`accountId`), also its
+   * wishlist, whole on every page: the ids oldest wish first and a summary
+   * of each, limited to the releases it may see (public ones and its own
+   * drafts) and to the wishlist cap. Without `accountId` both are empty, so
+   * the anonymous answer is the same for everyone (the read cache keeps it).
+   */
+  list(offset: number, accountId?: string): Promise<ReleaseList>;
+  /**
+   * The account's own releases of every status, drafts included, complete,
+   * last changed first (by `seq`, which every change moves), paged by an
+   * opaque cursor over `seq`.
+   */
+  listOwn(accountId: string, page: PageRequest): Promise<OwnReleaseList>;
+  /** The artwork of one public release at its current revision; a draft, like a missing id, is a 404. */
+  artwork(id: string): Promise<ReleaseArtwork>;
+  /**
+   * The revisions of one public release, newest first, paged by an opaque
+   * cursor over the revision number; `artworkOnly` keeps the revisions
+   * that changed an artwork field. A draft, like a missing id, is a 404.
+   */
+  history(id: string, options: PageRequest & { artworkOnly: boolean }): Promise<ArtworkHistory>;
+  /**
+   * The public releases (no drafts) of one account as summaries, last
+   * changed first, paged by an opaque cursor over `seq`.
+   */
+  listPublicOf(accountId: string, page: PageRequest): Promise<{ releases: Release[]; next: string | null }>;
+  /** How many public releases (no drafts) an account has. */
+  countPublicOf(accountId: string): Promise<number>;
+  /** One complete public release; a draft, like a missing id, is a 404. */
+  get(id: string): Promise<Release>;
+}
+
+export function createReleaseService({
+  db,
+  clock,
+  envelopes,
+  runtimes,
+  bump,
+  cursors,
+}: ReleaseServiceDeps): ReleaseService {
   const selectRelease = (tx: Executor) =>
     tx.selectFrom("releases").innerJoin("accounts", "accounts.id", "releases.owner_id").select(columns);
 
@@ -274,12 +323,6 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
   }
 
   return {
-    /**
-     * Applies one signed action. The signature is checked over the text
-     * rebuilt from the parsed action (`releaseActionMessage`), so a
-     * signature over any other text (a sign-in, a hand-serialised action)
-     * fails; the nonce is spent in the transaction that makes the change.
-     */
     async apply(request: ParsedReleaseActionRequest, from: { ip: string }): Promise<ReleaseOutcome> {
       const { address, nonce, expires, action } = request;
       await envelopes.verifyAction(request, from, releaseActionMessage({ address, nonce, expires, action }));
@@ -313,14 +356,6 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
       return outcome;
     },
 
-    /**
-     * A public page: announced, cancelled and live releases, last changed
-     * first, `offset` skipped. For a signed-in caller (`accountId`), also its
-     * wishlist, whole on every page: the ids oldest wish first and a summary
-     * of each, limited to the releases it may see (public ones and its own
-     * drafts) and to the wishlist cap. Without `accountId` both are empty, so
-     * the anonymous answer is the same for everyone (the read cache keeps it).
-     */
     async list(offset: number, accountId?: string): Promise<ReleaseList> {
       const [rows, wished] = await Promise.all([
         // The page's positions first, skipping `offset` entries of the public-list index alone
@@ -362,16 +397,10 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
       };
     },
 
-    /**
-     * The account's own releases of every status, drafts included, complete,
-     * last changed first (by `seq`, which every change moves), paged by an
-     * opaque cursor over `seq`.
-     */
     listOwn(accountId: string, page: PageRequest): Promise<OwnReleaseList> {
       return ownerPage(accountId, page, "all");
     },
 
-    /** The artwork of one public release at its current revision; a draft, like a missing id, is a 404. */
     async artwork(id: string): Promise<ReleaseArtwork> {
       const row = assertPublic(id, await readOne(db.kysely, id));
       return {
@@ -382,11 +411,6 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
       };
     },
 
-    /**
-     * The revisions of one public release, newest first, paged by an opaque
-     * cursor over the revision number; `artworkOnly` keeps the revisions
-     * that changed an artwork field. A draft, like a missing id, is a 404.
-     */
     async history(
       id: string,
       { cursor, limit, artworkOnly }: PageRequest & { artworkOnly: boolean },
@@ -428,10 +452,6 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
       return { releaseId: id, revisions: items, next };
     },
 
-    /**
-     * The public releases (no drafts) of one account as summaries, last
-     * changed first, paged by an opaque cursor over `seq`.
-     */
     listPublicOf(
       accountId: string,
       page: PageRequest,
@@ -439,7 +459,6 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
       return ownerPage(accountId, page, "public");
     },
 
-    /** How many public releases (no drafts) an account has. */
     async countPublicOf(accountId: string): Promise<number> {
       const row = await db.kysely
         .selectFrom("releases")
@@ -450,11 +469,8 @@ export function createReleaseService({ db, clock, envelopes, runtimes, bump, cur
       return Number(row.n);
     },
 
-    /** One complete public release; a draft, like a missing id, is a 404. */
     async get(id: string): Promise<Release> {
       return toRelease(assertPublic(id, await readOne(db.kysely, id)), false);
     },
   };
 }
-
-export type ReleaseService = ReturnType<typeof createReleaseService>;

@@ -74,6 +74,29 @@ const RUNTIME_COLUMNS = `runtime_id, version::text AS version, claim_drops, regi
   registered_block::text AS registered_block, registered_tx, registered_at,
   version = max(version) OVER () AS current`;
 
+export interface RuntimeCatalog {
+  /** Every runtime of the registry, newest version first. */
+  list(): Promise<MarketRuntime[]>;
+  /**
+   * Whether `version` is a runtime of the catalog (routes taking `{version}`
+   * answer 404 otherwise); inside the caller's transaction when given one.
+   */
+  exists(version: string, tx?: Executor): Promise<boolean>;
+  /** The creator of drop `dropId` of runtime `version` as indexed, or undefined while the indexer has not seen it. */
+  dropCreator(version: string, dropId: string, tx?: Executor): Promise<string | undefined>;
+  /** Whether `owner` holds pack (drop) `dropId` of runtime `version`: a claim of it indexed at the current head. */
+  holds(version: string, dropId: string, owner: string, tx?: Executor): Promise<boolean>;
+  /** One runtime: its contracts, a page of its drops in creation order, and its scope's head. */
+  get(version: string, page: { limit: number; cursor?: string | undefined }): Promise<MarketRuntimeCatalog>;
+  /**
+   * One page of an owner's claims in a runtime, in chain order (block,
+   * log index): a keyset over positions that never change, so a walk
+   * following `next` while claims are indexed returns each claim once. A
+   * claim a reorg removed is gone from the next read.
+   */
+  claims(version: string, request: ClaimsRequest): Promise<ClaimList>;
+}
+
 /**
  * The market's runtime catalog, read from the projection the indexer builds
  * from the chain's RuntimeRegistry (`market_runtimes`, `market_drops`,
@@ -83,7 +106,7 @@ const RUNTIME_COLUMNS = `runtime_id, version::text AS version, claim_drops, regi
  * Pages are read in one repeatable-read transaction with the scope's head
  * row, so `head` describes exactly the projection the items came from.
  */
-export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps) {
+export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps): RuntimeCatalog {
   const scope = market?.scope;
   const chainId = market?.deployment.chainId;
 
@@ -148,15 +171,10 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
   };
 
   return {
-    /** Every runtime of the registry, newest version first. */
     async list(): Promise<MarketRuntime[]> {
       return (await db.withConnection((connection) => runtimeRows(connection))).map(toRuntime);
     },
 
-    /**
-     * Whether `version` is a runtime of the catalog (routes taking `{version}`
-     * answer 404 otherwise); inside the caller's transaction when given one.
-     */
     async exists(version: string, tx: Executor = db.kysely): Promise<boolean> {
       if (scope === undefined) return false;
       const { rows } = await sql<{ found: number }>`
@@ -166,7 +184,6 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
       return rows.length > 0;
     },
 
-    /** The creator of drop `dropId` of runtime `version` as indexed, or undefined while the indexer has not seen it. */
     async dropCreator(
       version: string,
       dropId: string,
@@ -179,7 +196,6 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
       return rows[0]?.creator;
     },
 
-    /** Whether `owner` holds pack (drop) `dropId` of runtime `version`: a claim of it indexed at the current head. */
     async holds(version: string, dropId: string, owner: string, tx: Executor = db.kysely): Promise<boolean> {
       if (scope === undefined) return false;
       const { rows } = await sql<{ held: number }>`
@@ -189,7 +205,6 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
       return rows.length > 0;
     },
 
-    /** One runtime: its contracts, a page of its drops in creation order, and its scope's head. */
     async get(
       version: string,
       page: { limit: number; cursor?: string | undefined },
@@ -233,12 +248,6 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
       };
     },
 
-    /**
-     * One page of an owner's claims in a runtime, in chain order (block,
-     * log index): a keyset over positions that never change, so a walk
-     * following `next` while claims are indexed returns each claim once. A
-     * claim a reorg removed is gone from the next read.
-     */
     async claims(version: string, request: ClaimsRequest): Promise<ClaimList> {
       const binding = ["claims", version, request.owner, request.dropId ?? ""];
       const after =
@@ -289,5 +298,3 @@ export function createRuntimeCatalog({ db, market, cursors }: RuntimeCatalogDeps
     },
   };
 }
-
-export type RuntimeCatalog = ReturnType<typeof createRuntimeCatalog>;

@@ -1,6 +1,13 @@
 import { badRequest } from "../../errors.ts";
 import { type CursorSigner, createCursorSigner } from "../../paging/index.ts";
 
+export interface CursorCodec {
+  /** A cursor for `position`, signed for `binding` so that only a read with the same binding accepts it. */
+  encode(binding: readonly string[], position: readonly string[]): Promise<string>;
+  /** The position of a cursor this server issued for `binding`; 400 for anything else. */
+  decode(binding: readonly string[], cursor: string, parts: number): Promise<string[]>;
+}
+
 /**
  * The runtime reads' keyset cursors: a position (strings) signed for its
  * binding (the resource, the runtime and the filter the page was read with)
@@ -8,7 +15,7 @@ import { type CursorSigner, createCursorSigner } from "../../paging/index.ts";
  * (another owner, drop filter or runtime), or forged, truncated or altered,
  * is a 400; clients treat cursors as opaque.
  */
-export function createCursorCodec({ key }: { key: () => Promise<Buffer> }) {
+export function createCursorCodec({ key }: { key: () => Promise<Buffer> }): CursorCodec {
   let signer: Promise<CursorSigner> | undefined;
   const signerOf = (): Promise<CursorSigner> => {
     if (signer === undefined) {
@@ -26,7 +33,6 @@ export function createCursorCodec({ key }: { key: () => Promise<Buffer> }) {
       return (await signerOf()).sign(binding, position);
     },
 
-    /** The position of a cursor this server issued for `binding`; 400 for anything else. */
     async decode(binding: readonly string[], cursor: string, parts: number): Promise<string[]> {
       const position = (await signerOf()).open(binding, cursor);
       if (
@@ -40,5 +46,3 @@ export function createCursorCodec({ key }: { key: () => Promise<Buffer> }) {
     },
   };
 }
-
-export type CursorCodec = ReturnType<typeof createCursorCodec>;

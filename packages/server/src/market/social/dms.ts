@@ -5,6 +5,29 @@ import { newId } from "../../identity/index.ts";
 import { idCursor, type PagedServiceDeps, type PageRequest, toPage } from "../../paging/index.ts";
 import { type Actor, blocksBetween, type Executor, requireAccount } from "./directory.ts";
 
+export interface DmService {
+  /** The `dm` action. */
+  send(sender: Actor, to: string, body: string): Promise<SocialActionResult<"dm">>;
+  /** The `dm-seen` action: marks the conversation read up to `upTo`, or up to its newest message. */
+  markSeen(reader: Actor, withWallet: string, upTo?: string): Promise<SocialActionResult<"dm-seen">>;
+  /**
+   * `GET /dm/threads`: the caller's conversations, most recent activity
+   * first. The caller is either side of a thread: each side is read in
+   * order from its own index (`dm_threads_a`, `dm_threads_b`), a page at a
+   * time, and the two merged, so a page costs the same however many
+   * conversations the account has.
+   */
+  threads(me: string, options: PageRequest): Promise<DmThreadList>;
+  /** `GET /dm/messages`: one conversation's messages, newest first. */
+  messages(me: string, withWallet: string, options: PageRequest): Promise<DmMessageList>;
+  /**
+   * `GET /dm/unread`: unread messages and the conversations holding them:
+   * the unread counts the threads keep, read for the caller's threads that
+   * have any, each side from its own partial index.
+   */
+  unread(me: string): Promise<DmUnread>;
+}
+
 /**
  * Direct messages between two accounts.
  *
@@ -21,7 +44,7 @@ import { type Actor, blocksBetween, type Executor, requireAccount } from "./dire
  * they blocked, and the recipient's `dmPolicy` decides the rest (`everyone`;
  * `following`: only accounts the recipient follows; `nobody`).
  */
-export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
+export function createDmService({ db, clock, cursors }: PagedServiceDeps): DmService {
   const k = db.kysely;
 
   /** The thread of two accounts; `lock` holds its row until the transaction ends (`dm-seen`). */
@@ -63,7 +86,6 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
     });
 
   return {
-    /** The `dm` action. */
     async send(sender: Actor, to: string, body: string): Promise<SocialActionResult<"dm">> {
       return k.transaction().execute(async (tx) => {
         const recipient = await requireAccount(tx, to);
@@ -129,7 +151,6 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
       });
     },
 
-    /** The `dm-seen` action: marks the conversation read up to `upTo`, or up to its newest message. */
     async markSeen(reader: Actor, withWallet: string, upTo?: string): Promise<SocialActionResult<"dm-seen">> {
       return k.transaction().execute(async (tx) => {
         const other = await requireAccount(tx, withWallet);
@@ -162,13 +183,6 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
       });
     },
 
-    /**
-     * `GET /dm/threads`: the caller's conversations, most recent activity
-     * first. The caller is either side of a thread: each side is read in
-     * order from its own index (`dm_threads_a`, `dm_threads_b`), a page at a
-     * time, and the two merged, so a page costs the same however many
-     * conversations the account has.
-     */
     async threads(me: string, { cursor, limit }: PageRequest): Promise<DmThreadList> {
       const threadsCursor = idCursor.for(cursors, "dm-threads", me);
       const before = cursor === undefined ? undefined : threadsCursor.decode(cursor);
@@ -223,7 +237,6 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
       return { threads: page.items, next: page.next };
     },
 
-    /** `GET /dm/messages`: one conversation's messages, newest first. */
     async messages(me: string, withWallet: string, { cursor, limit }: PageRequest): Promise<DmMessageList> {
       const other = await requireAccount(k, withWallet);
       const thread = other.id === me ? undefined : await threadBetween(k, me, other.id);
@@ -246,11 +259,6 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
       };
     },
 
-    /**
-     * `GET /dm/unread`: unread messages and the conversations holding them:
-     * the unread counts the threads keep, read for the caller's threads that
-     * have any, each side from its own partial index.
-     */
     async unread(me: string): Promise<DmUnread> {
       const { rows } = await sql<{ messages: string; threads: string }>`
         SELECT coalesce(sum(t.unread), 0) AS messages, count(*) AS threads
@@ -263,5 +271,3 @@ export function createDmService({ db, clock, cursors }: PagedServiceDeps) {
     },
   };
 }
-
-export type DmService = ReturnType<typeof createDmService>;

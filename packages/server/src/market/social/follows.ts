@@ -3,13 +3,24 @@ import { badRequest, forbidden } from "../../errors.ts";
 import { type PagedServiceDeps, type PageRequest, timeCursor, toPage } from "../../paging/index.ts";
 import { type Actor, blocksBetween, requireAccount } from "./directory.ts";
 
+export interface FollowService {
+  /** The `follow` action and `PUT /follows/{address}`; following again changes nothing. */
+  follow(follower: Actor, wallet: string): Promise<FollowState>;
+  /** The `unfollow` action and `DELETE /follows/{address}`; unfollowing twice changes nothing. */
+  unfollow(follower: Actor, wallet: string): Promise<FollowState>;
+  /** `GET /accounts/{address}/followers`. */
+  followers(wallet: string, page: PageRequest): Promise<FollowList>;
+  /** `GET /accounts/{address}/following`. */
+  following(wallet: string, page: PageRequest): Promise<FollowList>;
+}
+
 /**
  * Follows between accounts. Following is public (the follower lists are
  * public reads) and decides who may message an account whose `dmPolicy` is
  * `following`. A block in either direction forbids following; blocking
  * removes the follows both ways (see the safety service).
  */
-export function createFollowService({ db, clock, cursors }: PagedServiceDeps) {
+export function createFollowService({ db, clock, cursors }: PagedServiceDeps): FollowService {
   const k = db.kysely;
 
   /**
@@ -68,7 +79,6 @@ export function createFollowService({ db, clock, cursors }: PagedServiceDeps) {
   };
 
   return {
-    /** The `follow` action and `PUT /follows/{address}`; following again changes nothing. */
     async follow(follower: Actor, wallet: string): Promise<FollowState> {
       return k.transaction().execute(async (tx) => {
         const followee = await requireAccount(tx, wallet);
@@ -89,7 +99,6 @@ export function createFollowService({ db, clock, cursors }: PagedServiceDeps) {
       });
     },
 
-    /** The `unfollow` action and `DELETE /follows/{address}`; unfollowing twice changes nothing. */
     async unfollow(follower: Actor, wallet: string): Promise<FollowState> {
       const followee = await requireAccount(k, wallet);
       if (followee.id === follower.accountId) throw badRequest("you cannot unfollow yourself");
@@ -101,11 +110,7 @@ export function createFollowService({ db, clock, cursors }: PagedServiceDeps) {
       return { address: followee.address, following: false };
     },
 
-    /** `GET /accounts/{address}/followers`. */
     followers: (wallet: string, page: PageRequest) => list(wallet, "followers", page),
-    /** `GET /accounts/{address}/following`. */
     following: (wallet: string, page: PageRequest) => list(wallet, "following", page),
   };
 }
-
-export type FollowService = ReturnType<typeof createFollowService>;

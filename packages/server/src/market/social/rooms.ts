@@ -22,13 +22,28 @@ export interface NewRoomMessage {
   replyTo?: string | undefined;
 }
 
+export interface RoomService {
+  /** The `room-create` action; a taken slug is a 409. */
+  create(creator: Actor, room: NewRoom): Promise<Room>;
+  /** The `chat-send` action and `POST /rooms/{roomId}/messages`. */
+  send(author: Actor, roomId: string, message: NewRoomMessage): Promise<RoomMessage>;
+  /** The `chat-delete` action: the author, or the creator of the message's room. */
+  deleteMessage(caller: Actor, messageId: string): Promise<SocialActionResult<"chat-delete">>;
+  /** `GET /rooms`: every room, by slug. */
+  list(options: PageRequest): Promise<RoomList>;
+  /** `GET /rooms/{roomId}`: the room, how many messages it holds and when the newest was written. */
+  get(roomId: string): Promise<RoomDetail>;
+  /** `GET /rooms/{roomId}/messages`: newest first. */
+  messages(roomId: string, options: PageRequest): Promise<RoomMessageList>;
+}
+
 /**
  * Chat rooms and their messages. Anyone with an account creates rooms and
  * writes in them; a message is deleted by its author or by the room's
  * creator. Messages of a deleted account go with it (the foreign key
  * cascades); a room outlives its creator.
  */
-export function createRoomService({ db, clock, cursors }: PagedServiceDeps) {
+export function createRoomService({ db, clock, cursors }: PagedServiceDeps): RoomService {
   const k = db.kysely;
   const roomsCursor = textCursor.for(cursors, "rooms");
 
@@ -89,7 +104,6 @@ export function createRoomService({ db, clock, cursors }: PagedServiceDeps) {
   };
 
   return {
-    /** The `room-create` action; a taken slug is a 409. */
     async create(creator: Actor, room: NewRoom): Promise<Room> {
       const id = newId("room");
       const inserted = await k
@@ -109,7 +123,6 @@ export function createRoomService({ db, clock, cursors }: PagedServiceDeps) {
       return toRoom(await roomQuery(k).where("r.id", "=", id).executeTakeFirstOrThrow());
     },
 
-    /** The `chat-send` action and `POST /rooms/{roomId}/messages`. */
     async send(author: Actor, roomId: string, message: NewRoomMessage): Promise<RoomMessage> {
       return k.transaction().execute(async (tx) => {
         await requireRoom(tx, roomId);
@@ -138,7 +151,6 @@ export function createRoomService({ db, clock, cursors }: PagedServiceDeps) {
       });
     },
 
-    /** The `chat-delete` action: the author, or the creator of the message's room. */
     async deleteMessage(caller: Actor, messageId: string): Promise<SocialActionResult<"chat-delete">> {
       return k.transaction().execute(async (tx) => {
         const message = await tx
@@ -156,7 +168,6 @@ export function createRoomService({ db, clock, cursors }: PagedServiceDeps) {
       });
     },
 
-    /** `GET /rooms`: every room, by slug. */
     async list({ cursor, limit }: PageRequest): Promise<RoomList> {
       let query = roomQuery(k)
         .orderBy("r.slug")
@@ -166,7 +177,6 @@ export function createRoomService({ db, clock, cursors }: PagedServiceDeps) {
       return { rooms: page.items, next: page.next };
     },
 
-    /** `GET /rooms/{roomId}`: the room, how many messages it holds and when the newest was written. */
     async get(roomId: string): Promise<RoomDetail> {
       const row = await roomQuery(k).where("r.id", "=", roomId).executeTakeFirst();
       if (!row) throw notFound(`no room ${roomId}`);
@@ -186,7 +196,6 @@ export function createRoomService({ db, clock, cursors }: PagedServiceDeps) {
       };
     },
 
-    /** `GET /rooms/{roomId}/messages`: newest first. */
     async messages(roomId: string, { cursor, limit }: PageRequest): Promise<RoomMessageList> {
       const messagesCursor = idCursor.for(cursors, "room-messages", roomId);
       const before = cursor === undefined ? undefined : messagesCursor.decode(cursor);
@@ -201,5 +210,3 @@ export function createRoomService({ db, clock, cursors }: PagedServiceDeps) {
     },
   };
 }
-
-export type RoomService = ReturnType<typeof createRoomService>;

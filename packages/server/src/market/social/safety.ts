@@ -10,6 +10,27 @@ export const REPORT_RETENTION_MS = 90 * 24 * 3_600_000;
 
 type Report = Extract<AccountAction, { kind: "report" }>;
 
+export interface SafetyService {
+  /** The `safety-update` action. */
+  update(
+    caller: Actor,
+    dmPolicy: "everyone" | "following" | "nobody",
+  ): Promise<SocialActionResult<"safety-update">>;
+  /**
+   * The `block` action. A block forbids direct messages and follows in both
+   * directions, so it also ends the follows between the two accounts.
+   */
+  block(caller: Actor, wallet: string): Promise<SocialActionResult<"block">>;
+  /** The `unblock` action; follows ended by the block do not come back. */
+  unblock(caller: Actor, wallet: string): Promise<SocialActionResult<"unblock">>;
+  /** The `report` action: kept for the moderators for 90 days, then deleted at its expiry. */
+  report(caller: Actor, report: Report): Promise<SocialActionResult<"report">>;
+  /** Deletes the reports whose retention has passed; safe on every replica at once. */
+  sweepReports(): Promise<number>;
+  /** The earliest expiry of a stored report (Unix ms), if any (the expiry worker's next wake). */
+  nextReportExpiry(): Promise<number | undefined>;
+}
+
 /** Safety settings, blocks and abuse reports. */
 export function createSafetyService({
   db,
@@ -20,11 +41,10 @@ export function createSafetyService({
   clock: Clock;
   /** Told of every filed report's expiry (Unix ms), after it is stored: wakes the expiry workers. */
   announceReport?: (expiresAt: number) => Promise<void>;
-}) {
+}): SafetyService {
   const k = db.kysely;
 
   return {
-    /** The `safety-update` action. */
     async update(
       caller: Actor,
       dmPolicy: "everyone" | "following" | "nobody",
@@ -37,10 +57,6 @@ export function createSafetyService({
       return { dmPolicy };
     },
 
-    /**
-     * The `block` action. A block forbids direct messages and follows in both
-     * directions, so it also ends the follows between the two accounts.
-     */
     async block(caller: Actor, wallet: string): Promise<SocialActionResult<"block">> {
       return k.transaction().execute(async (tx) => {
         const target = await requireAccount(tx, wallet);
@@ -63,7 +79,6 @@ export function createSafetyService({
       });
     },
 
-    /** The `unblock` action; follows ended by the block do not come back. */
     async unblock(caller: Actor, wallet: string): Promise<SocialActionResult<"unblock">> {
       const target = await requireAccount(k, wallet);
       await k
@@ -74,7 +89,6 @@ export function createSafetyService({
       return { address: target.address, blocked: false };
     },
 
-    /** The `report` action: kept for the moderators for 90 days, then deleted at its expiry. */
     async report(caller: Actor, report: Report): Promise<SocialActionResult<"report">> {
       const now = clock.now();
       const id = newId("rep");
@@ -96,7 +110,6 @@ export function createSafetyService({
       return { id, expiresAt };
     },
 
-    /** Deletes the reports whose retention has passed; safe on every replica at once. */
     async sweepReports(): Promise<number> {
       const deleted = await k
         .deleteFrom("reports")
@@ -105,7 +118,6 @@ export function createSafetyService({
       return Number(deleted.numDeletedRows);
     },
 
-    /** The earliest expiry of a stored report (Unix ms), if any (the expiry worker's next wake). */
     async nextReportExpiry(): Promise<number | undefined> {
       const row = await k
         .selectFrom("reports")
@@ -117,5 +129,3 @@ export function createSafetyService({
     },
   };
 }
-
-export type SafetyService = ReturnType<typeof createSafetyService>;

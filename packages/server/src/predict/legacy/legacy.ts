@@ -63,25 +63,42 @@ export function toLegacyMarket(market: PredictMarket): PredictLegacyMarket {
   };
 }
 
+export interface LegacyMarkets {
+  /**
+   * Pages of market ids, oldest first: page p holds the ids from
+   * `first + (p - 1) × per_page` up to but excluding `first + p × per_page`,
+   * `first` being the oldest market's id; `has_more` when the newest id is
+   * past the page. The factory numbers its markets
+   * consecutively and the projection holds every one from its start block,
+   * so this is exactly offset paging (full pages, `has_more` exact), read
+   * as a range of the id index at any depth instead of walking an offset.
+   */
+  page(options: LegacyMarketsPageRequest): Promise<LegacyMarketsPage>;
+  /** One market by the factory's numeric id (a string of digits); 404 MARKET_NOT_FOUND. */
+  get(id: string): Promise<PredictLegacyMarket>;
+  /**
+   * The trades of the market with this numeric id, oldest first (block,
+   * then log index), paged by the trades' ordinals in their market
+   * (`market_seq`, 1..n in chain order, kept by the projection): page p is
+   * the ordinals `(p - 1) × per_page + 1` to `p × per_page`, read as a range
+   * of the index however deep, which is exactly offset paging. Trades are
+   * only appended at the head, so a walk by `page` neither repeats nor skips
+   * one. The market and its trades are read in one statement with the head;
+   * 404 MARKET_NOT_FOUND.
+   */
+  trades(id: string, options: LegacyMarketsPageRequest): Promise<LegacyTradesPage>;
+}
+
 /**
  * The earlier generation's market reads (predict-api.md: kept for
  * first-party history and migration, not the supported surface), from the
  * same finalized projection and with the same reader as `/markets`: the head
  * and the rows in one statement, 503 while the head names no block.
  */
-export function createLegacyMarkets(deps: PredictMarketsDeps) {
+export function createLegacyMarkets(deps: PredictMarketsDeps): LegacyMarkets {
   const { chainId, read } = projectionReader(deps);
 
   return {
-    /**
-     * Pages of market ids, oldest first: page p holds the ids from
-     * `first + (p - 1) × per_page` up to but excluding `first + p × per_page`,
-     * `first` being the oldest market's id; `has_more` when the newest id is
-     * past the page. The factory numbers its markets
-     * consecutively and the projection holds every one from its start block,
-     * so this is exactly offset paging (full pages, `has_more` exact), read
-     * as a range of the id index at any depth instead of walking an offset.
-     */
     async page({ page, per_page }: LegacyMarketsPageRequest): Promise<LegacyMarketsPage> {
       const row = await read(
         `SELECT json_build_array(
@@ -104,7 +121,6 @@ export function createLegacyMarkets(deps: PredictMarketsDeps) {
       };
     },
 
-    /** One market by the factory's numeric id (a string of digits); 404 MARKET_NOT_FOUND. */
     async get(id: string): Promise<PredictLegacyMarket> {
       const row = await read(
         `SELECT ${MARKET_TUPLE} FROM predict_markets m
@@ -119,16 +135,6 @@ export function createLegacyMarkets(deps: PredictMarketsDeps) {
       return toLegacyMarket(toMarket(chainId, tuple));
     },
 
-    /**
-     * The trades of the market with this numeric id, oldest first (block,
-     * then log index), paged by the trades' ordinals in their market
-     * (`market_seq`, 1..n in chain order, kept by the projection): page p is
-     * the ordinals `(p - 1) × per_page + 1` to `p × per_page`, read as a range
-     * of the index however deep, which is exactly offset paging. Trades are
-     * only appended at the head, so a walk by `page` neither repeats nor skips
-     * one. The market and its trades are read in one statement with the head;
-     * 404 MARKET_NOT_FOUND.
-     */
     async trades(id: string, { page, per_page }: LegacyMarketsPageRequest): Promise<LegacyTradesPage> {
       const row = await read(
         `SELECT json_build_array(mk.address, (
@@ -181,5 +187,3 @@ function toLegacyTrade([
     shares,
   };
 }
-
-export type LegacyMarkets = ReturnType<typeof createLegacyMarkets>;

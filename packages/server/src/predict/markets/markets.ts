@@ -190,13 +190,38 @@ export function projectionReader({ db, predict }: PredictMarketsDeps) {
   return { chainId, read };
 }
 
+export interface PredictMarkets {
+  /**
+   * A page of markets, newest first (`market_id` descending): the factory
+   * numbers markets in creation order and a market's id never changes, so
+   * `market_id < cursor` is a keyset over an immutable order and a walk
+   * never repeats or skips a market, however many are created meanwhile.
+   * `limit + 1` rows are read: `nextCursor` is set only when one more
+   * market exists below the page.
+   */
+  page(options: MarketsPageRequest): Promise<PredictMarketsPage>;
+  /** One market by (lowercase) address; 404 MARKET_NOT_FOUND when the projection does not have it. */
+  get(address: string): Promise<PredictMarketResponse>;
+  /**
+   * What `buy(side, amount, 0)` returns at the head's block: the
+   * contract's integer math on the market's state there (quoteBuyChecked),
+   * with the contract's guards: a resolved or paused market is 409
+   * MARKET_NOT_TRADING (resolution first, as `_requireTrading`), an amount
+   * of zero or one that overflows an intermediate of the buy is 400
+   * INVALID_AMOUNT, as is an amount that buys no share (unreachable while
+   * fees stay below 100%). The average price is rounded up and the fee down
+   * (as the contract takes it): both against the buyer.
+   */
+  quote(options: QuoteRequest): Promise<PredictQuote>;
+}
+
 /**
  * The prediction feed's markets and buy quotes, read from the predict
  * scope's projection (`predict_markets`) at its indexer head: every answer
  * names the block (number, hash, time) whose end state it reflects, read in
  * the same statement as its rows.
  */
-export function createPredictMarkets({ db, predict }: PredictMarketsDeps) {
+export function createPredictMarkets({ db, predict }: PredictMarketsDeps): PredictMarkets {
   const { chainId, read } = projectionReader({ db, predict });
 
   /** One market row (or null) with the head, by address. */
@@ -209,14 +234,6 @@ export function createPredictMarkets({ db, predict }: PredictMarketsDeps) {
   };
 
   return {
-    /**
-     * A page of markets, newest first (`market_id` descending): the factory
-     * numbers markets in creation order and a market's id never changes, so
-     * `market_id < cursor` is a keyset over an immutable order and a walk
-     * never repeats or skips a market, however many are created meanwhile.
-     * `limit + 1` rows are read: `nextCursor` is set only when one more
-     * market exists below the page.
-     */
     async page({ cursor, limit }: MarketsPageRequest): Promise<PredictMarketsPage> {
       const row = await read(
         `SELECT coalesce(json_agg(${MARKET_TUPLE} ORDER BY m.market_id DESC), '[]'::json)
@@ -232,23 +249,12 @@ export function createPredictMarkets({ db, predict }: PredictMarketsDeps) {
       return { markets, nextCursor, block };
     },
 
-    /** One market by (lowercase) address; 404 MARKET_NOT_FOUND when the projection does not have it. */
     async get(address: string): Promise<PredictMarketResponse> {
       const { block, market } = await one(address);
       if (market === undefined) throw marketNotFound(address);
       return { market: toMarket(chainId, market), block };
     },
 
-    /**
-     * What `buy(side, amount, 0)` returns at the head's block: the
-     * contract's integer math on the market's state there (quoteBuyChecked),
-     * with the contract's guards: a resolved or paused market is 409
-     * MARKET_NOT_TRADING (resolution first, as `_requireTrading`), an amount
-     * of zero or one that overflows an intermediate of the buy is 400
-     * INVALID_AMOUNT, as is an amount that buys no share (unreachable while
-     * fees stay below 100%). The average price is rounded up and the fee down
-     * (as the contract takes it): both against the buyer.
-     */
     async quote({ market: address, side, amount }: QuoteRequest): Promise<PredictQuote> {
       const { block, market: tuple } = await one(address);
       if (tuple === undefined) throw marketNotFound(address);
@@ -303,5 +309,3 @@ export function createPredictMarkets({ db, predict }: PredictMarketsDeps) {
     },
   };
 }
-
-export type PredictMarkets = ReturnType<typeof createPredictMarkets>;

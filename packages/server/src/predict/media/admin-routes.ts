@@ -1,5 +1,6 @@
 import { adminPredictMarketMediaSchema, predictMarketParamsSchema } from "@mkt/protocol";
-import type { AdminApp } from "../../http/admin-app.ts";
+import { OPERATOR_TAG } from "../../http/operator-routes.ts";
+import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { PredictMedia } from "./media.ts";
 
 /**
@@ -8,14 +9,21 @@ import type { PredictMedia } from "./media.ts";
  * (an http(s) URL on a host of `IMAGE_PROXY_HOSTS`, port 80 or 443; 400
  * `IMAGE_HOST_NOT_ALLOWED` or `IMAGE_PORT_NOT_ALLOWED` otherwise) or removes it (`null`); it answers `{market, imageUrl}`.
  */
-export function registerPredictMediaAdmin(app: AdminApp, { media }: { media: PredictMedia }) {
-  app.put(
-    "/admin/predict/markets/:address/media",
-    { schema: { params: predictMarketParamsSchema, body: adminPredictMarketMediaSchema } },
-    async (request) => {
-      const { address } = request.params;
-      const { imageUrl } = request.body;
-      return media.set(address, imageUrl);
-    },
-  );
+export function predictMediaAdminRoutes({ media }: { media: PredictMedia }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: "PUT",
+      path: "/admin/predict/markets/:address/media",
+      operationId: "adminPredictMarketMediaSet",
+      summary: "Sets or removes a market's image",
+      tags: [OPERATOR_TAG],
+      request: { params: predictMarketParamsSchema, body: adminPredictMarketMediaSchema },
+      responses: { 200: { description: "`{market, imageUrl}`." } },
+      handler: async (request) => {
+        const { address } = request.params;
+        const { imageUrl } = request.body;
+        return media.set(address, imageUrl);
+      },
+    }),
+  ];
 }

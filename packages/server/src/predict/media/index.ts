@@ -1,4 +1,4 @@
-export { registerPredictMediaAdmin } from "./admin-routes.ts";
+export { predictMediaAdminRoutes } from "./admin-routes.ts";
 export {
   createPredictMedia,
   PREDICT_MEDIA_SOURCE,

@@ -23,6 +23,18 @@ export interface PredictMediaDeps {
   bump: () => Promise<void>;
 }
 
+export interface PredictMedia {
+  /** The media of a market of the projection (lowercase address); 404 MARKET_NOT_FOUND otherwise. */
+  get(address: string): Promise<PredictMarketMedia>;
+  /**
+   * Sets (or with null removes) the operator's image of a market (lowercase
+   * address). The URL must be http(s), without credentials, on an allowlisted
+   * host (400 otherwise); the market need not be in the projection yet.
+   * 409 when the deployment follows no prediction chain.
+   */
+  set(address: string, imageUrl: string | null): Promise<{ market: string; imageUrl: string | null }>;
+}
+
 /**
  * A market's media: the art the feed generates for every market (the classic
  * art route's SVG, subject `market`, which shows no question text), and the
@@ -30,7 +42,15 @@ export interface PredictMediaDeps {
  * the classic image proxy, which fetches allowlisted hosts only, PNG, JPEG,
  * WebP or GIF, at most 5 MB, within 5 s).
  */
-export function createPredictMedia({ db, clock, predict, publicUrl, links, proxy, bump }: PredictMediaDeps) {
+export function createPredictMedia({
+  db,
+  clock,
+  predict,
+  publicUrl,
+  links,
+  proxy,
+  bump,
+}: PredictMediaDeps): PredictMedia {
   const chainId = predict?.deployment.chainId ?? 0;
   const scope = predict?.scope;
 
@@ -58,7 +78,6 @@ export function createPredictMedia({ db, clock, predict, publicUrl, links, proxy
   };
 
   return {
-    /** The media of a market of the projection (lowercase address); 404 MARKET_NOT_FOUND otherwise. */
     async get(address: string): Promise<PredictMarketMedia> {
       if (scope === undefined) throw new UnavailableError("this deployment follows no prediction chain");
       const { rows } = await db.withConnection((connection) =>
@@ -80,12 +99,6 @@ export function createPredictMedia({ db, clock, predict, publicUrl, links, proxy
       return { market: address, images };
     },
 
-    /**
-     * Sets (or with null removes) the operator's image of a market (lowercase
-     * address). The URL must be http(s), without credentials, on an allowlisted
-     * host (400 otherwise); the market need not be in the projection yet.
-     * 409 when the deployment follows no prediction chain.
-     */
     async set(
       address: string,
       imageUrl: string | null,
@@ -110,5 +123,3 @@ export function createPredictMedia({ db, clock, predict, publicUrl, links, proxy
     },
   };
 }
-
-export type PredictMedia = ReturnType<typeof createPredictMedia>;

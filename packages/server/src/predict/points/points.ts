@@ -9,11 +9,18 @@ const integer = (value: string | null | undefined) => BigInt((value ?? "0").spli
 /** The points rule (`predictPointsOf` in @mkt/protocol), under the name the feed's tests know it by. */
 export const pointsOf = predictPointsOf;
 
+export interface PointsService {
+  /** An address's points at the finalized head; zero for an address that never traded. */
+  points(trader: string): Promise<PredictPoints>;
+  /** The top `limit` traders by points, ties by address. */
+  leaderboard(limit: number): Promise<PredictLeaderboard>;
+}
+
 /**
  * Points of an address and the leaderboard, from the per-trader sums the
  * projection keeps with every trade (`predict_traders`): one finalized snapshot each.
  */
-export function createPointsService({ db, feed }: { db: Database; feed: PredictFeedScope }) {
+export function createPointsService({ db, feed }: { db: Database; feed: PredictFeedScope }): PointsService {
   return {
     async points(trader: string): Promise<PredictPoints> {
       return inFinalizedSnapshot(db, feed.scope, async (tx, block) => {
@@ -40,7 +47,6 @@ export function createPointsService({ db, feed }: { db: Database; feed: PredictF
       });
     },
 
-    /** The top `limit` traders by points, ties by address. */
     async leaderboard(limit: number): Promise<PredictLeaderboard> {
       return inFinalizedSnapshot(db, feed.scope, async (tx, block) => {
         // The projection's per-trader summary, read in the order of its points index.
@@ -60,5 +66,3 @@ export function createPointsService({ db, feed }: { db: Database; feed: PredictF
     },
   };
 }
-
-export type PointsService = ReturnType<typeof createPointsService>;

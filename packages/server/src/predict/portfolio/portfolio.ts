@@ -52,8 +52,19 @@ interface Row {
 /** Numeric text as an integer string ("12" stays, "12.000" from a numeric scale becomes "12"). */
 const integer = (value: string | null | undefined) => BigInt((value ?? "0").split(".")[0] ?? "0").toString();
 
+export interface PortfolioService {
+  /** One page of an address's positions by market address, with the totals of all of them, at the finalized head. */
+  portfolio(owner: string, page: { cursor?: string | undefined; limit: number }): Promise<PredictPortfolio>;
+}
+
 /** An address's positions: shares, value estimate, redeemable winnings, totals; one finalized snapshot. */
-export function createPortfolioService({ db, feed }: { db: Database; feed: PredictFeedScope }) {
+export function createPortfolioService({
+  db,
+  feed,
+}: {
+  db: Database;
+  feed: PredictFeedScope;
+}): PortfolioService {
   return {
     async portfolio(owner: string, { cursor, limit }: { cursor?: string | undefined; limit: number }) {
       return inFinalizedSnapshot(db, feed.scope, async (tx, block): Promise<PredictPortfolio> => {
@@ -101,5 +112,3 @@ export function createPortfolioService({ db, feed }: { db: Database; feed: Predi
     },
   };
 }
-
-export type PortfolioService = ReturnType<typeof createPortfolioService>;

@@ -73,7 +73,7 @@ export const CLASSIC_PACK_STATUS_LIFECYCLE =
   "The pack's state: `minted` (unopened) -> `opened` (opening requested, its randomness pending: rarity 0, `NOT_ASSIGNED`) -> `rarity_assigned` (its open batch's randomness arrived: the card, rarity, wear and foil are known) -> `burned` (sold back for its offer). A transfer keeps the state.";
 export type ClassicPackStatus = (typeof CLASSIC_PACK_STATUSES)[number];
 
-/** The primary chain: the default wherever a chain is optional (classic-api.md, opening). */
+/** The primary chain: the default wherever a chain is optional. */
 export const CLASSIC_DEFAULT_CHAIN_ID = 8453;
 
 /** Page-based responses: `page` from 1, `totalPages` 0 when `total` is 0. */

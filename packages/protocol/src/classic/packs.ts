@@ -82,7 +82,7 @@ export const classicRangeQuerySchema = z.object({
   rarity: integerParam("rarity", { min: 0, max: 4, rangeMessage: "rarity must be an integer 0 to 4" })
     .optional()
     .describe(
-      "Only packs of this rarity code: 0 not assigned, 1 Common, 2 Rare, 3 Epic, 4 Legendary. Section 4 of the Classic document bounds this filter to 0..4, so Mythic (5) packs cannot be selected by rarity; we follow the document as written (they are still listed without the filter).",
+      "Only packs of this rarity code: 0 not assigned, 1 Common, 2 Rare, 3 Epic, 4 Legendary. The filter is bounded to 0..4, as on the live service, so Mythic (5) packs cannot be selected by rarity (they are still listed without the filter).",
     ),
   page: classicQuery.boundedPage,
   limit: classicQuery.limit(50, 100),

@@ -37,9 +37,9 @@ export const RELEASE_LIMITS = {
   strokeCoordinate: 4095,
 } as const;
 
-/** `design.pattern` values (market-api.md shows `solid`). */
+/** `design.pattern` values (the market API shows `solid`). */
 export const DESIGN_PATTERNS = ["solid", "gradient", "dots", "stripes", "checker"] as const;
-/** `design.mask`, `design.tierMasks[]` and `card.mask` values (market-api.md shows `full`). */
+/** `design.mask`, `design.tierMasks[]` and `card.mask` values (the market API shows `full`). */
 export const DESIGN_MASKS = ["full", "rounded", "circle", "hexagon", "arch"] as const;
 
 /** Unicode NFC, then trimmed; the same text typed on two systems signs the same. */

@@ -12,7 +12,7 @@ export function classicSettingsRoutes({ settings }: { settings: ClassicSettings 
       operationId: "classicUnboxingDisallowed",
       summary: "Whether unboxing is currently disallowed",
       description:
-        "An operator-controlled switch (`PUT /admin/classic/unboxing-disallowed` on the operator listener). A change reaches every replica within a second. Section 4 states no authentication for this route; like the other classic reads it takes the API key and charges the read budget (section 5: the endpoint references require API-KEY).",
+        "An operator-controlled switch (`PUT /admin/classic/unboxing-disallowed` on the operator listener). A change reaches every replica within a second. Like every other classic read it takes the API key and charges the read budget.",
       tags: ["Platform"],
       responses: {
         200: { description: "The switch's state.", schema: classicUnboxingSchema },

@@ -306,7 +306,7 @@ describe("guard rules for routes that come with later issues", () => {
     },
   );
 
-  it("a prediction-feed stream open is a request of the feed's budget (predict-api.md, Limits) and of the stream budget", async () => {
+  it("a prediction-feed stream open is a request of the feed's budget and of the stream budget", async () => {
     const strip = (r: Awaited<ReturnType<typeof get>>) => {
       const { date: _d, "x-request-id": _id, ...headers } = r.headers;
       return { status: r.statusCode, body: r.body, headers };

@@ -392,7 +392,7 @@ export function createGuard({
           };
         }
         case "predict": {
-          // predict-api.md, Limits: every request counts against the key's per-IP budget, a stream
+          // The feed's limits: every request counts against the key's per-IP budget, a stream
           // open included; opening a stream also charges the stream budget (the market's).
           const all = { prefix: "predict", budget: policies.predict.all };
           return {

@@ -44,7 +44,7 @@ export function securitySchemesOf(
   cookies: Readonly<Record<SessionKind, string>> | undefined,
 ): JsonObject {
   const direct =
-    "Sent as `Authorization: Bearer <token>` with `Origin` equal to the origin the wallet signed and `X-MKT-Wallet` equal to the session's wallet (market-api.md, Sessions); never in a URL. Every route that takes it needs `API-KEY` too.";
+    "Sent as `Authorization: Bearer <token>` with `Origin` equal to the origin the wallet signed and `X-MKT-Wallet` equal to the session's wallet; never in a URL. Every route that takes it needs `API-KEY` too.";
   const viaProxy = (kind: SessionKind, scheme: string) =>
     `Through the first-party website proxy (\`/app/api\`) the ${kind} session is the \`${cookies?.[kind]}\` cookie (HttpOnly, SameSite=Strict, Path=/app/api) the proxy's sign-in set, in place of the ${scheme} token; no API key.`;
   const all: Record<string, JsonObject> = {

@@ -142,6 +142,22 @@ describe("published OpenAPI documents", () => {
     expect(refsOf(dereferenced)).toEqual([]);
   });
 
+  it.each(NAMES)("%s: no text cites a numbered section or a document its reader does not have", (name) => {
+    // Every description states its rule itself: the specification documents behind the API are
+    // not published with it, so "section 5" or "market-api.md" would point a reader nowhere.
+    const texts: Array<{ at: string; text: string }> = [];
+    const collect = (value: unknown, at: string): void => {
+      if (typeof value === "string") texts.push({ at, text: value });
+      else if (Array.isArray(value)) value.forEach((item, index) => collect(item, `${at}/${index}`));
+      else if (value && typeof value === "object")
+        for (const [key, item] of Object.entries(value)) collect(item, `${at}/${key}`);
+    };
+    collect(documentOf(name), "#");
+    expect(texts.length).toBeGreaterThan(100);
+    const citations = /\bsections? \d|\b(?:market|classic|predict)-api\.md\b|live-classic-facts|live-contracts\.md/i;
+    expect(texts.filter(({ text }) => citations.test(text))).toEqual([]);
+  });
+
   it.each(NAMES)("%s: the description is a short introduction, then one headed section per topic", (name) => {
     const description = (documentOf(name)["info"] as { description: string }).description;
     const [introduction = "", ...sections] = description.split(/^## /m);

@@ -35,7 +35,7 @@ const safetyNote =
 
 function streamRules(hub: LiveHub) {
   const { limits } = hub;
-  return `A server-sent event stream (\`text/event-stream\`) of refresh signals for one game's chat (classic-api.md section 6): an event says that something changed, the client re-reads \`GET /classic/chat/{contractAddressOrSlug}\`. Open it with \`fetch\` and the \`API-KEY\` header (the SDK's \`client.classic.chat.subscribe\` does), not with a browser \`EventSource\`, which cannot send headers.
+  return `A server-sent event stream (\`text/event-stream\`) of refresh signals for one game's chat: an event says that something changed, the client re-reads \`GET /classic/chat/{contractAddressOrSlug}\`. Open it with \`fetch\` and the \`API-KEY\` header (the SDK's \`client.classic.chat.subscribe\` does), not with a browser \`EventSource\`, which cannot send headers.
 
 Events (\`event:\` name, \`data:\` JSON; schemas \`ClassicChatStreamEvent\`):
 - \`ready\` first on every stream: the heartbeat interval and the log's window; with an \`id\` on a fresh stream.

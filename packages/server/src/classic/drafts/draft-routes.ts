@@ -55,7 +55,7 @@ const actorOf = (request: FastifyRequest): CreatorActor => {
 };
 
 const ownership =
-  "Ownership (section 5): a draft is reachable only while its `creator` is a wallet linked to the signed-in account (403 `FORBIDDEN` otherwise, also when the wallet was unlinked since).";
+  "Ownership: a draft is reachable only while its `creator` is a wallet linked to the signed-in account (403 `FORBIDDEN` otherwise, also when the wallet was unlinked since).";
 
 const responses = {
   400: { description: "A malformed or incomplete value (`VALIDATION_ERROR`)." },
@@ -274,7 +274,7 @@ ${ownership} ${keyAndBearer}`,
       tags: ["Creator workflow"],
       request: { body: classicWhitelistRequestSchema },
       responses: {
-        200: { description: "The allowlist result (section 2).", schema: classicAllowlistResultSchema },
+        200: { description: "The allowlist result: the root to deploy with and the entry counts.", schema: classicAllowlistResultSchema },
         ...responses,
         409: {
           description:
@@ -292,7 +292,7 @@ ${ownership} ${keyAndBearer}`,
       tags: ["Creator workflow"],
       request: { body: classicWhitelistFinalizeRequestSchema },
       responses: {
-        200: { description: "The allowlist result (section 2).", schema: classicAllowlistResultSchema },
+        200: { description: "The allowlist result: the root to deploy with and the entry counts.", schema: classicAllowlistResultSchema },
         ...responses,
       },
       handler: (request) => drafts.finalize(actorOf(request), request.body.draftId),

@@ -156,7 +156,7 @@ export function classicPackRoutes({
       description: [
         "The game's onchain activity (mints, rarity assignments, openings, sell-backs, transfers between holders, curve purchases and sales, graduation, pause and resume), oldest first by (block, log index).",
         "Poll with the `nextCursor` of the previous answer: each answer holds the events strictly after it, so a poller walks forward without duplicates while new blocks arrive. `hasMore` says more events already follow; `head` is the last block the indexer has applied.",
-        "Activity is a refresh signal (section 6): after a gap, re-read the durable resource.",
+        "Activity is a refresh signal, not a ledger: after a gap, re-read the durable resource.",
       ].join("\n\n"),
       tags: ["Activity"],
       request: { params: classicContractAddressParamsSchema, query: classicCollectionEventsQuerySchema },

@@ -59,7 +59,7 @@ export function classicStatsRoutes({ stats }: { stats: ClassicStatsService }): R
       path: "/stats",
       operationId: "classicPlatformStats",
       summary: "Platform statistics of one chain",
-      description: `Totals of the classic projection for \`chainId\`: games (active = open for minting, graduated), packs minted, opened and burned, holders (distinct wallets with an unburned pack), mint volume in Wei and in US dollars, rewards paid for sold-back packs, and the packs minted in the last 24 hours (by block time). Every figure over packs is read from summaries the projection keeps in the transaction of each indexed block (and undoes with a reorg), so the answer costs the same at any volume. Section 4 lists platform statistics among the bearer routes; here they are aggregate public figures and take the API key only. ${CACHE}`,
+      description: `Totals of the classic projection for \`chainId\`: games (active = open for minting, graduated), packs minted, opened and burned, holders (distinct wallets with an unburned pack), mint volume in Wei and in US dollars, rewards paid for sold-back packs, and the packs minted in the last 24 hours (by block time). Every figure over packs is read from summaries the projection keeps in the transaction of each indexed block (and undoes with a reorg), so the answer costs the same at any volume. They are aggregate public figures, so the route takes the API key only, no bearer token. ${CACHE}`,
       tags: ["Analytics"],
       request: { query: classicStatsQuerySchema },
       responses: {

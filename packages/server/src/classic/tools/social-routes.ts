@@ -105,9 +105,9 @@ export function classicSocialRoutes({
       summary: "Report a game or pack to the operators",
       description: `Files a report for the operators (listed on the operator listener, \`GET /admin/classic/reports\`). \`reason\`: ${CLASSIC_REPORT_REASONS.map((reason) => `\`${reason}\``).join(", ")}; \`details\` optional, at most ${CLASSIC_REPORT_DETAILS_MAX} characters. ${target}
 
-Limits (section 8), counted in the database so they hold across replicas:
+Limits, counted in the database so they hold across replicas:
 - at most ${CLASSIC_REPORTS_PER_HOUR} reports per account in any rolling hour, then 429 \`{success:false, message, error:"REPORT_LIMIT"}\` with \`Retry-After\` (seconds until the oldest of them leaves the hour);
-- a duplicate (the same account reporting the same target while its earlier report is still open, that is until an operator resolves or dismisses it) is 429 \`{success:false, message, error:"DUPLICATE_REPORT"}\` (section 7) and is not counted.
+- a duplicate (the same account reporting the same target while its earlier report is still open, that is until an operator resolves or dismisses it) is 429 \`{success:false, message, error:"DUPLICATE_REPORT"}\` and is not counted.
 The duplicate rule is checked first. ${keyAndBearer}`,
       tags: ["Social"],
       request: { body: classicReportRequestSchema },

@@ -57,7 +57,7 @@ const { perAddress, perClientGroup } = defaultFailedVerificationBudgets;
 
 const signInDescription = `Starts an account session for the wallet that signed \`signInMessage\` (exported by \`@mkt/protocol\`).
 
-Rules (market-api.md section 5), each refused as stated:
+Rules, each refused as stated:
 - the request \`Origin\` must equal the signed \`origin\` and be one of \`ALLOWED_ORIGINS\` (403 otherwise; any other site, a documentation site included, is refused);
 - \`nonce\` must be ${NONCE_RULE}; it is consumed only after the signature verifies, so nobody can burn another wallet's nonce;
 - \`expires\` must be in the future (401) and at most five minutes ahead (400);

@@ -38,7 +38,7 @@ const sign = (
 const get = (url: string, headers: Record<string, string>) =>
   test.app.server.inject({ method: "GET", url, headers });
 
-describe("sign-in rules (market-api.md section 5)", () => {
+describe("sign-in rules", () => {
   it("signs an EOA in: token shown once, stored only hashed, valid for 30 days", async () => {
     const envelope = await sign(3);
     const response = await post(envelope);

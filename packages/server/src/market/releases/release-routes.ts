@@ -21,7 +21,7 @@ const limits = Object.entries(RELEASE_LIMITS)
   .map(([name, value]) => `${name} ${value}`)
   .join(", ");
 
-const actionDescription = `Applies one signed release action: \`create\`, \`edit\`, a status transition, or \`delete\` of a draft. No session: every action carries its own wallet signature (market-api.md section 5); a sign-in, deletion or wallet-link signature signs another text and is refused with 401.
+const actionDescription = `Applies one signed release action: \`create\`, \`edit\`, a status transition, or \`delete\` of a draft. No session: every action carries its own wallet signature; a sign-in, deletion or wallet-link signature signs another text and is refused with 401.
 
 The wallet signs \`releaseActionMessage({address, nonce, expires, action})\` (exported by \`@mkt/protocol\`): a title line, \`Wallet:\`, \`Nonce:\`, \`Expires:\`, \`Action:\` with \`JSON.stringify(parseReleaseAction(action))\`, and a closing line saying the signature changes offchain catalog data only. The server rebuilds that text from the parsed \`action\` of the body, so an action serialised without the shared parser (other key order, untrimmed text, defaults left out) does not verify (401).
 

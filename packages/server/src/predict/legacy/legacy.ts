@@ -90,7 +90,7 @@ export interface LegacyMarkets {
 }
 
 /**
- * The earlier generation's market reads (predict-api.md: kept for
+ * The earlier generation's market reads (kept for
  * first-party history and migration, not the supported surface), from the
  * same finalized projection and with the same reader as `/markets`: the head
  * and the rows in one statement, 503 while the head names no block.

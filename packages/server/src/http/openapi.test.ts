@@ -148,13 +148,15 @@ describe("published OpenAPI documents", () => {
     const texts: Array<{ at: string; text: string }> = [];
     const collect = (value: unknown, at: string): void => {
       if (typeof value === "string") texts.push({ at, text: value });
-      else if (Array.isArray(value)) value.forEach((item, index) => collect(item, `${at}/${index}`));
-      else if (value && typeof value === "object")
+      else if (Array.isArray(value)) {
+        for (const [index, item] of value.entries()) collect(item, `${at}/${index}`);
+      } else if (value && typeof value === "object")
         for (const [key, item] of Object.entries(value)) collect(item, `${at}/${key}`);
     };
     collect(documentOf(name), "#");
     expect(texts.length).toBeGreaterThan(100);
-    const citations = /\bsections? \d|\b(?:market|classic|predict)-api\.md\b|live-classic-facts|live-contracts\.md/i;
+    const citations =
+      /\bsections? \d|\b(?:market|classic|predict)-api\.md\b|live-classic-facts|live-contracts\.md/i;
     expect(texts.filter(({ text }) => citations.test(text))).toEqual([]);
   });
 

@@ -274,7 +274,10 @@ ${ownership} ${keyAndBearer}`,
       tags: ["Creator workflow"],
       request: { body: classicWhitelistRequestSchema },
       responses: {
-        200: { description: "The allowlist result: the root to deploy with and the entry counts.", schema: classicAllowlistResultSchema },
+        200: {
+          description: "The allowlist result: the root to deploy with and the entry counts.",
+          schema: classicAllowlistResultSchema,
+        },
         ...responses,
         409: {
           description:
@@ -292,7 +295,10 @@ ${ownership} ${keyAndBearer}`,
       tags: ["Creator workflow"],
       request: { body: classicWhitelistFinalizeRequestSchema },
       responses: {
-        200: { description: "The allowlist result: the root to deploy with and the entry counts.", schema: classicAllowlistResultSchema },
+        200: {
+          description: "The allowlist result: the root to deploy with and the entry counts.",
+          schema: classicAllowlistResultSchema,
+        },
         ...responses,
       },
       handler: (request) => drafts.finalize(actorOf(request), request.body.draftId),

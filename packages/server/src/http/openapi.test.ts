@@ -144,7 +144,7 @@ describe("published OpenAPI documents", () => {
 
   it.each(NAMES)("%s: no text cites a numbered section or a document its reader does not have", (name) => {
     // Every description states its rule itself: the specification documents behind the API are
-    // not published with it, so "section 5" or "market-api.md" would point a reader nowhere.
+    // not published with it, so a numbered section or a specification file would point a reader nowhere.
     const texts: Array<{ at: string; text: string }> = [];
     const collect = (value: unknown, at: string): void => {
       if (typeof value === "string") texts.push({ at, text: value });

@@ -62,23 +62,68 @@ export interface ClassicCredential {
 export const bearerHeaders = (credential: ClassicCredential): Record<string, string> =>
   credential.token === undefined ? {} : { authorization: `Bearer ${credential.token}` };
 
+export interface ClassicAuthApi {
+  /**
+   * Signs in with a wallet (`POST /classic/auth/sign-in`): builds
+   * `classicSignInMessage` with a fresh nonce, has the wallet sign it, and
+   * keeps the access token: every later classic call of this client sends
+   * it as `Authorization: Bearer` beside the API key. The token lasts 24
+   * hours (`expiresAt`, Unix epoch milliseconds); keep it out of URLs and logs.
+   *
+   * @example
+   * ```ts
+   * import { privateKeyToAccount } from "viem/accounts";
+   * const { account } = await client.classic.auth.signIn(privateKeyToAccount(privateKey));
+   * console.log(account.id, account.wallets);
+   * ```
+   */
+  signIn(signer: MktSigner, options?: ClassicSignInOptions): Promise<ClassicSignIn>;
+  /**
+   * Signs in through the live-compatible routes: asks the server for a
+   * challenge (`GET /classic/auth/message/{address}`), checks that its text
+   * is `classicLiveSignInMessage` of the answered fields for this wallet
+   * and the classic chain (so the wallet never signs server-chosen text),
+   * signs it and posts the signature (`POST /classic/auth/verify-signature`).
+   * The same token as `signIn`; the server keeps the challenge and its
+   * expiry (10 minutes), so this client's clock does not matter. Also
+   * answers `userId` and `user` (the shared market profile).
+   *
+   * @example
+   * ```ts
+   * import { privateKeyToAccount } from "viem/accounts";
+   * const { userId, user } = await client.classic.auth.signInWithChallenge(privateKeyToAccount(privateKey));
+   * ```
+   */
+  signInWithChallenge(signer: MktSigner, options?: { chainId?: number }): Promise<ClassicChallengeSignIn>;
+  /**
+   * The signed-in account and its linked wallets (`GET /classic/auth/session`);
+   * an `MktApiError` 401 once the token is expired or signed out.
+   *
+   * @example
+   * ```ts
+   * const { account } = await client.classic.auth.session();
+   * ```
+   */
+  session(): Promise<ClassicSession>;
+  /**
+   * Revokes the access token (`POST /classic/auth/sign-out`) and forgets it.
+   * The token is forgotten even when the server refuses it (already expired).
+   *
+   * @example
+   * ```ts
+   * await client.classic.auth.signOut();
+   * ```
+   */
+  signOut(): Promise<void>;
+  /** Whether this client holds an access token (it may still have expired). */
+  readonly signedIn: boolean;
+  /** Uses a token obtained earlier (kept by the application), or forgets it with `undefined`. */
+  useToken(token: string | undefined): void;
+}
+
 /** The Classic API's bearer sign-in (`/classic/auth`). */
-export function classicAuthApi(request: Transport, credential: ClassicCredential) {
+export function classicAuthApi(request: Transport, credential: ClassicCredential): ClassicAuthApi {
   return {
-    /**
-     * Signs in with a wallet (`POST /classic/auth/sign-in`): builds
-     * `classicSignInMessage` with a fresh nonce, has the wallet sign it, and
-     * keeps the access token: every later classic call of this client sends
-     * it as `Authorization: Bearer` beside the API key. The token lasts 24
-     * hours (`expiresAt`, Unix epoch milliseconds); keep it out of URLs and logs.
-     *
-     * @example
-     * ```ts
-     * import { privateKeyToAccount } from "viem/accounts";
-     * const { account } = await client.classic.auth.signIn(privateKeyToAccount(privateKey));
-     * console.log(account.id, account.wallets);
-     * ```
-     */
     async signIn(signer: MktSigner, options: ClassicSignInOptions = {}): Promise<ClassicSignIn> {
       const { origin, chainId = CLASSIC_DEFAULT_CHAIN_ID, ...timing } = options;
       const signed = await signFields(
@@ -97,22 +142,6 @@ export function classicAuthApi(request: Transport, credential: ClassicCredential
       return { ...signedIn, expiresAt: epochMs(signedIn.expiresAt) };
     },
 
-    /**
-     * Signs in through the live-compatible routes: asks the server for a
-     * challenge (`GET /classic/auth/message/{address}`), checks that its text
-     * is `classicLiveSignInMessage` of the answered fields for this wallet
-     * and the classic chain (so the wallet never signs server-chosen text),
-     * signs it and posts the signature (`POST /classic/auth/verify-signature`).
-     * The same token as `signIn`; the server keeps the challenge and its
-     * expiry (10 minutes), so this client's clock does not matter. Also
-     * answers `userId` and `user` (the shared market profile).
-     *
-     * @example
-     * ```ts
-     * import { privateKeyToAccount } from "viem/accounts";
-     * const { userId, user } = await client.classic.auth.signInWithChallenge(privateKeyToAccount(privateKey));
-     * ```
-     */
     async signInWithChallenge(
       signer: MktSigner,
       { chainId = CLASSIC_DEFAULT_CHAIN_ID }: { chainId?: number } = {},
@@ -143,15 +172,6 @@ export function classicAuthApi(request: Transport, credential: ClassicCredential
       return { ...signedIn, expiresAt: epochMs(signedIn.expiresAt) };
     },
 
-    /**
-     * The signed-in account and its linked wallets (`GET /classic/auth/session`);
-     * an `MktApiError` 401 once the token is expired or signed out.
-     *
-     * @example
-     * ```ts
-     * const { account } = await client.classic.auth.session();
-     * ```
-     */
     async session(): Promise<ClassicSession> {
       const { body } = await request<unknown>({
         method: "GET",
@@ -162,15 +182,6 @@ export function classicAuthApi(request: Transport, credential: ClassicCredential
       return { ...session, createdAt: epochMs(session.createdAt), expiresAt: epochMs(session.expiresAt) };
     },
 
-    /**
-     * Revokes the access token (`POST /classic/auth/sign-out`) and forgets it.
-     * The token is forgotten even when the server refuses it (already expired).
-     *
-     * @example
-     * ```ts
-     * await client.classic.auth.signOut();
-     * ```
-     */
     async signOut(): Promise<void> {
       if (credential.token === undefined) return;
       const headers = bearerHeaders(credential);
@@ -178,12 +189,10 @@ export function classicAuthApi(request: Transport, credential: ClassicCredential
       await request({ method: "POST", path: "/classic/auth/sign-out", headers, authenticated: false });
     },
 
-    /** Whether this client holds an access token (it may still have expired). */
     get signedIn(): boolean {
       return credential.token !== undefined;
     },
 
-    /** Uses a token obtained earlier (kept by the application), or forgets it with `undefined`. */
     useToken(token: string | undefined): void {
       credential.token = token;
     },

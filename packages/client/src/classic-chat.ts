@@ -26,12 +26,87 @@ export interface ClassicChatSubscribeOptions extends StreamSubscriptionOptions<C
   chainId?: number;
 }
 
+export interface ClassicChatApi {
+  /**
+   * One page of a game's messages, newest first (`GET /classic/chat/{game}`);
+   * deleted ones as tombstones (`deleted: true`).
+   *
+   * @example
+   * ```ts
+   * const { messages, nextCursor } = await client.classic.chat.list("my-game-12", { limit: 20 });
+   * ```
+   */
+  list(contractAddressOrSlug: string, options?: ClassicChatListOptions): Promise<ClassicChatPage>;
+  /**
+   * Every message of a game, newest first, page after page (an async iterator).
+   *
+   * @example
+   * ```ts
+   * for await (const message of client.classic.chat.iterate("0x…")) {
+   *   if (message.createdAt < since) break;
+   * }
+   * ```
+   */
+  iterate(
+    contractAddressOrSlug: string,
+    options?: Omit<ClassicChatListOptions, "cursor">,
+  ): AsyncGenerator<ClassicChatMessage>;
+  /**
+   * Posts a message as the signed-in wallet (`POST /classic/chat/{address}`;
+   * needs `auth.signIn` first). A `clientMessageId` (generated when absent)
+   * makes retries safe: the same id answers the first message (`replayed`).
+   * At most 10 posts per account per minute (429 `CHAT_RATE_LIMITED`).
+   *
+   * @example
+   * ```ts
+   * const { message } = await client.classic.chat.post("0x…", "gm owls");
+   * ```
+   */
+  post(
+    contractAddress: string,
+    text: string,
+    options?: { chainId?: number; clientMessageId?: string },
+  ): Promise<ClassicChatPosted>;
+  /**
+   * Deletes a message: the signed-in account's own, or any in a game it created.
+   *
+   * @example
+   * ```ts
+   * await client.classic.chat.delete("0x…", message.id);
+   * ```
+   */
+  delete(contractAddress: string, messageId: string, options?: { chainId?: number }): Promise<void>;
+  /**
+   * Subscribes to a game's chat stream (`GET /classic/chat/{game}/stream`):
+   * `message` and `deleted` wakeups, after which the app re-reads `list`.
+   * Reconnects with backoff, jitter and `Last-Event-ID`; `onResync` runs
+   * when events were missed (re-read the messages).
+   *
+   * @example
+   * ```ts
+   * const chat = client.classic.chat.subscribe("my-game-12", {
+   *   onEvent: (event) => {
+   *     if (event.event === "message" || event.event === "deleted") void reload();
+   *   },
+   *   onResync: () => reload(),
+   * });
+   * // later
+   * chat.close();
+   * ```
+   */
+  subscribe(contractAddressOrSlug: string, options: ClassicChatSubscribeOptions): LiveSubscription;
+}
+
 /**
  * A game's chat (`/classic/chat`): read with the API key, post and delete
  * once signed in (`client.classic.auth.signIn`), and a stream of refresh
  * signals.
  */
-export function classicChatApi(request: Transport, credential: ClassicCredential, stream: TransportOptions) {
+export function classicChatApi(
+  request: Transport,
+  credential: ClassicCredential,
+  stream: TransportOptions,
+): ClassicChatApi {
   const game = (contractAddressOrSlug: string) =>
     `/classic/chat/${encodeURIComponent(contractAddressOrSlug)}`;
   const chainQuery = (chainId: number | undefined) =>
@@ -50,27 +125,8 @@ export function classicChatApi(request: Transport, credential: ClassicCredential
   };
 
   return {
-    /**
-     * One page of a game's messages, newest first (`GET /classic/chat/{game}`);
-     * deleted ones as tombstones (`deleted: true`).
-     *
-     * @example
-     * ```ts
-     * const { messages, nextCursor } = await client.classic.chat.list("my-game-12", { limit: 20 });
-     * ```
-     */
     list,
 
-    /**
-     * Every message of a game, newest first, page after page (an async iterator).
-     *
-     * @example
-     * ```ts
-     * for await (const message of client.classic.chat.iterate("0x…")) {
-     *   if (message.createdAt < since) break;
-     * }
-     * ```
-     */
     async *iterate(
       contractAddressOrSlug: string,
       options: Omit<ClassicChatListOptions, "cursor"> = {},
@@ -83,17 +139,6 @@ export function classicChatApi(request: Transport, credential: ClassicCredential
       } while (cursor !== undefined);
     },
 
-    /**
-     * Posts a message as the signed-in wallet (`POST /classic/chat/{address}`;
-     * needs `auth.signIn` first). A `clientMessageId` (generated when absent)
-     * makes retries safe: the same id answers the first message (`replayed`).
-     * At most 10 posts per account per minute (429 `CHAT_RATE_LIMITED`).
-     *
-     * @example
-     * ```ts
-     * const { message } = await client.classic.chat.post("0x…", "gm owls");
-     * ```
-     */
     async post(
       contractAddress: string,
       text: string,
@@ -109,14 +154,6 @@ export function classicChatApi(request: Transport, credential: ClassicCredential
       return classicChatPostedSchema.parse(body);
     },
 
-    /**
-     * Deletes a message: the signed-in account's own, or any in a game it created.
-     *
-     * @example
-     * ```ts
-     * await client.classic.chat.delete("0x…", message.id);
-     * ```
-     */
     async delete(
       contractAddress: string,
       messageId: string,
@@ -131,24 +168,6 @@ export function classicChatApi(request: Transport, credential: ClassicCredential
       classicChatDeletedSchema.parse(body);
     },
 
-    /**
-     * Subscribes to a game's chat stream (`GET /classic/chat/{game}/stream`):
-     * `message` and `deleted` wakeups, after which the app re-reads `list`.
-     * Reconnects with backoff, jitter and `Last-Event-ID`; `onResync` runs
-     * when events were missed (re-read the messages).
-     *
-     * @example
-     * ```ts
-     * const chat = client.classic.chat.subscribe("my-game-12", {
-     *   onEvent: (event) => {
-     *     if (event.event === "message" || event.event === "deleted") void reload();
-     *   },
-     *   onResync: () => reload(),
-     * });
-     * // later
-     * chat.close();
-     * ```
-     */
     subscribe(contractAddressOrSlug: string, options: ClassicChatSubscribeOptions): LiveSubscription {
       const url = new URL(
         `${stream.baseUrl.replace(/\/+$/, "")}${classicChatStreamPath(contractAddressOrSlug)}`,

@@ -39,12 +39,119 @@ export interface WaitUntilReadyOptions {
 
 const segment = (value: string) => encodeURIComponent(value);
 
+export interface ClassicCreatorApi {
+  /**
+   * Creates (no `draftId`) or autosaves a draft (`POST /classic/metadata/draft/poll`).
+   * Increment `revision` with every save: a save whose revision is not greater
+   * than the stored one changes nothing (`applied: false`).
+   *
+   * @example
+   * ```ts
+   * const { draft } = await client.classic.creator.poll({ revision: 1, creator: wallet, nftName: "Tin Robots" });
+   * await client.classic.creator.poll({ draftId: draft.draftId, revision: 2, creator: wallet, nftName: "Tin Robots", cards });
+   * ```
+   */
+  poll(draft: ClassicDraftPollRequest): Promise<ClassicDraftPoll>;
+  /**
+   * A creator slug for a pack name (1 to 18 characters), free at the time of
+   * the answer (`POST /classic/generate-slug`). Not a reservation: confirm
+   * checks it again (409 `SLUG_TAKEN`). `classicSlugOfPackName` in
+   * `@mkt/protocol` shows the slug before uniqueness, offline.
+   *
+   * @example
+   * ```ts
+   * const slug = await client.classic.creator.generateSlug("Tin Robots"); // "tin-robots"
+   * ```
+   */
+  generateSlug(packName: string): Promise<string>;
+  /**
+   * Creates a draft from the live service's body (`POST /classic/metadata/draft`):
+   * `name`/`symbol` name the NFT, `metadataItems` become cards in `tokenId`
+   * order, rarity words become codes. Each call creates a new draft. The
+   * answer's `createGame` is what to pass to `DropFactory.createDropWithExtensions`
+   * (from `creator`: the names and symbols, `merkleRoot` and `oddsBps` as its
+   * extensions) for confirm to accept the deployment.
+   *
+   * @example
+   * ```ts
+   * const { draftId, createGame } = await client.classic.creator.createLiveDraft({
+   *   creator: wallet, name: "Tin Robots", symbol: "TIN", slug,
+   *   metadataItems: [{ name: "Bolt", rarity: "Common", tokenId: 1, imageUrl: "https://img.example/1.png" }],
+   * });
+   * ```
+   */
+  createLiveDraft(draft: ClassicLiveDraftRequest): Promise<ClassicLiveDraft>;
+  /** One page of the signed-in account's drafts (`GET /classic/metadata/draft`). */
+  list(query?: { page?: number; limit?: number }): Promise<ClassicDraftList>;
+  /** One draft (`GET /classic/metadata/draft/{draftId}`). */
+  get(draftId: string): Promise<ClassicDraft>;
+  /** Deletes an unconfirmed draft (`DELETE /classic/metadata/draft/{draftId}`). */
+  remove(draftId: string): Promise<void>;
+  /**
+   * Replaces a draft's allowlist (`POST /classic/metadata/draft/whitelist`);
+   * `merkleRoot` in the answer is the root to deploy with.
+   *
+   * @example
+   * ```ts
+   * const { merkleRoot } = await client.classic.creator.setWhitelist(draftId, true, [{ address: friend }]);
+   * ```
+   */
+  setWhitelist(
+    draftId: string,
+    whitelistEnabled: boolean,
+    entries: ClassicAllowlistEntry[],
+  ): Promise<ClassicAllowlistResult>;
+  /** Rebuilds and persists the allowlist tree (`POST /classic/metadata/draft/whitelist/finalize`). */
+  finalizeWhitelist(draftId: string): Promise<ClassicAllowlistResult>;
+  /**
+   * The proof `BoosterDrop.mint(amount, proof)` needs from `address` (API key only).
+   *
+   * @example
+   * ```ts
+   * const { proof, allowlisted } = await client.classic.creator.proof(draftId, minter);
+   * ```
+   */
+  proof(draftId: string, address: string): Promise<ClassicAllowlistProof>;
+  /**
+   * Attaches the deployment transaction (`POST /classic/metadata/confirm`, bearer only);
+   * `receiptFound: false` means "not mined yet: call again".
+   *
+   * @example
+   * ```ts
+   * const confirmed = await client.classic.creator.confirm(draftId, txHash);
+   * if (confirmed.receiptFound) await client.classic.creator.waitUntilReady(confirmed.contractAddress!);
+   * ```
+   */
+  confirm(draftId: string, txHash: string): Promise<ClassicConfirm>;
+  /**
+   * Polls `GET /classic/contractAddress/{addressOrSlug}/ready` with
+   * exponential backoff until `ready`, at most `attempts` times; answers
+   * the last state (check `ready`).
+   *
+   * @example
+   * ```ts
+   * const { ready } = await client.classic.creator.waitUntilReady(drop, { attempts: 20 });
+   * ```
+   */
+  waitUntilReady(addressOrSlug: string, options?: WaitUntilReadyOptions): Promise<ClassicReady>;
+  /**
+   * Publishes a metadata revision of a game (`PUT /classic/metadata/{contractAddress}`, bearer only).
+   * `version`, when given, is the version expected (409 `VERSION_CONFLICT` when someone published meanwhile).
+   *
+   * @example
+   * ```ts
+   * await client.classic.creator.revise(drop, { game, cards, effectiveFrom: "2026-01-01T00:00:00Z", version: 2 });
+   * ```
+   */
+  revise(contractAddress: string, revision: ClassicRevisionRequest): Promise<ClassicRevision>;
+}
+
 /**
  * The Classic creator workflow (`/classic/metadata/…`): drafts,
  * allowlists and proofs, confirm, readiness and revisions. Every call but
  * `proof` needs a signed-in client (`client.classic.auth.signIn`).
  */
-export function classicCreatorApi(request: Transport, credential: ClassicCredential) {
+export function classicCreatorApi(request: Transport, credential: ClassicCredential): ClassicCreatorApi {
   const call = async <T>(
     options: Omit<RequestOptions, "headers"> & { bearer?: boolean },
     schema: { parse(input: unknown): T },
@@ -58,34 +165,12 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
   };
 
   return {
-    /**
-     * Creates (no `draftId`) or autosaves a draft (`POST /classic/metadata/draft/poll`).
-     * Increment `revision` with every save: a save whose revision is not greater
-     * than the stored one changes nothing (`applied: false`).
-     *
-     * @example
-     * ```ts
-     * const { draft } = await client.classic.creator.poll({ revision: 1, creator: wallet, nftName: "Tin Robots" });
-     * await client.classic.creator.poll({ draftId: draft.draftId, revision: 2, creator: wallet, nftName: "Tin Robots", cards });
-     * ```
-     */
     poll: (draft: ClassicDraftPollRequest): Promise<ClassicDraftPoll> =>
       call(
         { method: "POST", path: "/classic/metadata/draft/poll", body: draft, idempotent: true },
         classicDraftPollSchema,
       ),
 
-    /**
-     * A creator slug for a pack name (1 to 18 characters), free at the time of
-     * the answer (`POST /classic/generate-slug`). Not a reservation: confirm
-     * checks it again (409 `SLUG_TAKEN`). `classicSlugOfPackName` in
-     * `@mkt/protocol` shows the slug before uniqueness, offline.
-     *
-     * @example
-     * ```ts
-     * const slug = await client.classic.creator.generateSlug("Tin Robots"); // "tin-robots"
-     * ```
-     */
     generateSlug: async (packName: string): Promise<string> =>
       (
         await call(
@@ -94,30 +179,12 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
         )
       ).slug,
 
-    /**
-     * Creates a draft from the live service's body (`POST /classic/metadata/draft`):
-     * `name`/`symbol` name the NFT, `metadataItems` become cards in `tokenId`
-     * order, rarity words become codes. Each call creates a new draft. The
-     * answer's `createGame` is what to pass to `DropFactory.createDropWithExtensions`
-     * (from `creator`: the names and symbols, `merkleRoot` and `oddsBps` as its
-     * extensions) for confirm to accept the deployment.
-     *
-     * @example
-     * ```ts
-     * const { draftId, createGame } = await client.classic.creator.createLiveDraft({
-     *   creator: wallet, name: "Tin Robots", symbol: "TIN", slug,
-     *   metadataItems: [{ name: "Bolt", rarity: "Common", tokenId: 1, imageUrl: "https://img.example/1.png" }],
-     * });
-     * ```
-     */
     createLiveDraft: (draft: ClassicLiveDraftRequest): Promise<ClassicLiveDraft> =>
       call({ method: "POST", path: "/classic/metadata/draft", body: draft }, classicLiveDraftSchema),
 
-    /** One page of the signed-in account's drafts (`GET /classic/metadata/draft`). */
     list: (query: { page?: number; limit?: number } = {}): Promise<ClassicDraftList> =>
       call({ method: "GET", path: "/classic/metadata/draft", query }, classicDraftListSchema),
 
-    /** One draft (`GET /classic/metadata/draft/{draftId}`). */
     get: async (draftId: string): Promise<ClassicDraft> =>
       (
         await call(
@@ -126,7 +193,6 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
         )
       ).draft,
 
-    /** Deletes an unconfirmed draft (`DELETE /classic/metadata/draft/{draftId}`). */
     remove: async (draftId: string): Promise<void> => {
       await request({
         method: "DELETE",
@@ -135,15 +201,6 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
       });
     },
 
-    /**
-     * Replaces a draft's allowlist (`POST /classic/metadata/draft/whitelist`);
-     * `merkleRoot` in the answer is the root to deploy with.
-     *
-     * @example
-     * ```ts
-     * const { merkleRoot } = await client.classic.creator.setWhitelist(draftId, true, [{ address: friend }]);
-     * ```
-     */
     setWhitelist: (
       draftId: string,
       whitelistEnabled: boolean,
@@ -158,21 +215,12 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
         classicAllowlistResultSchema,
       ),
 
-    /** Rebuilds and persists the allowlist tree (`POST /classic/metadata/draft/whitelist/finalize`). */
     finalizeWhitelist: (draftId: string): Promise<ClassicAllowlistResult> =>
       call(
         { method: "POST", path: "/classic/metadata/draft/whitelist/finalize", body: { draftId } },
         classicAllowlistResultSchema,
       ),
 
-    /**
-     * The proof `BoosterDrop.mint(amount, proof)` needs from `address` (API key only).
-     *
-     * @example
-     * ```ts
-     * const { proof, allowlisted } = await client.classic.creator.proof(draftId, minter);
-     * ```
-     */
     proof: (draftId: string, address: string): Promise<ClassicAllowlistProof> =>
       call(
         {
@@ -184,16 +232,6 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
         classicProofSchema,
       ),
 
-    /**
-     * Attaches the deployment transaction (`POST /classic/metadata/confirm`, bearer only);
-     * `receiptFound: false` means "not mined yet: call again".
-     *
-     * @example
-     * ```ts
-     * const confirmed = await client.classic.creator.confirm(draftId, txHash);
-     * if (confirmed.receiptFound) await client.classic.creator.waitUntilReady(confirmed.contractAddress!);
-     * ```
-     */
     confirm: (draftId: string, txHash: string): Promise<ClassicConfirm> =>
       call(
         {
@@ -205,16 +243,6 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
         classicConfirmSchema,
       ),
 
-    /**
-     * Polls `GET /classic/contractAddress/{addressOrSlug}/ready` with
-     * exponential backoff until `ready`, at most `attempts` times; answers
-     * the last state (check `ready`).
-     *
-     * @example
-     * ```ts
-     * const { ready } = await client.classic.creator.waitUntilReady(drop, { attempts: 20 });
-     * ```
-     */
     async waitUntilReady(addressOrSlug: string, options: WaitUntilReadyOptions = {}): Promise<ClassicReady> {
       const { attempts = 30, baseDelayMs = 500, maxDelayMs = 8_000, chainId } = options;
       const sleep =
@@ -236,15 +264,6 @@ export function classicCreatorApi(request: Transport, credential: ClassicCredent
       return state as ClassicReady;
     },
 
-    /**
-     * Publishes a metadata revision of a game (`PUT /classic/metadata/{contractAddress}`, bearer only).
-     * `version`, when given, is the version expected (409 `VERSION_CONFLICT` when someone published meanwhile).
-     *
-     * @example
-     * ```ts
-     * await client.classic.creator.revise(drop, { game, cards, effectiveFrom: "2026-01-01T00:00:00Z", version: 2 });
-     * ```
-     */
     revise: (contractAddress: string, revision: ClassicRevisionRequest): Promise<ClassicRevision> =>
       call(
         {

@@ -47,6 +47,72 @@ const FINAL_CODES = [
   CLASSIC_ERROR_CODES.refreshLimit,
 ];
 
+export interface ClassicToolsApi {
+  /**
+   * Recovery (`GET /classic/events/{txHash}`): re-applies the classic logs
+   * of a transaction the indexer missed; a second call applies nothing.
+   * Branch on `status` (`applied`, `already_indexed`, `pending`, `not_classic`).
+   *
+   * @example
+   * ```ts
+   * const { status, applied } = await client.classic.tools.recover(txHash);
+   * ```
+   */
+  recover(txHash: string): Promise<ClassicRecovery>;
+  /**
+   * Sets (`active: true`) or clears one reaction (`PUT /classic/reactions`); idempotent.
+   *
+   * @example
+   * ```ts
+   * const { counts, mine } = await client.classic.tools.react({ contractAddress: drop }, "fire", true);
+   * ```
+   */
+  react(target: ClassicTargetInput, kind: ClassicReactionKind, active: boolean): Promise<ClassicReactions>;
+  /**
+   * Reaction counts of a game or pack (`GET /classic/reactions`, API key only).
+   *
+   * @example
+   * ```ts
+   * const { counts } = await client.classic.tools.reactions({ contractAddress: drop, tokenId: 7n });
+   * ```
+   */
+  reactions(target: ClassicTargetInput): Promise<ClassicReactions>;
+  /** The counts and the signed-in account's own kinds (`GET /classic/reactions/mine`). */
+  myReactions(target: ClassicTargetInput): Promise<ClassicReactions>;
+  /**
+   * Reports a game or pack (`POST /classic/reports`): 10 per hour per account;
+   * a second open report of the same target is a 429 `DUPLICATE_REPORT`
+   * (never retried by the client).
+   *
+   * @example
+   * ```ts
+   * await client.classic.tools.report({ contractAddress: drop }, "scam", "copies another artist's cards");
+   * ```
+   */
+  report(target: ClassicTargetInput, reason: ClassicReportReason, details?: string): Promise<ClassicReport>;
+  /**
+   * Refreshes a game's or pack's metadata on every replica (`POST /classic/refresh`).
+   * Inside the target's cooldown: `refreshed: false` and `cooldownUntil`
+   * (Unix epoch milliseconds).
+   *
+   * @example
+   * ```ts
+   * const { refreshed, cooldownUntil } = await client.classic.tools.refresh({ contractAddress: drop });
+   * if (!refreshed) console.log(`again in ${Math.ceil((cooldownUntil - Date.now()) / 1000)} s`);
+   * ```
+   */
+  refresh(target: ClassicTargetInput): Promise<ClassicRefresh>;
+  /**
+   * The signed-in account's figures beside the platform's (`GET /classic/stats/me`).
+   *
+   * @example
+   * ```ts
+   * const { mine, platform } = await client.classic.tools.myStats();
+   * ```
+   */
+  myStats(options?: { chainId?: number }): Promise<ClassicAccountStats>;
+}
+
 /**
  * The Classic API's signed-in tools: event recovery, reactions, reports,
  * refreshes and the account's statistics. Every call but `reactions` needs
@@ -54,7 +120,7 @@ const FINAL_CODES = [
  * `MktApiError`: branch on `status` and `code` (`TRANSACTION_NOT_FOUND`,
  * `DUPLICATE_REPORT`, `REPORT_LIMIT`, `REFRESH_LIMIT`, `UNAUTHORIZED`, …).
  */
-export function classicToolsApi(request: Transport, credential: ClassicCredential) {
+export function classicToolsApi(request: Transport, credential: ClassicCredential): ClassicToolsApi {
   const call = async <T>(
     options: Omit<RequestOptions, "headers">,
     schema: { parse(input: unknown): T },
@@ -65,27 +131,9 @@ export function classicToolsApi(request: Transport, credential: ClassicCredentia
   const query = (target: ClassicTargetInput) => targetBody(target) as Record<string, string | number>;
 
   return {
-    /**
-     * Recovery (`GET /classic/events/{txHash}`): re-applies the classic logs
-     * of a transaction the indexer missed; a second call applies nothing.
-     * Branch on `status` (`applied`, `already_indexed`, `pending`, `not_classic`).
-     *
-     * @example
-     * ```ts
-     * const { status, applied } = await client.classic.tools.recover(txHash);
-     * ```
-     */
     recover: (txHash: string): Promise<ClassicRecovery> =>
       call({ method: "GET", path: `/classic/events/${encodeURIComponent(txHash)}` }, classicRecoverySchema),
 
-    /**
-     * Sets (`active: true`) or clears one reaction (`PUT /classic/reactions`); idempotent.
-     *
-     * @example
-     * ```ts
-     * const { counts, mine } = await client.classic.tools.react({ contractAddress: drop }, "fire", true);
-     * ```
-     */
     react: (
       target: ClassicTargetInput,
       kind: ClassicReactionKind,
@@ -96,14 +144,6 @@ export function classicToolsApi(request: Transport, credential: ClassicCredentia
         classicReactionsSchema,
       ),
 
-    /**
-     * Reaction counts of a game or pack (`GET /classic/reactions`, API key only).
-     *
-     * @example
-     * ```ts
-     * const { counts } = await client.classic.tools.reactions({ contractAddress: drop, tokenId: 7n });
-     * ```
-     */
     reactions: async (target: ClassicTargetInput): Promise<ClassicReactions> => {
       const { body } = await request<unknown>({
         method: "GET",
@@ -113,20 +153,9 @@ export function classicToolsApi(request: Transport, credential: ClassicCredentia
       return classicReactionsSchema.parse(body);
     },
 
-    /** The counts and the signed-in account's own kinds (`GET /classic/reactions/mine`). */
     myReactions: (target: ClassicTargetInput): Promise<ClassicReactions> =>
       call({ method: "GET", path: "/classic/reactions/mine", query: query(target) }, classicReactionsSchema),
 
-    /**
-     * Reports a game or pack (`POST /classic/reports`): 10 per hour per account;
-     * a second open report of the same target is a 429 `DUPLICATE_REPORT`
-     * (never retried by the client).
-     *
-     * @example
-     * ```ts
-     * await client.classic.tools.report({ contractAddress: drop }, "scam", "copies another artist's cards");
-     * ```
-     */
     report: (
       target: ClassicTargetInput,
       reason: ClassicReportReason,
@@ -142,17 +171,6 @@ export function classicToolsApi(request: Transport, credential: ClassicCredentia
         classicReportSchema,
       ),
 
-    /**
-     * Refreshes a game's or pack's metadata on every replica (`POST /classic/refresh`).
-     * Inside the target's cooldown: `refreshed: false` and `cooldownUntil`
-     * (Unix epoch milliseconds).
-     *
-     * @example
-     * ```ts
-     * const { refreshed, cooldownUntil } = await client.classic.tools.refresh({ contractAddress: drop });
-     * if (!refreshed) console.log(`again in ${Math.ceil((cooldownUntil - Date.now()) / 1000)} s`);
-     * ```
-     */
     refresh: async (target: ClassicTargetInput): Promise<ClassicRefresh> => {
       const answer = await call(
         { method: "POST", path: "/classic/refresh", body: targetBody(target), finalCodes: FINAL_CODES },
@@ -165,14 +183,6 @@ export function classicToolsApi(request: Transport, credential: ClassicCredentia
       };
     },
 
-    /**
-     * The signed-in account's figures beside the platform's (`GET /classic/stats/me`).
-     *
-     * @example
-     * ```ts
-     * const { mine, platform } = await client.classic.tools.myStats();
-     * ```
-     */
     myStats: (options: { chainId?: number } = {}): Promise<ClassicAccountStats> =>
       call(
         { method: "GET", path: "/classic/stats/me", query: options.chainId === undefined ? {} : options },

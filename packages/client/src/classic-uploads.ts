@@ -14,12 +14,18 @@ export interface UploadImageOptions {
   filename?: string;
 }
 
+/** Uploads one image for a creator (`POST /classic/image/upload`). */
+export type ClassicUploadImage = (
+  image: Blob | Uint8Array,
+  options?: UploadImageOptions,
+) => Promise<ClassicUpload>;
+
 /**
  * `client.classic.uploadImage`: one still PNG, JPEG or WebP through
  * `POST /classic/image/upload` (multipart, field `files`), the live service's
  * upload call. Needs a signed-in client (`client.classic.auth.signIn`).
  */
-export function classicUploadImage(request: Transport, credential: ClassicCredential) {
+export function classicUploadImage(request: Transport, credential: ClassicCredential): ClassicUploadImage {
   /**
    * Uploads one image (at most 5 MiB, still PNG, JPEG or WebP) and answers the
    * live service's shape; `image.result.variants[0]` is the public URL to use

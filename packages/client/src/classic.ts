@@ -75,11 +75,16 @@ import {
   classicUnboxingSchema,
 } from "@mkt/protocol";
 import type { z } from "zod";
-import { bearerHeaders, type ClassicCredential, classicAuthApi } from "./classic-auth.ts";
-import { classicChatApi } from "./classic-chat.ts";
-import { classicCreatorApi } from "./classic-creator.ts";
-import { classicToolsApi } from "./classic-tools.ts";
-import { classicUploadImage } from "./classic-uploads.ts";
+import {
+  bearerHeaders,
+  type ClassicAuthApi,
+  type ClassicCredential,
+  classicAuthApi,
+} from "./classic-auth.ts";
+import { type ClassicChatApi, classicChatApi } from "./classic-chat.ts";
+import { type ClassicCreatorApi, classicCreatorApi } from "./classic-creator.ts";
+import { type ClassicToolsApi, classicToolsApi } from "./classic-tools.ts";
+import { type ClassicUploadImage, classicUploadImage } from "./classic-uploads.ts";
 import type { Transport, TransportOptions } from "./http.ts";
 
 /**
@@ -157,6 +162,263 @@ type BoxFilter = { contractAddress: string; rarityGreaterThan?: number } | { rar
 type OwnerQuery = QueryOf<typeof classicOwnerQuerySchema>;
 type RecentQuery = QueryOf<typeof classicRecentQuerySchema>;
 
+export interface ClassicGamesApi {
+  /**
+   * One page of games (`GET /classic/games`), newest first.
+   *
+   * @example
+   * ```ts
+   * const { games, pagination } = await client.classic.games.list({ limit: 50, active: true });
+   * ```
+   */
+  list(query?: QueryOf<typeof classicGamesQuerySchema>): Promise<ClassicGamesPage>;
+  /** Every game, page after page until `totalPages`. */
+  iterate(query?: Omit<QueryOf<typeof classicGamesQuerySchema>, "page">): AsyncGenerator<ClassicGame>;
+  /** Games by text and/or creator (`GET /classic/search`); at least one of `q` and `ownerAddress`. */
+  search(query: QueryOf<typeof classicSearchQuerySchema>): Promise<ClassicSearchPage>;
+  /** Every search result, page after page. */
+  iterateSearch(
+    query: Omit<QueryOf<typeof classicSearchQuerySchema>, "page">,
+  ): AsyncGenerator<ClassicSearchGame>;
+  /** Featured games (`GET /classic/featured`), `sortBy` trending by default. */
+  featured(query?: QueryOf<typeof classicFeaturedQuerySchema>): Promise<ClassicFeatured>;
+  /**
+   * A game by drop address or slug (`GET /classic/contractAddress/{addressOrSlug}`).
+   *
+   * @example
+   * ```ts
+   * const { contractInfo } = await client.classic.games.get("neon-foxes-4");
+   * ```
+   */
+  get(addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicGameDetail>;
+  /** Whether a new game's metadata is ready (`…/ready`): poll while `ready` is false. */
+  ready(addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicReady>;
+  /** The cards of a game (`…/all-metadata`), optionally with the game. */
+  allMetadata(
+    addressOrSlug: string,
+    query?: QueryOf<typeof classicAllMetadataQuerySchema>,
+  ): Promise<ClassicAllMetadata>;
+}
+
+export interface ClassicMetadataApi {
+  /** The contract-level JSON a drop's `contractURI` points at (public: sent without the key). */
+  collection(addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicContractMetadata>;
+  /** The token JSON a drop's `tokenURI` points at (public: sent without the key). */
+  token(
+    addressOrSlug: string,
+    tokenId: bigint | string,
+    query?: { chainId?: number },
+  ): Promise<ClassicTokenMetadata>;
+  /** The card catalogue with each card's odds, as in effect at `at` (default now). */
+  cards(
+    addressOrSlug: string,
+    query?: QueryOf<typeof classicMetadataAtQuerySchema>,
+  ): Promise<ClassicCardCatalogueView>;
+  /** The rarity odds and sell-back offers of a game. */
+  odds(addressOrSlug: string, query?: QueryOf<typeof classicMetadataAtQuerySchema>): Promise<ClassicOddsView>;
+}
+
+export interface ClassicPacksApi {
+  /**
+   * One page of a game's packs (`GET /classic/range`); `tokenId` is a `bigint`.
+   *
+   * @example
+   * ```ts
+   * const page = await client.classic.packs.range({ contractAddress: drop, status: "rarity_assigned" });
+   * for (const pack of page.boosterBoxes) console.log(pack.tokenId, pack.rarity);
+   * ```
+   */
+  range(query: QueryOf<typeof classicRangeQuerySchema>): Promise<ClassicRangePage>;
+  /**
+   * Every pack of a range query. With `sortBy: "tokenId"` it walks the range by token id (each
+   * request page 1 of the rest of the range), so it reads a game of any size; in another order
+   * it reads page after page until `totalPages`, and a list longer than the server's page-depth
+   * bound (10,000 packs) ends with a 400 `PAGE_TOO_DEEP` error.
+   */
+  iterateRange(
+    query: Omit<QueryOf<typeof classicRangeQuerySchema>, "page">,
+  ): AsyncGenerator<ClassicRangePack>;
+  /** One page of an owner's packs across games (`GET /classic/owner/{address}`, `boosterBoxes`). */
+  owner(
+    address: string,
+    query?: Omit<OwnerQuery, "contractAddress" | "rarityGreaterThan">,
+  ): Promise<ClassicOwnerPage>;
+  /**
+   * The box view of an owner's packs (`GET /classic/owner/{address}` with `contractAddress` and/or
+   * `rarityGreaterThan`): `boxes`, the answer clients of the live service read.
+   *
+   * @example
+   * ```ts
+   * const { boxes } = await client.classic.packs.ownerBoxes(wallet, { contractAddress: drop, includeMetadata: true });
+   * for (const box of boxes) console.log(box._id, box.rarityName, box.metadata?.imageUrl);
+   * ```
+   */
+  ownerBoxes(
+    address: string,
+    query: Omit<OwnerQuery, "contractAddress" | "rarityGreaterThan"> & BoxFilter,
+  ): Promise<ClassicBoxPage>;
+  /**
+   * Recently changed packs (`GET /classic/recent`'s box view): of one game and/or above a rarity,
+   * most recently changed first, paged.
+   *
+   * @example
+   * ```ts
+   * const { boxes } = await client.classic.packs.recentBoxes({ contractAddress: drop, rarityGreaterThan: 2 });
+   * ```
+   */
+  recentBoxes(
+    query: Omit<RecentQuery, "cursor" | "contractAddress" | "rarityGreaterThan"> & BoxFilter,
+  ): Promise<ClassicBoxPage>;
+  /**
+   * One pack by drop (address or slug) and token id (`GET /classic/?tokenId&contractAddress`), with
+   * its game's `isNSFW`. 404 `PACK_NOT_FOUND` for a token never minted.
+   *
+   * @example
+   * ```ts
+   * const { boosterBox } = await client.classic.packs.get(drop, 12n, { includeMetadata: true });
+   * ```
+   */
+  get(
+    addressOrSlug: string,
+    tokenId: bigint | string,
+    query?: QueryOf<typeof classicPackPathQuerySchema>,
+  ): Promise<ClassicPackAnswer>;
+  /** The same pack by path (`GET /classic/contractAddress/{addressOrSlug}/tokenId/{tokenId}`). */
+  getByPath(
+    addressOrSlug: string,
+    tokenId: bigint | string,
+    query?: QueryOf<typeof classicPackPathQuerySchema>,
+  ): Promise<ClassicPackAnswer>;
+  /** One page of every pack of a game in token id order (`GET /classic/contractAddress/{addressOrSlug}/all`). */
+  all(addressOrSlug: string, query?: QueryOf<typeof classicDropPacksQuerySchema>): Promise<ClassicBoxPage>;
+  /**
+   * The rarity of the packs an opening transaction opened (`GET /classic/rarity`). A pending rarity
+   * is `rarity: 0`, `rarityName: "NOT_ASSIGNED"`; a transaction not (yet) indexed as an opening of
+   * that game throws `MktApiError` 404 `TRANSACTION_NOT_FOUND`.
+   *
+   * @example
+   * ```ts
+   * const { rarityName, packs } = await client.classic.packs.rarity({ transactionHash: hash, contractAddress: drop });
+   * ```
+   */
+  rarity(query: QueryOf<typeof classicRarityQuerySchema>): Promise<ClassicRarity>;
+  /** Every pack of an owner, page after page (at most 10,000: deeper pages are 400 `PAGE_TOO_DEEP`). */
+  iterateOwner(
+    address: string,
+    query?: Omit<OwnerQuery, "page" | "contractAddress" | "rarityGreaterThan">,
+  ): AsyncGenerator<ClassicRangePack>;
+  /** A wallet's holdings (`GET /classic/collection/{ownerAddress}`), returned directly. */
+  holdings(
+    ownerAddress: string,
+    query?: QueryOf<typeof classicHoldingsQuerySchema>,
+  ): Promise<ClassicHoldings>;
+  /** Every pack a wallet holds, page after page (at most 10,000: deeper pages are 400 `PAGE_TOO_DEEP`; read a larger holding game by game with `contractAddress`). */
+  iterateHoldings(
+    ownerAddress: string,
+    query?: Omit<QueryOf<typeof classicHoldingsQuerySchema>, "page">,
+  ): AsyncGenerator<ClassicHoldingsPack>;
+}
+
+export interface ClassicActivityApi {
+  /** A game's activity after `cursor` (`GET /classic/collection/{contractAddress}/events`), oldest first. */
+  events(
+    contractAddress: string,
+    query?: QueryOf<typeof classicCollectionEventsQuerySchema>,
+  ): Promise<ClassicCollectionEvents>;
+  /**
+   * Polls a game's activity: yields every event after `cursor` until the
+   * server has nothing more (`hasMore` false). Keep the last event's
+   * `nextCursor` (`lastCursor()`) to continue later without duplicates.
+   */
+  iterateEvents(
+    contractAddress: string,
+    query?: Omit<QueryOf<typeof classicCollectionEventsQuerySchema>, "cursor"> & { cursor?: string },
+  ): AsyncGenerator<ClassicActivityEvent>;
+  /** Recent activity across games (`GET /classic/recent`), newest first. */
+  recent(query?: Omit<RecentQuery, ClassicRecentBoxParam>): Promise<ClassicRecent>;
+  /** Every recent event, older and older, following `nextCursor` until it is null. */
+  iterateRecent(
+    query?: Omit<RecentQuery, "cursor" | ClassicRecentBoxParam>,
+  ): AsyncGenerator<ClassicRecent["events"][number], void, unknown>;
+}
+
+export interface ClassicStatsApi {
+  /** Wallets by packs held (`GET /classic/leaderboards/collectors`). */
+  collectors(query?: QueryOf<typeof classicCollectorsQuerySchema>): Promise<ClassicCollectorsPage>;
+  /** Games by mint volume or packs minted (`GET /classic/leaderboards/games`). */
+  games(query?: QueryOf<typeof classicGameLeaderboardQuerySchema>): Promise<ClassicGameLeaderboardPage>;
+  /** Platform statistics (`GET /classic/stats`). */
+  platform(query?: QueryOf<typeof classicStatsQuerySchema>): Promise<ClassicStats>;
+}
+
+export interface ClassicApi {
+  /** Bearer sign-in (`/classic/auth`): `signIn(account)`, `session()`, `signOut()`. */
+  auth: ClassicAuthApi;
+  /** The creator workflow (`/classic/metadata/…`): drafts, allowlists, confirm, ready, revisions. */
+  creator: ClassicCreatorApi;
+  /** Signed-in tools: recovery, reactions, reports, refreshes, the account's statistics. */
+  tools: ClassicToolsApi;
+  /** Game chat (`/classic/chat`): `list`, `iterate`, `post`, `delete`, `subscribe`. */
+  chat: ClassicChatApi;
+  /** Uploads one still PNG, JPEG or WebP (`POST /classic/image/upload`); see `classicUploadImage`. */
+  uploadImage: ClassicUploadImage;
+  /** Games: lists, search, featured, one game, its readiness and cards (`/classic/games`, `/classic/search`, `/classic/featured`). */
+  games: ClassicGamesApi;
+  /** The metadata a drop's `contractURI` and `tokenURI` point at, its cards and odds. */
+  metadata: ClassicMetadataApi;
+  /** Packs: ranges, owners' packs and box views, one pack, rarities and holdings. */
+  packs: ClassicPacksApi;
+  /** Activity: one game's events, and recent activity across games. */
+  activity: ClassicActivityApi;
+  /** Leaderboards and platform statistics. */
+  stats: ClassicStatsApi;
+  /**
+   * Whether the operator currently disallows unboxing (`GET /classic/unboxing-disallowed`).
+   *
+   * @example
+   * ```ts
+   * if ((await client.classic.unboxingDisallowed()).disallowed) console.log("opening is paused");
+   * ```
+   */
+  unboxingDisallowed(): Promise<ClassicUnboxing>;
+  /**
+   * The ETH/USD price behind every `…Usd` field (`GET /classic/eth-price`): `price` a number,
+   * `priceFormatted` (`"$4,662.53"`), `lastUpdated` (ISO time it was obtained). Throws
+   * `MktApiError` 503 `PRICE_UNAVAILABLE` while the server has no price.
+   *
+   * @example
+   * ```ts
+   * const { price, priceFormatted } = await client.classic.ethPrice();
+   * ```
+   */
+  ethPrice(): Promise<ClassicEthPrice>;
+  /**
+   * A drop's pack price over a window (`GET /classic/price-chart/{addressOrSlug}`): points
+   * oldest first (`timestamp`, `price` Wei per pack, `priceUsd` or null, `trades`, `volume`),
+   * `stats` with `includeStats: true`.
+   *
+   * @example
+   * ```ts
+   * const { points, stats } = await client.classic.priceChart("neon-foxes-4", { timeframe: "7d", includeStats: true });
+   * ```
+   */
+  priceChart(
+    addressOrSlug: string,
+    query?: QueryOf<typeof classicPriceChartQuerySchema>,
+  ): Promise<ClassicPriceChart>;
+  /**
+   * A drop's statistics (`GET /classic/collection/{addressOrSlug}/stats`): packs by state,
+   * holders, volume, price, market cap, the last 24 hours; `…Usd` null without an ETH price.
+   *
+   * @example
+   * ```ts
+   * const { stats } = await client.classic.collectionStats("neon-foxes-4");
+   * console.log(stats.holders, stats.volumeUsd ?? "no price");
+   * ```
+   */
+  collectionStats(addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicCollectionStats>;
+}
+
 /**
  * The Classic booster-box API (`/classic`): every read. Answers are parsed
  * with the `@mkt/protocol` schemas; exact integers (`tokenId`) are `bigint`.
@@ -168,7 +430,7 @@ type RecentQuery = QueryOf<typeof classicRecentQuerySchema>;
 export function classicApi(
   request: Transport,
   defaults: { bypassImageProxy?: boolean; stream?: TransportOptions } = {},
-) {
+): ClassicApi {
   const proxyHeaders = defaults.bypassImageProxy ? { "X-Bypass-Image-Proxy": "true" } : undefined;
   // Once `auth.signIn` has run, every classic call sends the access token beside the API key.
   const credential: ClassicCredential = { token: undefined };
@@ -199,27 +461,16 @@ export function classicApi(
   };
   const q = (query: object | undefined) => (query ?? {}) as ClassicQuery;
 
-  const games = {
-    /**
-     * One page of games (`GET /classic/games`), newest first.
-     *
-     * @example
-     * ```ts
-     * const { games, pagination } = await client.classic.games.list({ limit: 50, active: true });
-     * ```
-     */
+  const games: ClassicGamesApi = {
     list: (query?: QueryOf<typeof classicGamesQuerySchema>): Promise<ClassicGamesPage> =>
       read("/games", classicGamesPageSchema, q(query)),
-    /** Every game, page after page until `totalPages`. */
     iterate: (query?: Omit<QueryOf<typeof classicGamesQuerySchema>, "page">): AsyncGenerator<ClassicGame> =>
       everyPageItem(
         (page) => read("/games", classicGamesPageSchema, { ...q(query), page }),
         (answer) => answer.games,
       ),
-    /** Games by text and/or creator (`GET /classic/search`); at least one of `q` and `ownerAddress`. */
     search: (query: QueryOf<typeof classicSearchQuerySchema>): Promise<ClassicSearchPage> =>
       read("/search", classicSearchPageSchema, q(query)),
-    /** Every search result, page after page. */
     iterateSearch: (
       query: Omit<QueryOf<typeof classicSearchQuerySchema>, "page">,
     ): AsyncGenerator<ClassicSearchGame> =>
@@ -227,23 +478,12 @@ export function classicApi(
         (page) => read("/search", classicSearchPageSchema, { ...q(query), page }),
         (answer) => answer.games,
       ),
-    /** Featured games (`GET /classic/featured`), `sortBy` trending by default. */
     featured: (query?: QueryOf<typeof classicFeaturedQuerySchema>): Promise<ClassicFeatured> =>
       read("/featured", classicFeaturedSchema, q(query)),
-    /**
-     * A game by drop address or slug (`GET /classic/contractAddress/{addressOrSlug}`).
-     *
-     * @example
-     * ```ts
-     * const { contractInfo } = await client.classic.games.get("neon-foxes-4");
-     * ```
-     */
     get: (addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicGameDetail> =>
       read(`/contractAddress/${segment(addressOrSlug)}`, classicGameDetailSchema, q(query)),
-    /** Whether a new game's metadata is ready (`…/ready`): poll while `ready` is false. */
     ready: (addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicReady> =>
       read(`/contractAddress/${segment(addressOrSlug)}/ready`, classicReadySchema, q(query)),
-    /** The cards of a game (`…/all-metadata`), optionally with the game. */
     allMetadata: (
       addressOrSlug: string,
       query?: QueryOf<typeof classicAllMetadataQuerySchema>,
@@ -251,13 +491,11 @@ export function classicApi(
       read(`/contractAddress/${segment(addressOrSlug)}/all-metadata`, classicAllMetadataSchema, q(query)),
   };
 
-  const metadata = {
-    /** The contract-level JSON a drop's `contractURI` points at (public: sent without the key). */
+  const metadata: ClassicMetadataApi = {
     collection: (addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicContractMetadata> =>
       read(`/metadata/${segment(addressOrSlug)}`, classicContractMetadataSchema, q(query), {
         authenticated: false,
       }),
-    /** The token JSON a drop's `tokenURI` points at (public: sent without the key). */
     token: (
       addressOrSlug: string,
       tokenId: bigint | string,
@@ -266,13 +504,11 @@ export function classicApi(
       read(`/metadata/${segment(addressOrSlug)}/${segment(tokenId)}`, classicTokenMetadataSchema, q(query), {
         authenticated: false,
       }),
-    /** The card catalogue with each card's odds, as in effect at `at` (default now). */
     cards: (
       addressOrSlug: string,
       query?: QueryOf<typeof classicMetadataAtQuerySchema>,
     ): Promise<ClassicCardCatalogueView> =>
       read(`/metadata/${segment(addressOrSlug)}/cards`, classicCardCatalogueSchema, q(query)),
-    /** The rarity odds and sell-back offers of a game. */
     odds: (
       addressOrSlug: string,
       query?: QueryOf<typeof classicMetadataAtQuerySchema>,
@@ -280,24 +516,9 @@ export function classicApi(
       read(`/metadata/${segment(addressOrSlug)}/odds`, classicOddsViewSchema, q(query)),
   };
 
-  const packs = {
-    /**
-     * One page of a game's packs (`GET /classic/range`); `tokenId` is a `bigint`.
-     *
-     * @example
-     * ```ts
-     * const page = await client.classic.packs.range({ contractAddress: drop, status: "rarity_assigned" });
-     * for (const pack of page.boosterBoxes) console.log(pack.tokenId, pack.rarity);
-     * ```
-     */
+  const packs: ClassicPacksApi = {
     range: (query: QueryOf<typeof classicRangeQuerySchema>): Promise<ClassicRangePage> =>
       read("/range", classicRangePageSchema, q(query)),
-    /**
-     * Every pack of a range query. With `sortBy: "tokenId"` it walks the range by token id (each
-     * request page 1 of the rest of the range), so it reads a game of any size; in another order
-     * it reads page after page until `totalPages`, and a list longer than the server's page-depth
-     * bound (10,000 packs) ends with a 400 `PAGE_TOO_DEEP` error.
-     */
     iterateRange: (
       query: Omit<QueryOf<typeof classicRangeQuerySchema>, "page">,
     ): AsyncGenerator<ClassicRangePack> =>
@@ -314,53 +535,23 @@ export function classicApi(
             (page) => read("/range", classicRangePageSchema, { ...q(query), page }),
             (answer) => answer.boosterBoxes,
           ),
-    /** One page of an owner's packs across games (`GET /classic/owner/{address}`, `boosterBoxes`). */
     owner: (
       address: string,
       query?: Omit<OwnerQuery, "contractAddress" | "rarityGreaterThan">,
     ): Promise<ClassicOwnerPage> => read(`/owner/${segment(address)}`, classicOwnerPageSchema, q(query)),
-    /**
-     * The box view of an owner's packs (`GET /classic/owner/{address}` with `contractAddress` and/or
-     * `rarityGreaterThan`): `boxes`, the answer clients of the live service read.
-     *
-     * @example
-     * ```ts
-     * const { boxes } = await client.classic.packs.ownerBoxes(wallet, { contractAddress: drop, includeMetadata: true });
-     * for (const box of boxes) console.log(box._id, box.rarityName, box.metadata?.imageUrl);
-     * ```
-     */
     ownerBoxes: (
       address: string,
       query: Omit<OwnerQuery, "contractAddress" | "rarityGreaterThan"> & BoxFilter,
     ): Promise<ClassicBoxPage> => read(`/owner/${segment(address)}`, classicBoxPageSchema, q(query)),
-    /**
-     * Recently changed packs (`GET /classic/recent`'s box view): of one game and/or above a rarity,
-     * most recently changed first, paged.
-     *
-     * @example
-     * ```ts
-     * const { boxes } = await client.classic.packs.recentBoxes({ contractAddress: drop, rarityGreaterThan: 2 });
-     * ```
-     */
     recentBoxes: (
       query: Omit<RecentQuery, "cursor" | "contractAddress" | "rarityGreaterThan"> & BoxFilter,
     ): Promise<ClassicBoxPage> => read("/recent", classicBoxPageSchema, q(query)),
-    /**
-     * One pack by drop (address or slug) and token id (`GET /classic/?tokenId&contractAddress`), with
-     * its game's `isNSFW`. 404 `PACK_NOT_FOUND` for a token never minted.
-     *
-     * @example
-     * ```ts
-     * const { boosterBox } = await client.classic.packs.get(drop, 12n, { includeMetadata: true });
-     * ```
-     */
     get: (
       addressOrSlug: string,
       tokenId: bigint | string,
       query?: QueryOf<typeof classicPackPathQuerySchema>,
     ): Promise<ClassicPackAnswer> =>
       read("/", classicPackAnswerSchema, { ...q(query), contractAddress: addressOrSlug, tokenId }),
-    /** The same pack by path (`GET /classic/contractAddress/{addressOrSlug}/tokenId/{tokenId}`). */
     getByPath: (
       addressOrSlug: string,
       tokenId: bigint | string,
@@ -371,25 +562,13 @@ export function classicApi(
         classicPackAnswerSchema,
         q(query),
       ),
-    /** One page of every pack of a game in token id order (`GET /classic/contractAddress/{addressOrSlug}/all`). */
     all: (
       addressOrSlug: string,
       query?: QueryOf<typeof classicDropPacksQuerySchema>,
     ): Promise<ClassicBoxPage> =>
       read(`/contractAddress/${segment(addressOrSlug)}/all`, classicBoxPageSchema, q(query)),
-    /**
-     * The rarity of the packs an opening transaction opened (`GET /classic/rarity`). A pending rarity
-     * is `rarity: 0`, `rarityName: "NOT_ASSIGNED"`; a transaction not (yet) indexed as an opening of
-     * that game throws `MktApiError` 404 `TRANSACTION_NOT_FOUND`.
-     *
-     * @example
-     * ```ts
-     * const { rarityName, packs } = await client.classic.packs.rarity({ transactionHash: hash, contractAddress: drop });
-     * ```
-     */
     rarity: (query: QueryOf<typeof classicRarityQuerySchema>): Promise<ClassicRarity> =>
       read("/rarity", classicRaritySchema, q(query)),
-    /** Every pack of an owner, page after page (at most 10,000: deeper pages are 400 `PAGE_TOO_DEEP`). */
     iterateOwner: (
       address: string,
       query?: Omit<OwnerQuery, "page" | "contractAddress" | "rarityGreaterThan">,
@@ -398,13 +577,11 @@ export function classicApi(
         (page) => read(`/owner/${segment(address)}`, classicOwnerPageSchema, { ...q(query), page }),
         (answer) => answer.boosterBoxes,
       ),
-    /** A wallet's holdings (`GET /classic/collection/{ownerAddress}`), returned directly. */
     holdings: (
       ownerAddress: string,
       query?: QueryOf<typeof classicHoldingsQuerySchema>,
     ): Promise<ClassicHoldings> =>
       read(`/collection/${segment(ownerAddress)}`, classicHoldingsSchema, q(query)),
-    /** Every pack a wallet holds, page after page (at most 10,000: deeper pages are 400 `PAGE_TOO_DEEP`; read a larger holding game by game with `contractAddress`). */
     iterateHoldings: (
       ownerAddress: string,
       query?: Omit<QueryOf<typeof classicHoldingsQuerySchema>, "page">,
@@ -421,18 +598,12 @@ export function classicApi(
       ),
   };
 
-  const activity = {
-    /** A game's activity after `cursor` (`GET /classic/collection/{contractAddress}/events`), oldest first. */
+  const activity: ClassicActivityApi = {
     events: (
       contractAddress: string,
       query?: QueryOf<typeof classicCollectionEventsQuerySchema>,
     ): Promise<ClassicCollectionEvents> =>
       read(`/collection/${segment(contractAddress)}/events`, classicCollectionEventsSchema, q(query)),
-    /**
-     * Polls a game's activity: yields every event after `cursor` until the
-     * server has nothing more (`hasMore` false). Keep the last event's
-     * `nextCursor` (`lastCursor()`) to continue later without duplicates.
-     */
     async *iterateEvents(
       contractAddress: string,
       query: Omit<QueryOf<typeof classicCollectionEventsQuerySchema>, "cursor"> & { cursor?: string } = {},
@@ -445,10 +616,8 @@ export function classicApi(
         cursor = page.nextCursor ?? undefined;
       }
     },
-    /** Recent activity across games (`GET /classic/recent`), newest first. */
     recent: (query?: Omit<RecentQuery, ClassicRecentBoxParam>): Promise<ClassicRecent> =>
       read("/recent", classicRecentSchema, q(query)),
-    /** Every recent event, older and older, following `nextCursor` until it is null. */
     async *iterateRecent(query: Omit<RecentQuery, "cursor" | ClassicRecentBoxParam> = {}) {
       let cursor: string | undefined;
       do {
@@ -459,79 +628,33 @@ export function classicApi(
     },
   };
 
-  const stats = {
-    /** Wallets by packs held (`GET /classic/leaderboards/collectors`). */
+  const stats: ClassicStatsApi = {
     collectors: (query?: QueryOf<typeof classicCollectorsQuerySchema>): Promise<ClassicCollectorsPage> =>
       read("/leaderboards/collectors", classicCollectorsPageSchema, q(query)),
-    /** Games by mint volume or packs minted (`GET /classic/leaderboards/games`). */
     games: (query?: QueryOf<typeof classicGameLeaderboardQuerySchema>): Promise<ClassicGameLeaderboardPage> =>
       read("/leaderboards/games", classicGameLeaderboardPageSchema, q(query)),
-    /** Platform statistics (`GET /classic/stats`). */
     platform: (query?: QueryOf<typeof classicStatsQuerySchema>): Promise<ClassicStats> =>
       read("/stats", classicStatsSchema, q(query)),
   };
 
   return {
-    /** Bearer sign-in (`/classic/auth`): `signIn(account)`, `session()`, `signOut()`. */
     auth: classicAuthApi(request, credential),
-    /** The creator workflow (`/classic/metadata/…`): drafts, allowlists, confirm, ready, revisions. */
     creator: classicCreatorApi(request, credential),
-    /** Signed-in tools: recovery, reactions, reports, refreshes, the account's statistics. */
     tools: classicToolsApi(request, credential),
-    /** Game chat (`/classic/chat`): `list`, `iterate`, `post`, `delete`, `subscribe`. */
     chat: classicChatApi(request, credential, defaults.stream ?? { baseUrl: "" }),
-    /** Uploads one still PNG, JPEG or WebP (`POST /classic/image/upload`); see `classicUploadImage`. */
     uploadImage: classicUploadImage(request, credential),
     games,
     metadata,
     packs,
     activity,
     stats,
-    /**
-     * Whether the operator currently disallows unboxing (`GET /classic/unboxing-disallowed`).
-     *
-     * @example
-     * ```ts
-     * if ((await client.classic.unboxingDisallowed()).disallowed) console.log("opening is paused");
-     * ```
-     */
     unboxingDisallowed: (): Promise<ClassicUnboxing> => read("/unboxing-disallowed", classicUnboxingSchema),
-    /**
-     * The ETH/USD price behind every `…Usd` field (`GET /classic/eth-price`): `price` a number,
-     * `priceFormatted` (`"$4,662.53"`), `lastUpdated` (ISO time it was obtained). Throws
-     * `MktApiError` 503 `PRICE_UNAVAILABLE` while the server has no price.
-     *
-     * @example
-     * ```ts
-     * const { price, priceFormatted } = await client.classic.ethPrice();
-     * ```
-     */
     ethPrice: (): Promise<ClassicEthPrice> => read("/eth-price", classicEthPriceSchema),
-    /**
-     * A drop's pack price over a window (`GET /classic/price-chart/{addressOrSlug}`): points
-     * oldest first (`timestamp`, `price` Wei per pack, `priceUsd` or null, `trades`, `volume`),
-     * `stats` with `includeStats: true`.
-     *
-     * @example
-     * ```ts
-     * const { points, stats } = await client.classic.priceChart("neon-foxes-4", { timeframe: "7d", includeStats: true });
-     * ```
-     */
     priceChart: (
       addressOrSlug: string,
       query?: QueryOf<typeof classicPriceChartQuerySchema>,
     ): Promise<ClassicPriceChart> =>
       read(`/price-chart/${segment(addressOrSlug)}`, classicPriceChartSchema, q(query)),
-    /**
-     * A drop's statistics (`GET /classic/collection/{addressOrSlug}/stats`): packs by state,
-     * holders, volume, price, market cap, the last 24 hours; `…Usd` null without an ETH price.
-     *
-     * @example
-     * ```ts
-     * const { stats } = await client.classic.collectionStats("neon-foxes-4");
-     * console.log(stats.holders, stats.volumeUsd ?? "no price");
-     * ```
-     */
     collectionStats: (addressOrSlug: string, query?: { chainId?: number }): Promise<ClassicCollectionStats> =>
       read(`/collection/${segment(addressOrSlug)}/stats`, classicCollectionStatsSchema, q(query)),
   };

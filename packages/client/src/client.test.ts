@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRetryAfter } from "./errors.ts";
-import { createMktClient, MktApiError, type MktClientOptions } from "./index.ts";
+import { createMktClient, MktApiError, type MktClient, type MktClientOptions } from "./index.ts";
 
 type Answer =
   | { status: number; body?: unknown; text?: string; headers?: Record<string, string> }
@@ -253,8 +253,8 @@ describe("retries: only where a retry can succeed", () => {
 
   it("does not retry the classic and prediction 429 that also stands for a revoked key", async () => {
     for (const [body, read] of [
-      [OPAQUE_CLASSIC, (client: ReturnType<typeof createMktClient>) => client.classic.games.list()],
-      [OPAQUE_PREDICT, (client: ReturnType<typeof createMktClient>) => client.predict.runtime()],
+      [OPAQUE_CLASSIC, (client: MktClient) => client.classic.games.list()],
+      [OPAQUE_PREDICT, (client: MktClient) => client.predict.runtime()],
     ] as const) {
       const server = fakeServer([
         { status: 429, body, headers: WINDOW },

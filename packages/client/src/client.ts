@@ -1,18 +1,62 @@
 import type { CreatedKey, CreateKeyRequest, MarketBucket, RateLimit } from "@mkt/protocol";
 import { createdKeySchema, readRateLimit } from "@mkt/protocol";
-import { accountApi } from "./account.ts";
-import { classicApi } from "./classic.ts";
+import { type AccountApi, accountApi } from "./account.ts";
+import { type ClassicApi, classicApi } from "./classic.ts";
 import { createTransport, type TransportOptions } from "./http.ts";
-import { liveApi } from "./live.ts";
-import { marketReadsApi } from "./market-reads.ts";
-import { packEditApi } from "./pack-edits.ts";
-import { predictApi } from "./predict.ts";
+import { type LiveApi, liveApi } from "./live.ts";
+import { type MarketReadsApi, marketReadsApi } from "./market-reads.ts";
+import { type PackEditApi, packEditApi } from "./pack-edits.ts";
+import { type PredictApi, predictApi } from "./predict.ts";
 import { predictMarketsApi } from "./predict-markets.ts";
-import { releasesApi } from "./releases.ts";
-import { runtimeApi } from "./runtime.ts";
+import { type ReleasesApi, releasesApi } from "./releases.ts";
+import { type RuntimeApi, runtimeApi } from "./runtime.ts";
 
 /** `baseUrl`, the optional `apiKey`, and the `fetch`, `retry` policy and clock to use. */
 export interface MktClientOptions extends TransportOptions {}
+
+/** API keys (`/keys`). */
+export interface KeysApi {
+  /**
+   * Creates an API key (`POST /keys`, no key needed); the key is in this answer only.
+   * A 429 or 503 is retried with the same Idempotency-Key; a network failure is
+   * not (a replay would answer without the key).
+   */
+  create(input: CreateKeyRequest): Promise<CreatedKey>;
+  /** Revokes the client's own key. */
+  revokeCurrent(): Promise<void>;
+}
+
+/**
+ * The market API (`/market`): wallet sign-in and account sessions, and the
+ * public reads: `discovery()`, `board`, `creators`, `artwork` and `community`.
+ */
+export interface MarketApi extends AccountApi, MarketReadsApi {
+  /** The release catalog: public reads, and signed actions of a wallet (`/market/releases`). */
+  releases: ReleasesApi;
+  /** Names or annotates a pack the signing wallet holds (`POST /market/runtime/{version}/pack-edit`). */
+  packEdit: PackEditApi;
+  /** The runtime catalog and an owner's indexed claims (`/market/runtime`). */
+  runtime: RuntimeApi;
+  /** Live updates (`GET /market/live`): refresh signals over server-sent events. */
+  live: LiveApi;
+  /** Reserves one request in a budget (`GET /market/api-key`) and returns the budget's state. */
+  reserve(bucket: MarketBucket): Promise<RateLimit>;
+}
+
+/** A client of the mkt APIs (`createMktClient`). */
+export interface MktClient {
+  /** API keys (`/keys`): create one, revoke the client's own. */
+  keys: KeysApi;
+  /** The Classic booster-box API (`/classic`): games, packs, holdings, activity, metadata. */
+  classic: ClassicApi;
+  /**
+   * The prediction-market feed V9 (`/predict/v9`): `start()` (stop unless both runtime flags are
+   * true), markets, quotes, portfolio, points and a stream that keeps a snapshot of the markets.
+   */
+  predict: PredictApi;
+  /** The market API (`/market`): sign-in, sessions, releases, runtimes, public reads, live updates. */
+  market: MarketApi;
+}
 
 /**
  * Creates a client of the mkt APIs: `keys`, `market`, `classic` and `predict`.
@@ -44,15 +88,10 @@ export interface MktClientOptions extends TransportOptions {}
  * console.log(budget.remaining);
  * ```
  */
-export function createMktClient(options: MktClientOptions) {
+export function createMktClient(options: MktClientOptions): MktClient {
   const request = createTransport(options);
   return {
     keys: {
-      /**
-       * Creates an API key (`POST /keys`, no key needed); the key is in this answer only.
-       * A 429 or 503 is retried with the same Idempotency-Key; a network failure is
-       * not (a replay would answer without the key).
-       */
       async create(input: CreateKeyRequest): Promise<CreatedKey> {
         const { body } = await request<unknown>({
           method: "POST",
@@ -62,31 +101,19 @@ export function createMktClient(options: MktClientOptions) {
         });
         return createdKeySchema.parse(body);
       },
-      /** Revokes the client's own key. */
       async revokeCurrent(): Promise<void> {
         await request({ method: "DELETE", path: "/keys/current" });
       },
     },
-    /** The Classic booster-box API (`/classic`): games, packs, holdings, activity, metadata. */
     classic: classicApi(request, { stream: options }),
-    /**
-     * The prediction-market feed V9 (`/predict/v9`): `start()` (stop unless both runtime flags are
-     * true), markets, quotes, portfolio, points and a stream that keeps a snapshot of the markets.
-     */
     predict: predictApi(request, { stream: options, markets: predictMarketsApi(request) }),
     market: {
       ...accountApi(request),
-      /** Public reads: `discovery()`, `board`, `creators`, `artwork` and `community`. */
       ...marketReadsApi(request),
-      /** The release catalog: public reads, and signed actions of a wallet (`/market/releases`). */
       releases: releasesApi(request),
-      /** Names or annotates a pack the signing wallet holds (`POST /market/runtime/{version}/pack-edit`). */
       packEdit: packEditApi(request),
-      /** The runtime catalog and an owner's indexed claims (`/market/runtime`). */
       runtime: runtimeApi(request),
-      /** Live updates (`GET /market/live`): refresh signals over server-sent events. */
       live: liveApi(options),
-      /** Reserves one request in a budget (`GET /market/api-key`) and returns the budget's state. */
       async reserve(bucket: MarketBucket): Promise<RateLimit> {
         const { headers } = await request({ method: "GET", path: "/market/api-key", query: { bucket } });
         return readRateLimit(headers);
@@ -94,5 +121,3 @@ export function createMktClient(options: MktClientOptions) {
     },
   };
 }
-
-export type MktClient = ReturnType<typeof createMktClient>;

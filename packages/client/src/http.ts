@@ -96,12 +96,25 @@ function retryDelayMs(
   return wait * 1000;
 }
 
+/** A 2xx answer: its status, its parsed body and its headers. */
+export interface TransportResponse<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/**
+ * Sends one request, retrying as `RetryPolicy` says: the 2xx answer, else
+ * throws `MktApiError` (or the network failure).
+ */
+export type Transport = <T>(req: RequestOptions) => Promise<TransportResponse<T>>;
+
 /**
  * The one place requests are sent. See `RetryPolicy` for what is retried. A
  * POST carries an Idempotency-Key generated once per call, so a retry of a
  * route that honours it never does the work twice.
  */
-export function createTransport(options: TransportOptions) {
+export function createTransport(options: TransportOptions): Transport {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const policy: RetryPolicy = {
     attempts: 4,
@@ -114,9 +127,7 @@ export function createTransport(options: TransportOptions) {
   const random = options.random ?? Math.random;
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
 
-  return async function request<T>(
-    req: RequestOptions,
-  ): Promise<{ status: number; body: T; headers: Headers }> {
+  return async function request<T>(req: RequestOptions): Promise<TransportResponse<T>> {
     const url = new URL(`${baseUrl}${req.path}`);
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -162,5 +173,3 @@ export function createTransport(options: TransportOptions) {
 }
 
 const isAbort = (failure: unknown) => failure instanceof Error && failure.name === "AbortError";
-
-export type Transport = ReturnType<typeof createTransport>;

@@ -135,23 +135,34 @@ export type {
   SessionCreated,
   SessionState,
 } from "@mkt/protocol";
-export type { MarketSessionCredentials, SignInOptions } from "./account.ts";
+export type { AccountApi, MarketSession, MarketSessionCredentials, SignInOptions } from "./account.ts";
 export type {
+  ClassicActivityApi,
+  ClassicApi,
+  ClassicGamesApi,
+  ClassicMetadataApi,
+  ClassicPacksApi,
+  ClassicStatsApi,
+} from "./classic.ts";
+export type {
+  ClassicAuthApi,
   ClassicChallengeSignIn,
   ClassicSession,
   ClassicSignIn,
   ClassicSignInOptions,
 } from "./classic-auth.ts";
-export type { ClassicChatListOptions, ClassicChatSubscribeOptions } from "./classic-chat.ts";
-export type { WaitUntilReadyOptions } from "./classic-creator.ts";
-export type { ClassicRefresh, ClassicTargetInput } from "./classic-tools.ts";
-export type { UploadImageOptions } from "./classic-uploads.ts";
-export type { MktClient, MktClientOptions } from "./client.ts";
+export type { ClassicChatApi, ClassicChatListOptions, ClassicChatSubscribeOptions } from "./classic-chat.ts";
+export type { ClassicCreatorApi, WaitUntilReadyOptions } from "./classic-creator.ts";
+export type { ClassicRefresh, ClassicTargetInput, ClassicToolsApi } from "./classic-tools.ts";
+export type { ClassicUploadImage, UploadImageOptions } from "./classic-uploads.ts";
+export type { KeysApi, MarketApi, MktClient, MktClientOptions } from "./client.ts";
 export { createMktClient } from "./client.ts";
 export type { MktSurface } from "./errors.ts";
 export { MktApiError } from "./errors.ts";
 export type { RetryPolicy } from "./http.ts";
-export type { LiveOptions, LiveSubscription, StreamSubscriptionOptions } from "./live.ts";
+export type { LiveApi, LiveOptions, LiveSubscription, StreamSubscriptionOptions } from "./live.ts";
+export type { MarketReadsApi } from "./market-reads.ts";
+export type { PackEditApi } from "./pack-edits.ts";
 export type {
   PredictApi,
   PredictMarketsReads,
@@ -162,5 +173,6 @@ export type {
 export { PredictDisabledError, predictApi } from "./predict.ts";
 export type { PredictMarketsApi, PredictMarketsOptions, PredictQuoteOptions } from "./predict-markets.ts";
 export { predictMarketsApi } from "./predict-markets.ts";
-export type { ClaimsOptions } from "./runtime.ts";
+export type { ReleasesApi } from "./releases.ts";
+export type { ClaimsOptions, RuntimeApi } from "./runtime.ts";
 export type { MktSigner, SigningOptions } from "./signer.ts";

@@ -155,33 +155,37 @@ export function subscribeEventStream<E extends { event: string }>(
   };
 }
 
+export interface LiveApi {
+  /**
+   * Opens a subscription; it runs until `close()` or a final refusal.
+   *
+   * @example
+   * ```ts
+   * const live = client.market.live.subscribe({
+   *   owner: "0x…",
+   *   onEvent: (event) => {
+   *     if (event.event === "claims") void reloadClaims(event.data.version);
+   *     if (event.event === "release") void reloadRelease(event.data.releaseId);
+   *   },
+   *   onResync: () => reloadEverything(),
+   * });
+   * // later
+   * live.close();
+   * ```
+   */
+  subscribe(live: LiveOptions): LiveSubscription;
+}
+
 /**
  * The live-update stream (`GET /market/live`, or `GET /market/account/live`
  * with a session), over fetch so the API key goes in a header. Reconnects
  * with backoff and `Last-Event-ID`, so no event is missed while the server
  * still holds it; when it no longer does, `onResync` runs first.
  */
-export function liveApi(options: TransportOptions) {
+export function liveApi(options: TransportOptions): LiveApi {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
 
   return {
-    /**
-     * Opens a subscription; it runs until `close()` or a final refusal.
-     *
-     * @example
-     * ```ts
-     * const live = client.market.live.subscribe({
-     *   owner: "0x…",
-     *   onEvent: (event) => {
-     *     if (event.event === "claims") void reloadClaims(event.data.version);
-     *     if (event.event === "release") void reloadRelease(event.data.releaseId);
-     *   },
-     *   onResync: () => reloadEverything(),
-     * });
-     * // later
-     * live.close();
-     * ```
-     */
     subscribe(live: LiveOptions): LiveSubscription {
       const url = new URL(`${baseUrl}${live.session ? LIVE_STREAM.accountPath : LIVE_STREAM.path}`);
       if (live.owner) url.searchParams.set("owner", live.owner);

@@ -52,8 +52,123 @@ async function* everyItem<Page extends { next: string | null }, Item>(
   } while (cursor !== undefined);
 }
 
+export interface MarketReadsApi {
+  /**
+   * What a client reads first (`GET /market/discovery`): runtimes, surfaces
+   * and their documents, budgets, the stream path and the PUBLIC_READS mode.
+   *
+   * @example
+   * ```ts
+   * const { runtimes, stream } = await client.market.discovery();
+   * console.log(runtimes[0]?.id, stream.path);
+   * ```
+   */
+  discovery(): Promise<Discovery>;
+  /** The leaderboards (`/market/board`). */
+  board: {
+    /**
+     * One page of the creators' leaderboard (`GET /market/board/creators`);
+     * `next` is the offset of the following page.
+     *
+     * @example
+     * ```ts
+     * const board = await client.market.board.creators({ window: "24h", sort: "volume" });
+     * for (const entry of board.entries) console.log(entry.rank, entry.address, BigInt(entry.volume));
+     * ```
+     */
+    creators(query?: CreatorBoardQuery): Promise<BoardCreatorList>;
+    /**
+     * One page of the collectors' leaderboard (`GET /market/board/collectors`).
+     *
+     * @example
+     * ```ts
+     * const top = await client.market.board.collectors({ window: "7d", limit: 10 });
+     * ```
+     */
+    collectors(query?: CollectorBoardQuery): Promise<BoardCollectorList>;
+  };
+  /** Creators' profiles, releases and drops (`/market/creators`). */
+  creators: {
+    /**
+     * A creator's public profile (`GET /market/creators/{address}`).
+     *
+     * @example
+     * ```ts
+     * const creator = await client.market.creators.get("0x70997970c51812dc3a010c7d01b50e0d17dc79c8");
+     * console.log(creator.profile?.username, creator.drops);
+     * ```
+     */
+    get(address: string): Promise<Creator>;
+    /** One page of the creator's public releases (summaries); drafts never appear. */
+    releases(address: string, query?: PageQuery): Promise<CreatorReleaseList>;
+    /** One page of the drops the creator's wallet created onchain, newest first. */
+    drops(address: string, query?: PageQuery): Promise<CreatorDropList>;
+    /**
+     * Every public release of the creator, following `next` to the end.
+     *
+     * @example
+     * ```ts
+     * for await (const release of client.market.creators.iterateReleases(address)) console.log(release.name);
+     * ```
+     */
+    iterateReleases(address: string, options?: { limit?: number }): AsyncGenerator<Release>;
+    /** Every drop of the creator's wallet, following `next` to the end. */
+    iterateDrops(address: string, options?: { limit?: number }): AsyncGenerator<CreatorDrop>;
+  };
+  /** A release's artwork and its history (`/market/releases/{id}/artwork`). */
+  artwork: {
+    /**
+     * The artwork of a public release at its current revision
+     * (`GET /market/releases/{releaseId}/artwork`).
+     *
+     * @example
+     * ```ts
+     * const { revision, artwork } = await client.market.artwork.get(releaseId);
+     * for (const tier of artwork.tiers) console.log(tier.tier, tier.cards.length);
+     * ```
+     */
+    get(releaseId: string): Promise<ReleaseArtwork>;
+    /** One page of the release's revisions, newest first. */
+    history(releaseId: string, query?: ArtworkHistoryQuery): Promise<ArtworkHistory>;
+    /**
+     * Every revision of the release, newest first, following `next` to the end.
+     *
+     * @example
+     * ```ts
+     * for await (const revision of client.market.artwork.iterateHistory(releaseId, { changed: "artwork" })) {
+     *   console.log(revision.revision, revision.changes.fields);
+     * }
+     * ```
+     */
+    iterateHistory(
+      releaseId: string,
+      query?: Omit<ArtworkHistoryQuery, "cursor">,
+    ): AsyncGenerator<ArtworkRevision>;
+  };
+  /** Community rooms and their messages, and who follows whom (`/market/rooms`, `/market/accounts`). */
+  community: {
+    /** One page of rooms, by slug (`GET /market/rooms`). */
+    rooms(query?: PageQuery): Promise<RoomList>;
+    /**
+     * One room with its message count and newest message time (`GET /market/rooms/{roomId}`).
+     *
+     * @example
+     * ```ts
+     * const { room, messages } = await client.market.community.room("room_…");
+     * ```
+     */
+    room(roomId: string): Promise<RoomDetail>;
+    /** One page of a room's messages, newest first. */
+    messages(roomId: string, query?: PageQuery): Promise<RoomMessageList>;
+    /** One page of the accounts following the account holding `address`. */
+    followers(address: string, query?: PageQuery): Promise<FollowList>;
+    /** One page of the accounts the account holding `address` follows. */
+    following(address: string, query?: PageQuery): Promise<FollowList>;
+  };
+}
+
 /** The public reads of the Board, Creators, Artwork, Community and Discovery groups. */
-export function marketReadsApi(request: Transport) {
+export function marketReadsApi(request: Transport): MarketReadsApi {
   const read = async <T>(url: string, schema: { parse(input: unknown): T }, query?: object) => {
     const { body } = await request<unknown>({
       method: "GET",
@@ -64,75 +179,27 @@ export function marketReadsApi(request: Transport) {
   };
 
   return {
-    /**
-     * What a client reads first (`GET /market/discovery`): runtimes, surfaces
-     * and their documents, budgets, the stream path and the PUBLIC_READS mode.
-     *
-     * @example
-     * ```ts
-     * const { runtimes, stream } = await client.market.discovery();
-     * console.log(runtimes[0]?.id, stream.path);
-     * ```
-     */
     discovery: (): Promise<Discovery> => read("/market/discovery", discoverySchema),
 
     board: {
-      /**
-       * One page of the creators' leaderboard (`GET /market/board/creators`);
-       * `next` is the offset of the following page.
-       *
-       * @example
-       * ```ts
-       * const board = await client.market.board.creators({ window: "24h", sort: "volume" });
-       * for (const entry of board.entries) console.log(entry.rank, entry.address, BigInt(entry.volume));
-       * ```
-       */
       creators: (query: CreatorBoardQuery = {}): Promise<BoardCreatorList> =>
         read("/market/board/creators", boardCreatorListSchema, query),
-      /**
-       * One page of the collectors' leaderboard (`GET /market/board/collectors`).
-       *
-       * @example
-       * ```ts
-       * const top = await client.market.board.collectors({ window: "7d", limit: 10 });
-       * ```
-       */
       collectors: (query: CollectorBoardQuery = {}): Promise<BoardCollectorList> =>
         read("/market/board/collectors", boardCollectorListSchema, query),
     },
 
     creators: {
-      /**
-       * A creator's public profile (`GET /market/creators/{address}`).
-       *
-       * @example
-       * ```ts
-       * const creator = await client.market.creators.get("0x70997970c51812dc3a010c7d01b50e0d17dc79c8");
-       * console.log(creator.profile?.username, creator.drops);
-       * ```
-       */
       get: (address: string): Promise<Creator> => read(path("/market/creators/{}", address), creatorSchema),
-      /** One page of the creator's public releases (summaries); drafts never appear. */
       releases: (address: string, query: PageQuery = {}): Promise<CreatorReleaseList> =>
         read(path("/market/creators/{}/releases", address), creatorReleaseListSchema, query),
-      /** One page of the drops the creator's wallet created onchain, newest first. */
       drops: (address: string, query: PageQuery = {}): Promise<CreatorDropList> =>
         read(path("/market/creators/{}/drops", address), creatorDropListSchema, query),
-      /**
-       * Every public release of the creator, following `next` to the end.
-       *
-       * @example
-       * ```ts
-       * for await (const release of client.market.creators.iterateReleases(address)) console.log(release.name);
-       * ```
-       */
       iterateReleases: (address: string, { limit }: { limit?: number } = {}): AsyncGenerator<Release> =>
         everyItem(
           (cursor) =>
             read(path("/market/creators/{}/releases", address), creatorReleaseListSchema, { cursor, limit }),
           (page) => page.releases,
         ),
-      /** Every drop of the creator's wallet, following `next` to the end. */
       iterateDrops: (address: string, { limit }: { limit?: number } = {}): AsyncGenerator<CreatorDrop> =>
         everyItem(
           (cursor) =>
@@ -142,31 +209,10 @@ export function marketReadsApi(request: Transport) {
     },
 
     artwork: {
-      /**
-       * The artwork of a public release at its current revision
-       * (`GET /market/releases/{releaseId}/artwork`).
-       *
-       * @example
-       * ```ts
-       * const { revision, artwork } = await client.market.artwork.get(releaseId);
-       * for (const tier of artwork.tiers) console.log(tier.tier, tier.cards.length);
-       * ```
-       */
       get: (releaseId: string): Promise<ReleaseArtwork> =>
         read(path("/market/releases/{}/artwork", releaseId), releaseArtworkSchema),
-      /** One page of the release's revisions, newest first. */
       history: (releaseId: string, query: ArtworkHistoryQuery = {}): Promise<ArtworkHistory> =>
         read(path("/market/releases/{}/artwork/history", releaseId), artworkHistorySchema, query),
-      /**
-       * Every revision of the release, newest first, following `next` to the end.
-       *
-       * @example
-       * ```ts
-       * for await (const revision of client.market.artwork.iterateHistory(releaseId, { changed: "artwork" })) {
-       *   console.log(revision.revision, revision.changes.fields);
-       * }
-       * ```
-       */
       iterateHistory: (
         releaseId: string,
         query: Omit<ArtworkHistoryQuery, "cursor"> = {},
@@ -182,24 +228,12 @@ export function marketReadsApi(request: Transport) {
     },
 
     community: {
-      /** One page of rooms, by slug (`GET /market/rooms`). */
       rooms: (query: PageQuery = {}): Promise<RoomList> => read("/market/rooms", roomListSchema, query),
-      /**
-       * One room with its message count and newest message time (`GET /market/rooms/{roomId}`).
-       *
-       * @example
-       * ```ts
-       * const { room, messages } = await client.market.community.room("room_…");
-       * ```
-       */
       room: (roomId: string): Promise<RoomDetail> => read(path("/market/rooms/{}", roomId), roomDetailSchema),
-      /** One page of a room's messages, newest first. */
       messages: (roomId: string, query: PageQuery = {}): Promise<RoomMessageList> =>
         read(path("/market/rooms/{}/messages", roomId), roomMessageListSchema, query),
-      /** One page of the accounts following the account holding `address`. */
       followers: (address: string, query: PageQuery = {}): Promise<FollowList> =>
         read(path("/market/accounts/{}/followers", address), followListSchema, query),
-      /** One page of the accounts the account holding `address` follows. */
       following: (address: string, query: PageQuery = {}): Promise<FollowList> =>
         read(path("/market/accounts/{}/following", address), followListSchema, query),
     },

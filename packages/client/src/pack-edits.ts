@@ -8,7 +8,15 @@ import {
 import type { Transport } from "./http.ts";
 import { type MktSigner, type SigningOptions, signFields } from "./signer.ts";
 
-export function packEditApi(request: Transport) {
+/** Names or annotates a pack the signing wallet holds (`POST /market/runtime/{version}/pack-edit`). */
+export type PackEditApi = (
+  signer: MktSigner,
+  version: string,
+  input: PackEditActionInput,
+  options?: SigningOptions,
+) => Promise<PackEdit>;
+
+export function packEditApi(request: Transport): PackEditApi {
   /**
    * Names or annotates a pack the signing wallet holds in runtime `version`
    * (`POST /market/runtime/{version}/pack-edit`): `set-name` or `set-note` on

@@ -70,6 +70,81 @@ export interface PredictSubscription extends LiveSubscription {
   snapshot(): PredictSnapshot;
 }
 
+export interface PredictApi {
+  /** The runtime record (`GET /runtime`). */
+  runtime(): Promise<PredictRuntime>;
+  /**
+   * Reads the runtime record and throws `PredictDisabledError` unless both
+   * `enabled` and `publicEnabled` are true: call it first and stop when it throws.
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await client.predict.start();
+   * } catch (error) {
+   *   if (error instanceof PredictDisabledError) return; // the feed is off for us
+   *   throw error;
+   * }
+   * ```
+   */
+  start(): Promise<PredictRuntime>;
+  /** Markets (`page`, `iterate` following `nextCursor` until null, `get`) and `quote`. */
+  markets: PredictMarketsReads;
+  /** A block-pinned buy preview (`GET /quote`); the same as `markets.quote`. */
+  quote(query: PredictQuoteQuery): Promise<PredictQuote>;
+  /**
+   * One page of an address's positions, with totals over all of them.
+   *
+   * @example
+   * ```ts
+   * const { positions, totals, nextCursor } = await client.predict.portfolio("0xabc…", { limit: 100 });
+   * ```
+   */
+  portfolio(address: string, query?: { cursor?: string; limit?: number }): Promise<PredictPortfolio>;
+  /**
+   * An address's points (`floor((buy + sell WETH) / 10^15) + floor(redeemed WETH / 10^15)`).
+   *
+   * @example
+   * ```ts
+   * const { points } = await client.predict.points("0xabc…");
+   * ```
+   */
+  points(address: string): Promise<PredictPoints>;
+  /**
+   * A market's images (`GET /markets/{address}/media`): the generated art,
+   * then the operator's image when set; every URL is the server's (art route
+   * or signed image proxy).
+   *
+   * @example
+   * ```ts
+   * const { images } = await client.predict.media("0xabc…");
+   * const src = (images.find((image) => image.kind === "operator") ?? images[0])?.url;
+   * ```
+   */
+  media(address: string): Promise<PredictMarketMedia>;
+  /** The top traders by points (`GET /points`, `limit` 1 to 100). */
+  leaderboard(limit?: number): Promise<PredictLeaderboard>;
+  /**
+   * Keeps a snapshot of every market current. Reads `/markets` in full
+   * (following `nextCursor` until null) at the start of every connection
+   * (so on every reconnect) and on `resync`; refreshes one market on its
+   * `market`, `trade` and `resolution` wakeups. Reconnects with backoff
+   * and jitter and `Last-Event-ID`. A 503 (feed disabled, projection
+   * stale, realtime not ready) keeps the last good snapshot, marked
+   * `stale: true`, until a read succeeds again.
+   *
+   * @example
+   * ```ts
+   * const subscription = client.predict.subscribe({
+   *   onSnapshot: ({ markets, block, stale }) => render(markets, block, stale),
+   * });
+   * // later
+   * subscription.close();
+   * ```
+   */
+  subscribe(options: PredictSubscribeOptions): PredictSubscription;
+}
+
 /**
  * The prediction feed (`/predict/v9`): the runtime check, markets and
  * quotes, portfolios, points, and a stream client that keeps a snapshot of
@@ -78,7 +153,7 @@ export interface PredictSubscription extends LiveSubscription {
 export function predictApi(
   request: Transport,
   { stream, markets }: { stream: TransportOptions; markets: PredictMarketsReads },
-) {
+): PredictApi {
   const baseUrl = stream.baseUrl.replace(/\/+$/, "");
 
   async function runtime(): Promise<PredictRuntime> {
@@ -87,43 +162,18 @@ export function predictApi(
   }
 
   return {
-    /** The runtime record (`GET /runtime`). */
     runtime,
 
-    /**
-     * Reads the runtime record and throws `PredictDisabledError` unless both
-     * `enabled` and `publicEnabled` are true: call it first and stop when it throws.
-     *
-     * @example
-     * ```ts
-     * try {
-     *   await client.predict.start();
-     * } catch (error) {
-     *   if (error instanceof PredictDisabledError) return; // the feed is off for us
-     *   throw error;
-     * }
-     * ```
-     */
     async start(): Promise<PredictRuntime> {
       const record = await runtime();
       if (!record.enabled || !record.publicEnabled) throw new PredictDisabledError(record);
       return record;
     },
 
-    /** Markets (`page`, `iterate` following `nextCursor` until null, `get`) and `quote`. */
     markets,
 
-    /** A block-pinned buy preview (`GET /quote`); the same as `markets.quote`. */
     quote: (query: PredictQuoteQuery) => markets.quote(query),
 
-    /**
-     * One page of an address's positions, with totals over all of them.
-     *
-     * @example
-     * ```ts
-     * const { positions, totals, nextCursor } = await client.predict.portfolio("0xabc…", { limit: 100 });
-     * ```
-     */
     async portfolio(
       address: string,
       query: { cursor?: string; limit?: number } = {},
@@ -136,14 +186,6 @@ export function predictApi(
       return predictPortfolioSchema.parse(body);
     },
 
-    /**
-     * An address's points (`floor((buy + sell WETH) / 10^15) + floor(redeemed WETH / 10^15)`).
-     *
-     * @example
-     * ```ts
-     * const { points } = await client.predict.points("0xabc…");
-     * ```
-     */
     async points(address: string): Promise<PredictPoints> {
       const { body } = await request<unknown>({
         method: "GET",
@@ -152,17 +194,6 @@ export function predictApi(
       return predictPointsSchema.parse(body);
     },
 
-    /**
-     * A market's images (`GET /markets/{address}/media`): the generated art,
-     * then the operator's image when set; every URL is the server's (art route
-     * or signed image proxy).
-     *
-     * @example
-     * ```ts
-     * const { images } = await client.predict.media("0xabc…");
-     * const src = (images.find((image) => image.kind === "operator") ?? images[0])?.url;
-     * ```
-     */
     async media(address: string): Promise<PredictMarketMedia> {
       const { body } = await request<unknown>({
         method: "GET",
@@ -171,30 +202,11 @@ export function predictApi(
       return predictMarketMediaSchema.parse(body);
     },
 
-    /** The top traders by points (`GET /points`, `limit` 1 to 100). */
     async leaderboard(limit?: number): Promise<PredictLeaderboard> {
       const { body } = await request<unknown>({ method: "GET", path: `${PREFIX}/points`, query: { limit } });
       return predictLeaderboardSchema.parse(body);
     },
 
-    /**
-     * Keeps a snapshot of every market current. Reads `/markets` in full
-     * (following `nextCursor` until null) at the start of every connection
-     * (so on every reconnect) and on `resync`; refreshes one market on its
-     * `market`, `trade` and `resolution` wakeups. Reconnects with backoff
-     * and jitter and `Last-Event-ID`. A 503 (feed disabled, projection
-     * stale, realtime not ready) keeps the last good snapshot, marked
-     * `stale: true`, until a read succeeds again.
-     *
-     * @example
-     * ```ts
-     * const subscription = client.predict.subscribe({
-     *   onSnapshot: ({ markets, block, stale }) => render(markets, block, stale),
-     * });
-     * // later
-     * subscription.close();
-     * ```
-     */
     subscribe(options: PredictSubscribeOptions): PredictSubscription {
       let snapshot: PredictSnapshot = { markets: [], block: null, stale: false };
       const publish = (next: PredictSnapshot) => {
@@ -259,5 +271,3 @@ export function predictApi(
     },
   };
 }
-
-export type PredictApi = ReturnType<typeof predictApi>;

@@ -16,7 +16,63 @@ const versionPath = (version: string) => `${RUNTIME}/${encodeURIComponent(versio
 /** `owner` (required) and the optional drop filter, page size and cursor of a claims read. */
 export type ClaimsOptions = ClaimsQuery;
 
-export function runtimeApi(request: Transport) {
+export interface RuntimeApi {
+  /**
+   * The runtimes of the current marketplace (`GET /market/runtime`), newest
+   * version first, as the chain's RuntimeRegistry lists them. Take
+   * `{version}` from here (the entry with `current: true` is the newest),
+   * never from a name.
+   *
+   * @example
+   * ```ts
+   * const runtimes = await client.market.runtime.list();
+   * const current = runtimes.find((runtime) => runtime.current);
+   * ```
+   */
+  list(): Promise<MarketRuntime[]>;
+  /**
+   * One runtime's catalog (`GET /market/runtime/{version}`): its contracts,
+   * a page of its drops and the indexer head they were read at. Pass the
+   * answer's `next` as `cursor` for the following drops.
+   *
+   * @example
+   * ```ts
+   * const catalog = await client.market.runtime.get("r2");
+   * console.log(catalog.drops.map((drop) => drop.id), catalog.head.nextBlock);
+   * ```
+   */
+  get(version: string, page?: { limit?: number; cursor?: string }): Promise<MarketRuntimeCatalog>;
+  /**
+   * One page of an owner's claims in a runtime
+   * (`GET /market/runtime/{version}/claims`), oldest first, with the head it
+   * was read at. `next` is absent on the last page.
+   *
+   * @example
+   * ```ts
+   * const page = await client.market.runtime.claims("r2", { owner: "0xabc…", limit: 100 });
+   * console.log(page.items.length, page.next, page.head.nextBlock);
+   * ```
+   */
+  claims(version: string, query: ClaimsOptions): Promise<ClaimList>;
+  /**
+   * Every claim of an owner in a runtime, page after page, following `next`
+   * until the server leaves it out: a short page is not taken for the end.
+   * Each claim is yielded once, claims indexed during the walk included.
+   *
+   * @example
+   * ```ts
+   * for await (const claim of client.market.runtime.iterateClaims("r2", { owner })) {
+   *   console.log(claim.dropId, claim.quantity, claim.transactionHash);
+   * }
+   * ```
+   */
+  iterateClaims(
+    version: string,
+    query: Omit<ClaimsOptions, "cursor">,
+  ): AsyncGenerator<MarketClaim, void, undefined>;
+}
+
+export function runtimeApi(request: Transport): RuntimeApi {
   async function claims(version: string, query: ClaimsOptions): Promise<ClaimList> {
     const { body } = await request<unknown>({
       method: "GET",
@@ -27,34 +83,11 @@ export function runtimeApi(request: Transport) {
   }
 
   return {
-    /**
-     * The runtimes of the current marketplace (`GET /market/runtime`), newest
-     * version first, as the chain's RuntimeRegistry lists them. Take
-     * `{version}` from here (the entry with `current: true` is the newest),
-     * never from a name.
-     *
-     * @example
-     * ```ts
-     * const runtimes = await client.market.runtime.list();
-     * const current = runtimes.find((runtime) => runtime.current);
-     * ```
-     */
     async list(): Promise<MarketRuntime[]> {
       const { body } = await request<unknown>({ method: "GET", path: RUNTIME });
       return marketRuntimeListSchema.parse(body).runtimes;
     },
 
-    /**
-     * One runtime's catalog (`GET /market/runtime/{version}`): its contracts,
-     * a page of its drops and the indexer head they were read at. Pass the
-     * answer's `next` as `cursor` for the following drops.
-     *
-     * @example
-     * ```ts
-     * const catalog = await client.market.runtime.get("r2");
-     * console.log(catalog.drops.map((drop) => drop.id), catalog.head.nextBlock);
-     * ```
-     */
     async get(
       version: string,
       page: { limit?: number; cursor?: string } = {},
@@ -63,31 +96,8 @@ export function runtimeApi(request: Transport) {
       return marketRuntimeCatalogSchema.parse(body);
     },
 
-    /**
-     * One page of an owner's claims in a runtime
-     * (`GET /market/runtime/{version}/claims`), oldest first, with the head it
-     * was read at. `next` is absent on the last page.
-     *
-     * @example
-     * ```ts
-     * const page = await client.market.runtime.claims("r2", { owner: "0xabc…", limit: 100 });
-     * console.log(page.items.length, page.next, page.head.nextBlock);
-     * ```
-     */
     claims,
 
-    /**
-     * Every claim of an owner in a runtime, page after page, following `next`
-     * until the server leaves it out: a short page is not taken for the end.
-     * Each claim is yielded once, claims indexed during the walk included.
-     *
-     * @example
-     * ```ts
-     * for await (const claim of client.market.runtime.iterateClaims("r2", { owner })) {
-     *   console.log(claim.dropId, claim.quantity, claim.transactionHash);
-     * }
-     * ```
-     */
     async *iterateClaims(
       version: string,
       query: Omit<ClaimsOptions, "cursor">,

@@ -12,16 +12,28 @@ export interface TtlCacheOptions<K, V> {
   onEvict?: (key: K, value: V) => void;
 }
 
+export interface TtlCache<K, V> {
+  /** The value while fresh, else undefined. */
+  get(key: K): V | undefined;
+  /** Writes the entry, fresh for `ttlMs`; beyond `maxEntries` the entry written longest ago leaves. */
+  set(key: K, value: V, ttlMs: number): void;
+  /** Drops the entry (without `onEvict`); whether there was one. */
+  delete(key: K): boolean;
+  /** Drops every entry (without `onEvict`). */
+  clear(): void;
+  /** Entries held now, expired ones not yet read included. */
+  size(): number;
+}
+
 /**
  * A bounded, per-replica cache whose entries expire after their own TTL. It
  * holds no timers: an expired entry is dropped when it is next read, and the
  * size bound evicts the entry written longest ago (a Map iterates in insertion
  * order, and a write re-inserts).
  */
-export function createTtlCache<K, V>({ clock, maxEntries, onEvict }: TtlCacheOptions<K, V>) {
+export function createTtlCache<K, V>({ clock, maxEntries, onEvict }: TtlCacheOptions<K, V>): TtlCache<K, V> {
   const entries = new Map<K, { value: V; expiresAt: number }>();
   return {
-    /** The value while fresh, else undefined. */
     get(key: K): V | undefined {
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
@@ -51,5 +63,3 @@ export function createTtlCache<K, V>({ clock, maxEntries, onEvict }: TtlCacheOpt
     size: () => entries.size,
   };
 }
-
-export type TtlCache<K, V> = ReturnType<typeof createTtlCache<K, V>>;

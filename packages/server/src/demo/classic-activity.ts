@@ -27,6 +27,25 @@ export interface DemoClassicActivityOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+export interface DemoClassicActivity {
+  /** Signs every demo wallet in. */
+  signIn(): Promise<DemoClassicActivityReport[]>;
+  /**
+   * The creator workflow, once: the demo game is adopted when this chain has
+   * it, else drafted, deployed and confirmed. Resolves when the game is ready.
+   */
+  setup(): Promise<DemoClassicActivityReport[]>;
+  /**
+   * One step: the first publishes the revision (once); then a random
+   * signed-in wallet posts a chat line in a random game and sets or clears
+   * one reaction on a random game or pack; now and then it refreshes the
+   * game and reads its `/stats/me`.
+   */
+  tick(): Promise<DemoClassicActivityReport[]>;
+  /** The demo game once set up, and whether its revision is published. */
+  state(): DemoClassicState;
+}
+
 /**
  * The Classic write side made visible: a creator signs in,
  * drafts a game, sets an allowlist, deploys it through the drop factory on
@@ -37,7 +56,7 @@ export interface DemoClassicActivityOptions {
  * through the SDK to the process's own listener, as any client's calls
  * would; the transactions go to the dev chain from the demo's own wallets.
  */
-export function createDemoClassicActivity(options: DemoClassicActivityOptions) {
+export function createDemoClassicActivity(options: DemoClassicActivityOptions): DemoClassicActivity {
   const { baseUrl, apiKey, deployment, publicUrl } = options;
   const random = options.random ?? seededRandom(14);
   const now = options.now ?? Date.now;
@@ -67,7 +86,6 @@ export function createDemoClassicActivity(options: DemoClassicActivityOptions) {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
   return {
-    /** Signs every demo wallet in. */
     async signIn(): Promise<DemoClassicActivityReport[]> {
       const reports: DemoClassicActivityReport[] = [];
       for (const actor of actors) {
@@ -79,12 +97,6 @@ export function createDemoClassicActivity(options: DemoClassicActivityOptions) {
 
     setup: creatorFlow.setup,
 
-    /**
-     * One step: the first publishes the revision (once); then a random
-     * signed-in wallet posts a chat line in a random game and sets or clears
-     * one reaction on a random game or pack; now and then it refreshes the
-     * game and reads its `/stats/me`.
-     */
     async tick(): Promise<DemoClassicActivityReport[]> {
       const reports: DemoClassicActivityReport[] = [];
       if (state.game && !state.revised) reports.push(await creatorFlow.revise());
@@ -149,9 +161,6 @@ export function createDemoClassicActivity(options: DemoClassicActivityOptions) {
       return reports;
     },
 
-    /** The demo game once set up, and whether its revision is published. */
     state: () => ({ game: state.game, revised: state.revised }),
   };
 }
-
-export type DemoClassicActivity = ReturnType<typeof createDemoClassicActivity>;

@@ -7,9 +7,13 @@ import {
   createWalletClient,
   defineChain,
   type Hex,
+  type HttpTransport,
   http,
   type LocalAccount,
+  type PublicClient,
   parseEther,
+  type TransactionReceipt,
+  type WalletClient,
 } from "viem";
 import { DEMO_CLASSIC_WALLET_INDICES } from "./classic-scenario.ts";
 
@@ -51,8 +55,19 @@ export async function as<T>(actor: Actor, call: (client: MktClient) => Promise<T
   }
 }
 
+export interface DemoChain {
+  /** Reads of the dev chain (polling every 100 ms, no cache). */
+  publicClient: PublicClient<HttpTransport, Chain>;
+  /** A client that signs and sends as `account`. */
+  walletClient(account: LocalAccount): WalletClient<HttpTransport, Chain, LocalAccount>;
+  /** Waits for the transaction's receipt; throws when it reverted. */
+  send(hash: Promise<Hex>): Promise<TransactionReceipt>;
+  /** Tops a wallet up on the dev chain (Hardhat's `hardhat_setBalance`): it is past the funded accounts. */
+  fund(account: LocalAccount): Promise<void>;
+}
+
 /** The classic dev chain as the demo wallets use it: reads, sends that must succeed, and funding. */
-export function createDemoChain(deployment: ChainDeployment) {
+export function createDemoChain(deployment: ChainDeployment): DemoChain {
   const chainId = deployment.chainId;
   const chain: Chain = defineChain({
     id: chainId,
@@ -69,7 +84,6 @@ export function createDemoChain(deployment: ChainDeployment) {
     if (receipt.status !== "success") throw new Error(`transaction ${receipt.transactionHash} reverted`);
     return receipt;
   };
-  /** Tops a wallet up on the dev chain (Hardhat's `hardhat_setBalance`): it is past the funded accounts. */
   const fund = async (account: LocalAccount) => {
     if ((await publicClient.getBalance({ address: account.address })) >= FUNDING / 2n) return;
     await createTestClient({ chain, transport, mode: "hardhat" }).setBalance({
@@ -79,5 +93,3 @@ export function createDemoChain(deployment: ChainDeployment) {
   };
   return { publicClient, walletClient, send, fund };
 }
-
-export type DemoChain = ReturnType<typeof createDemoChain>;

@@ -1,5 +1,5 @@
 import { deriveDevAccounts } from "@mkt/chain";
-import { createMktClient, type Release } from "@mkt/client";
+import { createMktClient, type MktClient, type Release } from "@mkt/client";
 import { type LocalAccount, toAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogCapture, setupApp, type TestApp } from "../_test/app.ts";
@@ -25,7 +25,7 @@ const recorded = (index: number): LocalAccount => {
 describe("demo release activity against the app", () => {
   let t: TestApp;
   let baseUrl: string;
-  let releases: ReturnType<typeof createMktClient>["market"]["releases"];
+  let releases: MktClient["market"]["releases"];
   beforeAll(async () => {
     t = await setupApp();
     ({ publicUrl: baseUrl } = await t.app.listen());

@@ -43,6 +43,20 @@ export function seededRandom(seed: number): () => number {
   return createPrng(seed).next;
 }
 
+export interface DemoReleaseActivity {
+  /** Adopts the demo releases already listed and announces new ones up to the target. */
+  seed(): Promise<DemoReleaseReport[]>;
+  /**
+   * One step: a release whose launch has come is rescheduled; otherwise a
+   * release is cancelled and replaced (while the cap allows), rescheduled
+   * or, most often, edited. After a refused action (someone else signed
+   * with a dev wallet) the state is read again from the list.
+   */
+  tick(): Promise<DemoReleaseReport[]>;
+  /** The announced demo releases as last seen, and how many are cancelled. */
+  state(): { announced: Release[]; cancelled: number };
+}
+
 /**
  * The demo's release catalog: a few releases signed by dev wallets and
  * announced, then, step by step, edited (the revision moves), rescheduled,
@@ -51,7 +65,7 @@ export function seededRandom(seed: number): () => number {
  * learns the catalog's state from the public list, so a restart on a kept
  * database adopts the releases it finds instead of adding more.
  */
-export function createDemoReleaseActivity(options: DemoReleaseActivityOptions) {
+export function createDemoReleaseActivity(options: DemoReleaseActivityOptions): DemoReleaseActivity {
   const { releases, wallets } = options;
   const random = options.random ?? seededRandom(1);
   const now = options.now ?? Date.now;
@@ -152,7 +166,6 @@ export function createDemoReleaseActivity(options: DemoReleaseActivityOptions) {
   }
 
   return {
-    /** Adopts the demo releases already listed and announces new ones up to the target. */
     async seed(): Promise<DemoReleaseReport[]> {
       await sync();
       const reports: DemoReleaseReport[] = [];
@@ -160,12 +173,6 @@ export function createDemoReleaseActivity(options: DemoReleaseActivityOptions) {
       return reports;
     },
 
-    /**
-     * One step: a release whose launch has come is rescheduled; otherwise a
-     * release is cancelled and replaced (while the cap allows), rescheduled
-     * or, most often, edited. After a refused action (someone else signed
-     * with a dev wallet) the state is read again from the list.
-     */
     async tick(): Promise<DemoReleaseReport[]> {
       try {
         if (live.size < target) return await announceNew();
@@ -186,12 +193,9 @@ export function createDemoReleaseActivity(options: DemoReleaseActivityOptions) {
       }
     },
 
-    /** The announced demo releases as last seen, and how many are cancelled. */
     state: () => ({ announced: [...live.values()], cancelled: cancelledCount }),
   };
 }
-
-export type DemoReleaseActivity = ReturnType<typeof createDemoReleaseActivity>;
 
 /** The release demo's pause between steps at the demo's usual rate (`MKT_DEMO_RATE=1`). */
 export const DEMO_RELEASE_STEP_MS = 20_000;

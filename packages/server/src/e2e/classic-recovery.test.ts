@@ -5,7 +5,7 @@ import {
   liveBoosterDropAbi,
   waitForSuccess,
 } from "@mkt/chain";
-import { createMktClient, MktApiError } from "@mkt/client";
+import { createMktClient, MktApiError, type MktClient } from "@mkt/client";
 import type { ClassicRangePage, ClassicRecovery, ClassicStats } from "@mkt/protocol";
 import { type Address, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -31,7 +31,7 @@ describe("Classic event recovery end to end on the dev chain", () => {
   let baseUrl: string;
   let apiKey: string;
   let token: string;
-  let client: ReturnType<typeof createMktClient>;
+  let client: MktClient;
   let drop: Address;
   /** Transactions whose logs the indexer drops. */
   const skipped = new Set<string>();

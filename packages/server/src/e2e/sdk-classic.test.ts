@@ -1,4 +1,4 @@
-import { createMktClient, MktApiError } from "@mkt/client";
+import { createMktClient, MktApiError, type MktClient } from "@mkt/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupApp, type TestApp } from "../_test/app.ts";
 import { insertClassicFlags } from "../_test/classic.ts";
@@ -17,8 +17,8 @@ const day = (d: number, h = 0) => new Date(Date.UTC(2026, 0, d, h));
 /** Every classic read through `client.classic`, over real HTTP, on fixture rows of the projection. */
 describe("SDK classic reads over real HTTP", () => {
   let t: TestApp;
-  let client: ReturnType<typeof createMktClient>;
-  let anonymous: ReturnType<typeof createMktClient>;
+  let client: MktClient;
+  let anonymous: MktClient;
   beforeAll(async () => {
     t = await setupApp();
     const { publicUrl: baseUrl } = await t.app.listen();

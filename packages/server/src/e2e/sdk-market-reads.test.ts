@@ -1,4 +1,4 @@
-import { createMktClient, MktApiError } from "@mkt/client";
+import { createMktClient, MktApiError, type MktClient } from "@mkt/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountAction, signIn, testWallet } from "../_test/accounts.ts";
 import { setupApp, type TestApp } from "../_test/app.ts";
@@ -8,7 +8,7 @@ const DAY = 86_400_000;
 /** The Board, Creators, Artwork, Community and Discovery reads through the SDK over real HTTP. */
 describe("SDK market reads over real HTTP", () => {
   let t: TestApp;
-  let client: ReturnType<typeof createMktClient>;
+  let client: MktClient;
   beforeAll(async () => {
     t = await setupApp({ env: { PUBLIC_READS: "open" } });
     const { publicUrl: baseUrl } = await t.app.listen();

@@ -1,5 +1,5 @@
 import { claimDropsAbi, waitForSuccess } from "@mkt/chain";
-import { createMktClient, MktApiError } from "@mkt/client";
+import { createMktClient, MktApiError, type MktClient } from "@mkt/client";
 import { signInMessage } from "@mkt/protocol";
 import { sql } from "kysely";
 import { toAccount } from "viem/accounts";
@@ -23,7 +23,7 @@ describe("SDK pack edits against the dev chain", () => {
   const HOLDER = 4;
   /** Every body the SDK posted, to replay one by hand. */
   const posted: string[] = [];
-  let client: ReturnType<typeof createMktClient>;
+  let client: MktClient;
 
   const wallet = (index: number) => chain.clients.accounts[index]!;
   const address = (index: number) => wallet(index).address.toLowerCase();

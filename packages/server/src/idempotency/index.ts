@@ -22,6 +22,25 @@ export interface IdempotencyOptions {
   ttlMs?: number;
 }
 
+export interface Idempotency {
+  /**
+   * The hook before a POST's handler: claims the request's Idempotency-Key,
+   * or replays the stored response of an earlier request with the same key
+   * and body (422 with another body, 409 while the first is in flight).
+   */
+  preHandler(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * The hook that stores a route's response for replay, leaving out the
+   * top-level body fields `withheld` names: they are never stored, and a
+   * replay answers without them.
+   */
+  onSendWithholding(
+    withheld: readonly string[],
+  ): (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
+  /** Deletes expired records; run periodically. */
+  sweep(): Promise<number>;
+}
+
 /**
  * Idempotent POSTs (draft-ietf-httpapi-idempotency-key-header). The first
  * request with a key claims it with a pending record; its response is stored
@@ -33,7 +52,7 @@ export interface IdempotencyOptions {
  * new API key of `POST /keys`), because a client-chosen Idempotency-Key can
  * be guessed.
  */
-export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: IdempotencyOptions) {
+export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: IdempotencyOptions): Idempotency {
   const seal = (secret: Buffer, plaintext: string) => {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", secret, iv);
@@ -123,17 +142,11 @@ export function createIdempotency({ db, clock, ttlMs = 24 * 3_600_000 }: Idempot
       throw conflict("could not claim this Idempotency-Key; retry");
     },
 
-    /**
-     * The hook that stores a route's response for replay, leaving out the
-     * top-level body fields `withheld` names: they are never stored, and a
-     * replay answers without them.
-     */
     onSendWithholding(withheld: readonly string[]) {
       return (request: FastifyRequest, reply: FastifyReply, payload: unknown) =>
         store(request, reply, payload, withheld);
     },
 
-    /** Deletes expired records; run periodically. */
     async sweep(): Promise<number> {
       const result = await db.kysely
         .deleteFrom("idempotency_records")
@@ -195,5 +208,3 @@ function withhold(text: string, fields: readonly string[]): string {
     return text;
   }
 }
-
-export type Idempotency = ReturnType<typeof createIdempotency>;

@@ -279,6 +279,18 @@ export function classicProjection(
         putGame({ ...configured, price_per_pack: currentPackPrice(configured, "0") });
       },
     },
+    creates(log) {
+      if (log.event !== "DropCreated") return [];
+      const drop = lowercase(log.args.dropContract);
+      return [
+        { address: drop, kind: "drop" },
+        { address: lowercase(log.args.tokenContract), kind: "token", parent: drop },
+      ];
+    },
+    preloads: (log) =>
+      log.event === "DropConfigured"
+        ? [{ table: "classic_games", key: gameKey(lowercase(log.args.dropContract)) }]
+        : [],
   });
 
   /**
@@ -349,6 +361,8 @@ export function classicProjection(
         });
       },
     },
+    preloads: (_log, contract) =>
+      contract.parent ? [{ table: "classic_games", key: gameKey(contract.parent) }] : [],
   });
 
   /** What a drop's handlers share: its game (if the projection has it) and the helpers that change its packs. */
@@ -509,6 +523,29 @@ export function classicProjection(
         if (game) putGame({ ...game, merkle_root: lowercase(log.args.merkleRoot) });
       },
     },
+    preloads(log) {
+      const batch =
+        log.event === "BoosterDropOpened" || log.event === "RarityAssigned"
+          ? [{ table: "classic_open_batches" as const, key: batchKey(log.address, log.args.batchId) }]
+          : [];
+      return [
+        { table: "classic_games", key: gameKey(log.address) },
+        ...batch,
+        ...tokenIdsOf(log).map((tokenId) => ({
+          table: "classic_packs" as const,
+          key: packKey(log.address, tokenId),
+        })),
+      ];
+    },
+    preloadsAfter(store, log) {
+      if (log.event !== "RarityAssigned") return [];
+      const batch = store.get("classic_open_batches", batchKey(log.address, log.args.batchId));
+      if (!batch) return [];
+      return (batch["token_ids"] as string[]).map((tokenId) => ({
+        table: "classic_packs" as const,
+        key: packKey(log.address, tokenId),
+      }));
+    },
   });
 
   return {
@@ -543,52 +580,5 @@ export function classicProjection(
       if (drops.size > 0) await descriptions.describe(read, drops);
     },
     ...dispatchByKind({ factory: factoryLogs, drop: dropLogs, token: tokenLogs }),
-    creates(log, contract) {
-      if (contract.kind !== "factory") return [];
-      const created = eventLog(classicFactoryAbi, log);
-      if (created.event !== "DropCreated") return [];
-      const drop = lowercase(created.args.dropContract);
-      return [
-        { address: drop, kind: "drop" },
-        { address: lowercase(created.args.tokenContract), kind: "token", parent: drop },
-      ];
-    },
-    preloads(log, contract) {
-      if (contract.kind === "factory") {
-        const configured = eventLog(classicFactoryAbi, log);
-        return configured.event === "DropConfigured"
-          ? [{ table: "classic_games", key: gameKey(lowercase(configured.args.dropContract)) }]
-          : [];
-      }
-      if (contract.kind === "drop") {
-        const dropLog = eventLog(classicDropAbi, log);
-        const batch =
-          dropLog.event === "BoosterDropOpened" || dropLog.event === "RarityAssigned"
-            ? [{ table: "classic_open_batches" as const, key: batchKey(log.address, dropLog.args.batchId) }]
-            : [];
-        return [
-          { table: "classic_games", key: gameKey(log.address) },
-          ...batch,
-          ...tokenIdsOf(dropLog).map((tokenId) => ({
-            table: "classic_packs" as const,
-            key: packKey(log.address, tokenId),
-          })),
-        ];
-      }
-      if (contract.kind === "token" && contract.parent)
-        return [{ table: "classic_games", key: gameKey(contract.parent) }];
-      return [];
-    },
-    preloadsAfter(store, log, contract) {
-      if (contract.kind !== "drop") return [];
-      const assigned = eventLog(classicDropAbi, log);
-      if (assigned.event !== "RarityAssigned") return [];
-      const batch = store.get("classic_open_batches", batchKey(log.address, assigned.args.batchId));
-      if (!batch) return [];
-      return (batch["token_ids"] as string[]).map((tokenId) => ({
-        table: "classic_packs" as const,
-        key: packKey(log.address, tokenId),
-      }));
-    },
   };
 }

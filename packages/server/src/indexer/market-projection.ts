@@ -4,7 +4,6 @@ import {
   contractHandlers,
   type Discovered,
   dispatchByKind,
-  eventLog,
   lowercase,
   type Preload,
   type Projection,
@@ -78,6 +77,19 @@ export function marketProjection({ deployment, registry, scope: id }: MarketRole
         );
       },
     },
+    creates: (log, contract) =>
+      log.event === "RuntimeRegistered"
+        ? [
+            {
+              address: lowercase(log.args.claimDrops),
+              kind: "claims",
+              parent: contract.address,
+              label: log.args.id,
+            },
+          ]
+        : [],
+    preloads: (log) =>
+      log.event === "RuntimeRegistered" ? [{ table: "market_runtimes", key: runtimeKey(log.args.id) }] : [],
   });
   /** A ClaimDrops' logs change its runtime's rows only if the catalog names it. */
   const claimsLogs = contractHandlers({
@@ -193,6 +205,23 @@ export function marketProjection({ deployment, registry, scope: id }: MarketRole
         }
       },
     },
+    preloads(log, contract) {
+      const runtimeId = runtimeOf(contract);
+      if (runtimeId === undefined) return [];
+      const preloads: Preload[] = [
+        { table: "market_runtimes", key: runtimeKey(runtimeId) },
+        { table: "market_drops", key: dropKey(runtimeId, log.args.dropId) },
+      ];
+      if (log.event === "Claimed") {
+        const owner = lowercase(log.args.owner);
+        preloads.push(
+          { table: "market_board_holdings", key: holdingKey(runtimeId, owner, log.args.dropId) },
+          { table: "market_board_collectors", key: collectorKey(runtimeId, owner) },
+          { table: "market_board_collectors", key: collectorKey(ALL_RUNTIMES, owner) },
+        );
+      }
+      return preloads;
+    },
   });
 
   return {
@@ -203,42 +232,5 @@ export function marketProjection({ deployment, registry, scope: id }: MarketRole
     finalityDepth: deployment.finalityDepth,
     contracts: [{ address: registry.address.toLowerCase(), kind: "registry" }],
     ...dispatchByKind({ registry: registryLogs, claims: claimsLogs }),
-    creates(log, contract) {
-      if (contract.kind !== "registry") return [];
-      const registered = eventLog(runtimeRegistryAbi, log);
-      if (registered.event !== "RuntimeRegistered") return [];
-      return [
-        {
-          address: lowercase(registered.args.claimDrops),
-          kind: "claims",
-          parent: contract.address,
-          label: registered.args.id,
-        },
-      ];
-    },
-    preloads(log, contract) {
-      if (contract.kind === "registry") {
-        const registered = eventLog(runtimeRegistryAbi, log);
-        return registered.event === "RuntimeRegistered"
-          ? [{ table: "market_runtimes", key: runtimeKey(registered.args.id) }]
-          : [];
-      }
-      const runtimeId = runtimeOf(contract);
-      if (runtimeId === undefined) return [];
-      const claimed = eventLog(claimDropsAbi, log);
-      const preloads: Preload[] = [
-        { table: "market_runtimes", key: runtimeKey(runtimeId) },
-        { table: "market_drops", key: dropKey(runtimeId, claimed.args.dropId) },
-      ];
-      if (claimed.event === "Claimed") {
-        const owner = lowercase(claimed.args.owner);
-        preloads.push(
-          { table: "market_board_holdings", key: holdingKey(runtimeId, owner, claimed.args.dropId) },
-          { table: "market_board_collectors", key: collectorKey(runtimeId, owner) },
-          { table: "market_board_collectors", key: collectorKey(ALL_RUNTIMES, owner) },
-        );
-      }
-      return preloads;
-    },
   } satisfies Projection;
 }

@@ -6,7 +6,6 @@ import {
   contractHandlers,
   dispatchByKind,
   type EventLog,
-  eventLog,
   type IndexedLog,
   lowercase,
   type Preload,
@@ -86,6 +85,8 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
         );
       },
     },
+    creates: (log) =>
+      log.event === "MarketCreated" ? [{ address: lowercase(log.args.market), kind: "market" }] : [],
   });
 
   /** What a market's handlers share: its row (a log of a market the projection lacks changes nothing). */
@@ -300,6 +301,15 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
         );
       },
     },
+    preloads(log) {
+      const preloads: Preload[] = [{ table: "predict_markets", key: marketKey(log.address) }];
+      const trader = traderOf(log);
+      if (trader !== undefined) {
+        preloads.push({ table: "predict_positions", key: positionKey(log.address, trader) });
+        preloads.push({ table: "predict_traders", key: traderKey(trader) });
+      }
+      return preloads;
+    },
   });
 
   return {
@@ -313,22 +323,5 @@ export function predictProjection({ deployment, factory, scope: id }: FactoryRol
     reads: "finalized",
     contracts: [{ address: factory.address.toLowerCase(), kind: "factory" }],
     ...dispatchByKind({ factory: factoryLogs, market: marketLogs }),
-    creates(log, contract) {
-      if (contract.kind !== "factory") return [];
-      const created = eventLog(marketFactoryAbi, log);
-      return created.event === "MarketCreated"
-        ? [{ address: lowercase(created.args.market), kind: "market" }]
-        : [];
-    },
-    preloads(log, contract) {
-      if (contract.kind !== "market") return [];
-      const preloads: Preload[] = [{ table: "predict_markets", key: marketKey(log.address) }];
-      const trader = traderOf(eventLog(marketAbi, log));
-      if (trader !== undefined) {
-        preloads.push({ table: "predict_positions", key: positionKey(log.address, trader) });
-        preloads.push({ table: "predict_traders", key: traderKey(trader) });
-      }
-      return preloads;
-    },
   };
 }

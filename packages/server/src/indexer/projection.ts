@@ -158,13 +158,18 @@ export interface ContractHandlers<A extends Abi, C> {
    */
   context(store: BatchStore, log: EventLog<A>, contract: Discovered): C | undefined;
   on: EventHandlers<A, C>;
+  /** Contracts a log of the kind creates (a factory's games and markets); none when absent. */
+  creates?(log: EventLog<A>, contract: Discovered): Discovered[];
+  /** State rows the handler of this log reads (`Projection.preloads`); none when absent. */
+  preloads?(log: EventLog<A>, contract: Discovered): Preload[];
+  /** State rows that only rows of `preloads` name (`Projection.preloadsAfter`); none when absent. */
+  preloadsAfter?(store: BatchStore, log: EventLog<A>, contract: Discovered): Preload[];
 }
 
-/** A contract kind's handlers as the engine sees them: the events handled and one `apply`. */
-export interface KindHandlers {
+/** A contract kind's handlers as the engine sees them: the events handled, and the kind's steps of `Projection`. */
+export interface KindHandlers extends Pick<Projection, "creates" | "preloads" | "preloadsAfter" | "apply"> {
   abi: Abi;
   events: readonly string[];
-  apply(store: BatchStore, log: IndexedLog, contract: Discovered): void;
 }
 
 /**
@@ -178,10 +183,16 @@ export function contractHandlers<const A extends Abi, C>({
   abi,
   context,
   on,
+  creates,
+  preloads,
+  preloadsAfter,
 }: ContractHandlers<A, C>): KindHandlers {
   return {
     abi,
     events: Object.keys(on),
+    creates: (log, contract) => creates?.(eventLog(abi, log), contract) ?? [],
+    preloads: (log, contract) => preloads?.(eventLog(abi, log), contract) ?? [],
+    preloadsAfter: (store, log, contract) => preloadsAfter?.(store, eventLog(abi, log), contract) ?? [],
     apply(store, log, contract) {
       const typed = eventLog(abi, log);
       // The handler of the log's event takes that event's log: `on` maps each name to its own.
@@ -194,16 +205,21 @@ export function contractHandlers<const A extends Abi, C>({
 }
 
 /**
- * The ABIs, handled events and `apply` of a projection from its handlers by contract kind: the
- * events it handles are exactly those it has a handler for.
+ * The ABIs, handled events and per-log steps of a projection from its handlers by contract kind:
+ * the events it handles are exactly those it has a handler for, and each step of a log is its
+ * contract kind's (nothing for a kind without handlers).
  */
 export function dispatchByKind(
   kinds: Record<string, KindHandlers>,
-): Pick<Projection, "abis" | "handles" | "apply"> {
+): Pick<Projection, "abis" | "handles" | "creates" | "preloads" | "preloadsAfter" | "apply"> {
   const entries = Object.entries(kinds);
   return {
     abis: Object.fromEntries(entries.map(([kind, { abi }]) => [kind, abi])),
     handles: Object.fromEntries(entries.map(([kind, { events }]) => [kind, events])),
+    creates: (log, contract) => kinds[contract.kind]?.creates(log, contract) ?? [],
+    preloads: (log, contract) => kinds[contract.kind]?.preloads(log, contract) ?? [],
+    preloadsAfter: (store, log, contract) =>
+      kinds[contract.kind]?.preloadsAfter?.(store, log, contract) ?? [],
     apply(store, log, contract) {
       kinds[contract.kind]?.apply(store, log, contract);
     },

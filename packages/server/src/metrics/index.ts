@@ -159,8 +159,25 @@ function createRequestMetrics(registry: Registry) {
   return { record, routeRecorder };
 }
 
+export interface Metrics {
+  /** This process's registry: what `/metrics` serves. */
+  registry: Registry;
+  /** Requests refused by a credential or budget check, by surface and reason. */
+  quotaRejections: Counter<"reason" | "surface">;
+  /** Times the key cache was cleared because the LISTEN connection was re-established. */
+  keyCacheFlushes: Counter<string>;
+  /** Counts an answered request and its latency. */
+  recordRequest(surface: string, route: string, method: string, status: number, seconds: number): void;
+  /** `recordRequest` bound to one (surface, route, method), for the route's own response hook. */
+  routeRecorder(surface: string, route: string, method: string): (status: number, seconds: number) => void;
+  /** Starts sampling the event-loop delay (with the app's background work). */
+  start(): void;
+  /** Stops sampling it. */
+  stop(): void;
+}
+
 /** One registry per process (not prom-client's global one), so tests and replicas never share counters. */
-export function createMetrics(sources: MetricsSources) {
+export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
   const requestMetrics = createRequestMetrics(registry);
   if (sources.replica !== undefined) {
@@ -267,13 +284,9 @@ export function createMetrics(sources: MetricsSources) {
     registry,
     quotaRejections,
     keyCacheFlushes,
-    /** Counts an answered request and its latency. */
     recordRequest: requestMetrics.record,
-    /** `recordRequest` bound to one (surface, route, method), for the route's own response hook. */
     routeRecorder: requestMetrics.routeRecorder,
-    /** Starts sampling the event-loop delay (with the app's background work). */
     start: () => void loopDelay.enable(),
-    /** Stops sampling it. */
     stop: () => void loopDelay.disable(),
   };
 }
@@ -296,5 +309,3 @@ function threadCount(): number | undefined {
     return undefined;
   }
 }
-
-export type Metrics = ReturnType<typeof createMetrics>;

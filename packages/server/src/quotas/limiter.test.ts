@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createManualClock } from "../_test/app.ts";
-import { createSlidingWindowLimiter, SLOTS } from "./limiter.ts";
+import { createSlidingWindowLimiter, SLOTS, type SlidingWindowLimiter } from "./limiter.ts";
 import { defaultPolicies } from "./policies.ts";
 
 const MINUTE = 60_000;
 
-function spend(
-  limiter: ReturnType<typeof createSlidingWindowLimiter>,
-  id: string,
-  limit: number,
-  windowMs: number,
-) {
+function spend(limiter: SlidingWindowLimiter, id: string, limit: number, windowMs: number) {
   let admitted = 0;
   while (limiter.take(id, limit, windowMs).allowed) admitted += 1;
   return admitted;

@@ -1,6 +1,11 @@
 import { createHmac, hkdfSync, randomBytes } from "node:crypto";
 import type { Database } from "../db/index.ts";
 
+export interface ServerSecrets {
+  /** A 32-byte key for `purpose`, derived from the deployment's secret `name`. */
+  key(name: string, purpose: string): Promise<Buffer>;
+}
+
 /**
  * Per-deployment secrets: 32 random bytes per name, generated once by the
  * first replica that asks (`INSERT … ON CONFLICT DO NOTHING`, so racing
@@ -8,7 +13,7 @@ import type { Database } from "../db/index.ts";
  * every restart derives the same keys. They need no configuration; they are
  * never sent nor logged. A purpose gets its own key, derived with HKDF.
  */
-export function createServerSecrets({ db }: { db: Database }) {
+export function createServerSecrets({ db }: { db: Database }): ServerSecrets {
   const loaded = new Map<string, Promise<Buffer>>();
   const load = async (name: string): Promise<Buffer> =>
     db.withConnection(async (connection) => {
@@ -35,14 +40,11 @@ export function createServerSecrets({ db }: { db: Database }) {
     return secret;
   };
   return {
-    /** A 32-byte key for `purpose`, derived from the deployment's secret `name`. */
     async key(name: string, purpose: string): Promise<Buffer> {
       return Buffer.from(hkdfSync("sha256", await secretOf(name), Buffer.alloc(0), purpose, 32));
     },
   };
 }
-
-export type ServerSecrets = ReturnType<typeof createServerSecrets>;
 
 /** HMAC-SHA256 of `text` under `key`, base64url. */
 export const hmac = (key: Buffer, text: string) => createHmac("sha256", key).update(text).digest("base64url");

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import {
   CLASSIC_ACCESS_TOKEN_LIFETIME_MS,
+  type ClassicAccount,
+  type ClassicLiveMessage,
+  type ClassicNonce,
   classicLiveSignInMessage,
   classicSignInMessage,
   type classicSignInRequestSchema,
@@ -48,6 +51,56 @@ export interface ClassicLiveUser {
   profileImage: string | null;
 }
 
+/** A bearer token just issued, with the account it acts for. */
+export interface ClassicTokenIssued {
+  /** The access token (`mktb_…`), shown once. */
+  accessToken: string;
+  /** Unix milliseconds when the token stops working. */
+  expiresAt: number;
+  /** The wallet that signed in (lowercase). */
+  address: string;
+  account: ClassicAccount;
+}
+
+export interface ClassicAuthService {
+  /** The classic chain every sign-in must name. */
+  chainId: number;
+  /**
+   * `GET /classic/auth/nonce`: a fresh nonce and the message to sign. Nothing
+   * is stored: the nonce is spent at sign-in, so a client may equally make
+   * its own UUID v4.
+   */
+  nonce(query: { address: string; chainId: number; origin?: string }): Omit<ClassicNonce, "success">;
+  /**
+   * `POST /classic/auth/sign-in`: the chain, the Origin binding, then the
+   * signature (the envelope checks of the market), and only then the nonce,
+   * in the transaction that issues the token, so nobody burns another
+   * wallet's nonce. A wallet no account holds gets a new account.
+   */
+  signIn(
+    signed: z.output<typeof classicSignInRequestSchema>,
+    sender: ClassicSignInSender,
+  ): Promise<ClassicTokenIssued>;
+  /**
+   * `GET /classic/auth/message/{address}` (the live flow): a challenge the
+   * server keeps, valid 10 minutes, and its text.
+   */
+  liveMessage(address: string): Promise<Omit<ClassicLiveMessage, "success">>;
+  /**
+   * `POST /classic/auth/verify-signature` (the live flow): the address's
+   * unexpired challenges, newest first, are tried against the signature
+   * (the envelope checks' verification and failed-verification budgets,
+   * one failure per request), and the challenge it signed is spent in the
+   * transaction that issues the same token as `signIn`.
+   */
+  verifySignature(
+    signed: z.output<typeof classicVerifySignatureRequestSchema>,
+    sender: ClassicSignInSender,
+  ): Promise<ClassicTokenIssued & { user: ClassicLiveUser }>;
+  /** `POST /classic/auth/sign-out`: revokes the token at once, on every replica. */
+  signOut(account: Pick<ClassicAccountContext, "sessionId">): Promise<void>;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
@@ -59,7 +112,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * Sign-out, unlinking the signing wallet and deleting the account revoke a
  * token at once, on every replica.
  */
-export function createClassicAuthService({ db, clock, sessions, chainId, profiles }: ClassicAuthDeps) {
+export function createClassicAuthService({
+  db,
+  clock,
+  sessions,
+  chainId,
+  profiles,
+}: ClassicAuthDeps): ClassicAuthService {
   const { envelopes } = sessions;
   const challenges = createSignInChallenges({ db, clock });
   const liveMessage = (challenge: SignInChallenge) =>
@@ -76,7 +135,11 @@ export function createClassicAuthService({ db, clock, sessions, chainId, profile
    * token, so a value is spent only with the token it bought. A wallet no
    * account holds gets a new account.
    */
-  const issue = async (address: string, origin: string | null, spend: (tx: Executor) => Promise<void>) => {
+  const issue = async (
+    address: string,
+    origin: string | null,
+    spend: (tx: Executor) => Promise<void>,
+  ): Promise<ClassicTokenIssued> => {
     const issued = await db.kysely.transaction().execute(async (tx) => {
       await spend(tx);
       const accountId = await accountForSignIn(tx, address);
@@ -111,11 +174,6 @@ export function createClassicAuthService({ db, clock, sessions, chainId, profile
   return {
     chainId,
 
-    /**
-     * `GET /classic/auth/nonce`: a fresh nonce and the message to sign. Nothing
-     * is stored: the nonce is spent at sign-in, so a client may equally make
-     * its own UUID v4.
-     */
     nonce({ address, chainId: asked, origin }: { address: string; chainId: number; origin?: string }) {
       if (asked !== chainId) throw badRequest(`chainId must be ${chainId}, the classic chain`);
       const fields = {
@@ -127,12 +185,6 @@ export function createClassicAuthService({ db, clock, sessions, chainId, profile
       return { ...fields, message: classicSignInMessage({ ...fields, origin }) };
     },
 
-    /**
-     * `POST /classic/auth/sign-in`: the chain, the Origin binding, then the
-     * signature (the envelope checks of the market), and only then the nonce,
-     * in the transaction that issues the token, so nobody burns another
-     * wallet's nonce. A wallet no account holds gets a new account.
-     */
     async signIn(signed: z.output<typeof classicSignInRequestSchema>, sender: ClassicSignInSender) {
       if (signed.chainId !== chainId) throw badRequest(`chainId must be ${chainId}, the classic chain`);
       if (signed.origin !== undefined && signed.origin !== sender.origin) {
@@ -144,10 +196,6 @@ export function createClassicAuthService({ db, clock, sessions, chainId, profile
       );
     },
 
-    /**
-     * `GET /classic/auth/message/{address}` (the live flow): a challenge the
-     * server keeps, valid 10 minutes, and its text.
-     */
     async liveMessage(address: string) {
       const challenge = await challenges.issue(address);
       return {
@@ -159,13 +207,6 @@ export function createClassicAuthService({ db, clock, sessions, chainId, profile
       };
     },
 
-    /**
-     * `POST /classic/auth/verify-signature` (the live flow): the address's
-     * unexpired challenges, newest first, are tried against the signature
-     * (the envelope checks' verification and failed-verification budgets,
-     * one failure per request), and the challenge it signed is spent in the
-     * transaction that issues the same token as `signIn`.
-     */
     async verifySignature(
       signed: z.output<typeof classicVerifySignatureRequestSchema>,
       sender: ClassicSignInSender,
@@ -186,10 +227,7 @@ export function createClassicAuthService({ db, clock, sessions, chainId, profile
       return { ...signedIn, user: await liveUser(signedIn.account) };
     },
 
-    /** `POST /classic/auth/sign-out`: revokes the token at once, on every replica. */
     signOut: (account: Pick<ClassicAccountContext, "sessionId">) =>
       sessions.signOut({ id: account.sessionId }),
   };
 }
-
-export type ClassicAuthService = ReturnType<typeof createClassicAuthService>;

@@ -72,6 +72,34 @@ const chatCursor = (cursors: CursorSigner, game: ChatGame) => {
   };
 };
 
+export interface ClassicChatService {
+  /** The posting limits in force. */
+  limits: ChatLimits;
+  /** The game of `addressOrSlug` on `chainId`; 404 `GAME_NOT_FOUND` when the chain has none. */
+  game(chainId: number, addressOrSlug: string): Promise<ChatGame>;
+  /** A page of the game's messages, newest first, tombstones included. */
+  list(game: ChatGame, page: { limit: number; cursor?: string | undefined }): Promise<ClassicChatPage>;
+  /**
+   * Posts a message as the actor's signing wallet. A `clientMessageId`
+   * already used by the account in this game answers that message
+   * (`replayed`). At most `postsPerWindow` posts per account in a sliding
+   * `windowMs`, counted in the database under a per-account lock, so the
+   * limit holds across replicas; beyond it 429 `CHAT_RATE_LIMITED`.
+   */
+  post(
+    actor: ChatActor,
+    game: ChatGame,
+    input: { text: string; clientMessageId?: string | undefined },
+  ): Promise<{ message: ClassicChatMessage; replayed: boolean }>;
+  /**
+   * Deletes a message (keeps a tombstone without text). Its author's
+   * account or the game's creator (a wallet of the account) only, else 403;
+   * 404 `MESSAGE_NOT_FOUND` for an id not in this game. Deleting a deleted
+   * message changes nothing.
+   */
+  delete(actor: ChatActor, game: ChatGame, messageId: string): Promise<void>;
+}
+
 /**
  * The game chat: durable messages per game, posted by signed-in accounts,
  * deleted by their author or the game's creator. Every insert and deletion
@@ -93,7 +121,7 @@ export function createClassicChatService({
   /** Signs the message list's page cursors. */
   cursors: CursorSigner;
   limits?: ChatLimits;
-}) {
+}): ClassicChatService {
   const k = db.kysely;
 
   /** The wire messages of some rows, each author's shared profile read once. */
@@ -125,7 +153,6 @@ export function createClassicChatService({
   return {
     limits,
 
-    /** The game of `addressOrSlug` on `chainId`; 404 `GAME_NOT_FOUND` when the chain has none. */
     async game(chainId: number, addressOrSlug: string): Promise<ChatGame> {
       const address = await directory.resolve(chainId, addressOrSlug);
       const { rows } = address
@@ -140,7 +167,6 @@ export function createClassicChatService({
       return { chainId, contractAddress: address, creator: creator.toLowerCase() };
     },
 
-    /** A page of the game's messages, newest first, tombstones included. */
     async list(
       game: ChatGame,
       page: { limit: number; cursor?: string | undefined },
@@ -161,13 +187,6 @@ export function createClassicChatService({
       };
     },
 
-    /**
-     * Posts a message as the actor's signing wallet. A `clientMessageId`
-     * already used by the account in this game answers that message
-     * (`replayed`). At most `postsPerWindow` posts per account in a sliding
-     * `windowMs`, counted in the database under a per-account lock, so the
-     * limit holds across replicas; beyond it 429 `CHAT_RATE_LIMITED`.
-     */
     async post(
       actor: ChatActor,
       game: ChatGame,
@@ -214,12 +233,6 @@ export function createClassicChatService({
       return { message: message!, replayed };
     },
 
-    /**
-     * Deletes a message (keeps a tombstone without text). Its author's
-     * account or the game's creator (a wallet of the account) only, else 403;
-     * 404 `MESSAGE_NOT_FOUND` for an id not in this game. Deleting a deleted
-     * message changes nothing.
-     */
     async delete(actor: ChatActor, game: ChatGame, messageId: string): Promise<void> {
       const { rows } = await sql<{ account_id: string }>`
         SELECT account_id FROM classic_chat_messages
@@ -237,5 +250,3 @@ export function createClassicChatService({
     },
   };
 }
-
-export type ClassicChatService = ReturnType<typeof createClassicChatService>;

@@ -25,6 +25,19 @@ import {
 
 export type WhitelistInput = z.output<typeof classicWhitelistRequestSchema>;
 
+export interface DraftAllowlists {
+  /**
+   * Replaces the allowlist: duplicates collapse (first entry wins; the
+   * answer says `alreadyExists`), the root is the StandardMerkleTree root
+   * of the addresses, and the tree awaits finalize again.
+   */
+  setWhitelist(actor: CreatorActor, input: WhitelistInput): Promise<ClassicAllowlistResult>;
+  /** Rebuilds the tree from the stored entries and records it as final (idempotent). */
+  finalize(actor: CreatorActor, draftId: string): Promise<ClassicAllowlistResult>;
+  /** The proof `BoosterDrop.mint` takes from `address` (no ownership: minters ask). */
+  proof(draftId: string, address: string): Promise<ClassicAllowlistProof>;
+}
+
 /**
  * A draft's allowlist: the entries, the Merkle root of their addresses that a
  * deployment must carry, and the proofs minters take to `BoosterDrop.mint`.
@@ -38,15 +51,10 @@ export function createDraftAllowlists({
   /** The clock's time as an ISO string. */
   now: () => string;
   checkUrlSchemes: CreatorUrlCheck;
-}) {
+}): DraftAllowlists {
   const trees = createAllowlistCache();
 
   return {
-    /**
-     * Replaces the allowlist: duplicates collapse (first entry wins; the
-     * answer says `alreadyExists`), the root is the StandardMerkleTree root
-     * of the addresses, and the tree awaits finalize again.
-     */
     async setWhitelist(actor: CreatorActor, input: WhitelistInput): Promise<ClassicAllowlistResult> {
       checkUrlSchemes({ entries: input.entries });
       const unique = new Map<string, WhitelistInput["entries"][number]>();
@@ -83,7 +91,6 @@ export function createDraftAllowlists({
       });
     },
 
-    /** Rebuilds the tree from the stored entries and records it as final (idempotent). */
     async finalize(actor: CreatorActor, draftId: string): Promise<ClassicAllowlistResult> {
       return db.kysely.transaction().execute(async (tx) => {
         const row = await loadDraft(tx, actor, draftId, { lock: true });
@@ -111,7 +118,6 @@ export function createDraftAllowlists({
       });
     },
 
-    /** The proof `BoosterDrop.mint` takes from `address` (no ownership: minters ask). */
     async proof(draftId: string, address: string): Promise<ClassicAllowlistProof> {
       const { rows } = await sql<Pick<DraftRow, "whitelist_enabled" | "merkle_root">>`
         SELECT whitelist_enabled, merkle_root FROM classic_drafts WHERE id = ${draftId}`.execute(db.kysely);

@@ -59,6 +59,15 @@ function checkDeployment(actor: CreatorActor, row: DraftRow, game: GameDeploymen
     throw conflict(CLASSIC_ERROR_CODES.deploymentMismatch, "the deployment's oddsBps are not the draft's");
 }
 
+export interface DraftConfirmation {
+  /**
+   * Attaches a deployment transaction to a draft after reading its receipt
+   * (the workflow's confirm step). Idempotent: the same draft and transaction answer
+   * the same result; another transaction for a confirmed draft is 409.
+   */
+  confirm(actor: CreatorActor, request: { draftId: string; txHash: string }): Promise<ClassicConfirm>;
+}
+
 /** The confirmation of a draft's deployment: its receipt read, checked against the draft and attached. */
 export function createDraftConfirmation({
   db,
@@ -73,13 +82,8 @@ export function createDraftConfirmation({
   deployments: DeploymentReader | undefined;
   /** Publishes a confirmed draft's metadata once its game is indexed (its version, or null while pending). */
   settle: (draftId: string) => Promise<number | null>;
-}) {
+}): DraftConfirmation {
   return {
-    /**
-     * Attaches a deployment transaction to a draft after reading its receipt
-     * (the workflow's confirm step). Idempotent: the same draft and transaction answer
-     * the same result; another transaction for a confirmed draft is 409.
-     */
     async confirm(
       actor: CreatorActor,
       { draftId, txHash }: { draftId: string; txHash: string },

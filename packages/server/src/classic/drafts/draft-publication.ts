@@ -14,6 +14,28 @@ export type RevisionInput = z.output<typeof classicRevisionRequestSchema>;
 /** A stale publish claim (a replica that died mid-publish) may be taken over after this. */
 const PUBLISH_CLAIM_MS = 30_000;
 
+export interface DraftPublication {
+  /**
+   * Publishes a confirmed draft's metadata once its game is indexed. One
+   * replica publishes (a claim on the draft row); the others see it pending
+   * or published. Returns the published version, or null while the game is
+   * not indexed (or another replica is publishing).
+   */
+  settle(draftId: string): Promise<number | null>;
+  /**
+   * For `/ready`: publishes a confirmed draft of this game if it is still
+   * unpublished. True while the game has a confirmed draft whose metadata
+   * is not published yet.
+   */
+  pendingPublication(gameChainId: number, address: string): Promise<boolean>;
+  /**
+   * Publishes a revision of a game whose creator is a wallet linked to
+   * the actor (404 unknown game, 403 another creator's, 409 `VERSION_CONFLICT`
+   * when `version` is not the next one).
+   */
+  revise(actor: CreatorActor, contractAddress: string, input: RevisionInput): Promise<ClassicRevision>;
+}
+
 /**
  * A game's metadata as published: a confirmed draft's content becomes the
  * game's first revision once the game is indexed, and its creator publishes
@@ -38,13 +60,7 @@ export function createDraftPublication({
   checkUrlSchemes: CreatorUrlCheck;
   /** A publish after confirm failed for a reason a retry cannot fix (logged by the caller). */
   onPublishFailure?: ((draftId: string, error: unknown) => void) | undefined;
-}) {
-  /**
-   * Publishes a confirmed draft's metadata once its game is indexed. One
-   * replica publishes (a claim on the draft row); the others see it pending
-   * or published. Returns the published version, or null while the game is
-   * not indexed (or another replica is publishing).
-   */
+}): DraftPublication {
   async function settle(draftId: string): Promise<number | null> {
     const stale = new Date(clock.now() - PUBLISH_CLAIM_MS).toISOString();
     const { rows } = await sql<DraftRow>`
@@ -85,11 +101,6 @@ export function createDraftPublication({
     return version;
   }
 
-  /**
-   * For `/ready`: publishes a confirmed draft of this game if it is still
-   * unpublished. True while the game has a confirmed draft whose metadata
-   * is not published yet.
-   */
   async function pendingPublication(gameChainId: number, address: string): Promise<boolean> {
     const { rows } = await sql<{ id: string }>`
       SELECT id FROM classic_drafts
@@ -101,11 +112,6 @@ export function createDraftPublication({
     return (await settle(row.id).catch(() => null)) === null;
   }
 
-  /**
-   * Publishes a revision of a game whose creator is a wallet linked to
-   * the actor (404 unknown game, 403 another creator's, 409 `VERSION_CONFLICT`
-   * when `version` is not the next one).
-   */
   async function revise(
     actor: CreatorActor,
     contractAddress: string,

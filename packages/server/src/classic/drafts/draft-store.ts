@@ -29,6 +29,24 @@ import {
 
 export type DraftPollInput = z.output<typeof classicDraftPollRequestSchema>;
 
+export interface DraftStore {
+  /**
+   * Creates (no `draftId`) or autosaves a draft. A save applies only when
+   * its revision is greater than the stored one; otherwise the stored draft
+   * is answered with `applied: false` (a repeated or stale save alike).
+   */
+  poll(actor: CreatorActor, input: DraftPollInput): Promise<{ applied: boolean; draft: ClassicDraft }>;
+  /** The drafts of the account's wallets, most recently changed first. */
+  list(
+    actor: CreatorActor,
+    page: { page: number; limit: number },
+  ): Promise<{ drafts: ClassicDraftSummary[]; total: number }>;
+  /** One draft of the account's wallets (403 another creator's, 404 unknown). */
+  get(actor: CreatorActor, draftId: string): Promise<ClassicDraft>;
+  /** Deletes an unconfirmed draft (a confirmed one is the record of its game: 409). */
+  remove(actor: CreatorActor, draftId: string): Promise<void>;
+}
+
 /** The drafts themselves: creating and autosaving them, listing, reading and deleting them. */
 export function createDraftStore({
   db,
@@ -42,13 +60,8 @@ export function createDraftStore({
   /** The clock's time as an ISO string. */
   now: () => string;
   checkUrlSchemes: CreatorUrlCheck;
-}) {
+}): DraftStore {
   return {
-    /**
-     * Creates (no `draftId`) or autosaves a draft. A save applies only when
-     * its revision is greater than the stored one; otherwise the stored draft
-     * is answered with `applied: false` (a repeated or stale save alike).
-     */
     async poll(
       actor: CreatorActor,
       input: DraftPollInput,
@@ -102,7 +115,6 @@ export function createDraftStore({
       });
     },
 
-    /** The drafts of the account's wallets, most recently changed first. */
     async list(
       actor: CreatorActor,
       { page, limit }: { page: number; limit: number },
@@ -131,7 +143,6 @@ export function createDraftStore({
       return record(await loadDraft(db.kysely, actor, draftId));
     },
 
-    /** Deletes an unconfirmed draft (a confirmed one is the record of its game: 409). */
     async remove(actor: CreatorActor, draftId: string): Promise<void> {
       await db.kysely.transaction().execute(async (tx) => {
         const row = await loadDraft(tx, actor, draftId, { lock: true });

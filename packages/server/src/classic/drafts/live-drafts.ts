@@ -121,6 +121,11 @@ const NUMBERED = 9;
 /** Random forms tried when every numbered one is taken. */
 const RANDOM_TRIES = 5;
 
+export interface SlugGenerator {
+  /** A creator slug for `packName`, free at the time of the answer (503 when none is found). */
+  generate(actor: CreatorActor, packName: string): Promise<string>;
+}
+
 /**
  * `POST /classic/generate-slug`: the creator slug a pack name makes
  * (`classicSlugOfPackName`), free among game slugs (creator and default) and
@@ -128,7 +133,7 @@ const RANDOM_TRIES = 5;
  * time of the answer: the name's slug, else `-v2` .. `-v9`, else `-x` and 8
  * random hex digits. Not a reservation: confirm checks again.
  */
-export function createSlugGenerator({ db, chainId }: { db: Database; chainId: number }) {
+export function createSlugGenerator({ db, chainId }: { db: Database; chainId: number }): SlugGenerator {
   const firstFree = async (actor: CreatorActor, candidates: string[]): Promise<string | undefined> => {
     const list = sql.join(candidates.map((candidate) => sql`${candidate}`));
     const { rows } = await sql<{ slug: string }>`
@@ -156,5 +161,3 @@ export function createSlugGenerator({ db, chainId }: { db: Database; chainId: nu
     },
   };
 }
-
-export type SlugGenerator = ReturnType<typeof createSlugGenerator>;

@@ -3,11 +3,21 @@ import type { Clock } from "../../quotas/limiter.ts";
 import type { ClassicMetadataStore } from "../games/metadata-store.ts";
 import { creatorUrlCheck } from "./creator-urls.ts";
 import type { DeploymentReader } from "./deployments.ts";
-import { createDraftAllowlists } from "./draft-allowlists.ts";
-import { createDraftConfirmation } from "./draft-confirm.ts";
-import { createDraftPublication } from "./draft-publication.ts";
-import { createDraftStore } from "./draft-store.ts";
+import { createDraftAllowlists, type DraftAllowlists } from "./draft-allowlists.ts";
+import { createDraftConfirmation, type DraftConfirmation } from "./draft-confirm.ts";
+import { createDraftPublication, type DraftPublication } from "./draft-publication.ts";
+import type { CreatorActor } from "./draft-rows.ts";
+import { createDraftStore, type DraftStore } from "./draft-store.ts";
 import { createSlugGenerator } from "./live-drafts.ts";
+
+export interface ClassicDraftService
+  extends DraftStore,
+    DraftAllowlists,
+    DraftConfirmation,
+    Pick<DraftPublication, "pendingPublication" | "revise"> {
+  /** `POST /classic/generate-slug`: a creator slug for a pack name, free at the time of the answer. */
+  generateSlug(actor: CreatorActor, packName: string): Promise<string>;
+}
 
 /**
  * The Classic creator workflow (docs/classic.md, Creator workflow): drafts and their autosaves,
@@ -38,7 +48,7 @@ export function createClassicDraftService({
   deployments: DeploymentReader | undefined;
   /** A publish after confirm failed for a reason a retry cannot fix (logged by the caller). */
   onPublishFailure?: (draftId: string, error: unknown) => void;
-}) {
+}): ClassicDraftService {
   const now = () => new Date(clock.now()).toISOString();
   const checkUrlSchemes = creatorUrlCheck(plainHttpUrls);
   const publication = createDraftPublication({
@@ -56,11 +66,8 @@ export function createClassicDraftService({
     ...createDraftStore({ db, chainId, now, checkUrlSchemes }),
     ...createDraftAllowlists({ db, now, checkUrlSchemes }),
     confirm,
-    /** `POST /classic/generate-slug`: a creator slug for a pack name, free at the time of the answer. */
     generateSlug: createSlugGenerator({ db, chainId }).generate,
     pendingPublication: publication.pendingPublication,
     revise: publication.revise,
   };
 }
-
-export type ClassicDraftService = ReturnType<typeof createClassicDraftService>;

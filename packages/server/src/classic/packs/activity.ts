@@ -238,12 +238,28 @@ async function detailsOf(db: Database, rows: readonly EventRow[]): Promise<Map<s
   return details;
 }
 
+export interface ActivityReader {
+  /**
+   * One game's events, walked forward by log position
+   * (`/collection/{contractAddress}/events`); 404 GAME_NOT_FOUND.
+   */
+  collection(addressOrSlug: string, query: ClassicCollectionEventsQuery): Promise<ClassicCollectionEvents>;
+  /** Every game's events on the chain, newest first, walked backward by time (`/recent`). */
+  recent(query: ClassicRecentQuery): Promise<ClassicRecent>;
+}
+
 /**
  * Activity of the classic games from `chain_events`: one game's, walked
  * forward by log position (`/collection/{contractAddress}/events`), and every
  * game's, walked backward by time (`/recent`).
  */
-export function createActivityReader({ db, directory }: { db: Database; directory: ClassicGameDirectory }) {
+export function createActivityReader({
+  db,
+  directory,
+}: {
+  db: Database;
+  directory: ClassicGameDirectory;
+}): ActivityReader {
   return {
     async collection(
       addressOrSlug: string,
@@ -344,5 +360,3 @@ function parseRecentCursor(cursor: string) {
     logIndex: Number.parseInt(objectId.slice(16), 16),
   };
 }
-
-export type ActivityReader = ReturnType<typeof createActivityReader>;

@@ -154,13 +154,70 @@ export interface PackReaderDeps {
 /** Catalogues are read with original image URLs; answers link them per the caller's bypass. */
 const ORIGINAL_URLS = { bypassImageProxy: true } as const;
 
+export interface PackReader {
+  /** The packs of one game by token id (`/range`), optionally only the ids asked, paged. */
+  range(query: ClassicRangeQuery, options: RenderOptions): Promise<ClassicRangePage>;
+  /**
+   * An owner's packs: `boosterBoxes` (every game), or the box view `boxes`
+   * when the query has a box-view filter (`contractAddress`,
+   * `rarityGreaterThan`). Both walk an owner index in latest-update order;
+   * totals come from the per-wallet summaries, or, with a rarity bound
+   * (which no summary keeps), are counted in that owner's index range.
+   */
+  owner(ownerAddress: string, query: ClassicOwnerQuery, options: RenderOptions): Promise<ClassicOwnerAnswer>;
+  /**
+   * `/recent`'s box view: packs of one game (`contractAddress`) or of every
+   * game on the chain, above `rarityGreaterThan` when given, most recently
+   * changed first (latest update, then drop address and token id, all
+   * descending). With a rarity bound the page is merged from one index scan
+   * per (rarity, status) pair the filters allow, each reading at most
+   * `offset + limit` keys, so a rare rarity is found without walking the
+   * common packs; without one, one game's walk of its update index.
+   */
+  recentBoxes(query: ClassicRecentQuery, options: RenderOptions): Promise<ClassicBoxPage>;
+  /** Every pack of one game in token id order, paged (`/contractAddress/{x}/all`). */
+  dropPacks(
+    addressOrSlug: string,
+    query: ClassicDropPacksQuery,
+    options: RenderOptions,
+  ): Promise<ClassicBoxPage>;
+  /** One pack by drop and token id, with its game's NSFW flag (404 PACK_NOT_FOUND, GAME_NOT_FOUND). */
+  pack(
+    addressOrSlug: string,
+    tokenId: bigint,
+    query: ClassicPackPathQuery,
+    options: RenderOptions,
+  ): Promise<ClassicPackAnswer>;
+  /**
+   * The rarity of the packs of `contractAddress` an opening transaction
+   * opened: its `BoosterDropOpened` log (found by transaction hash), then each pack's
+   * current rarity. A transaction that opened none of that drop's packs, or
+   * is not indexed yet, is 404 TRANSACTION_NOT_FOUND; a pack whose rarity is
+   * pending answers rarity 0 `NOT_ASSIGNED` (a successful negative result).
+   */
+  rarity(query: ClassicRarityQuery): Promise<ClassicRarity>;
+  /** An owner's packs (`/collection/{ownerAddress}`), of one game or every game, by game then token id, paged. */
+  holdings(
+    ownerAddress: string,
+    query: ClassicHoldingsQuery,
+    options: RenderOptions,
+  ): Promise<ClassicHoldings>;
+  /** The ERC-721 token JSON of one pack (404 PACK_NOT_FOUND for a token that was never minted). */
+  tokenMetadata(
+    chainId: number,
+    addressOrSlug: string,
+    tokenId: bigint,
+    options: RenderOptions,
+  ): Promise<ClassicTokenMetadata>;
+}
+
 /**
  * The pack reads of the Classic API (`/range`, `/owner/{address}`,
  * `/collection/{ownerAddress}`, token metadata) over the `classic_packs`
  * projection; games, their card catalogues and prices come from the
  * directory.
  */
-export function createPackReader({ db, directory, profiles, publicUrl, images }: PackReaderDeps) {
+export function createPackReader({ db, directory, profiles, publicUrl, images }: PackReaderDeps): PackReader {
   const gameNotFound = (what: string) =>
     notFound(`no game ${what} on this chain`, CLASSIC_ERROR_CODES.gameNotFound);
 
@@ -400,13 +457,6 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
       return { success: true, boosterBoxes: packs, pagination };
     },
 
-    /**
-     * An owner's packs: `boosterBoxes` (every game), or the box view `boxes`
-     * when the query has a box-view filter (`contractAddress`,
-     * `rarityGreaterThan`). Both walk an owner index in latest-update order;
-     * totals come from the per-wallet summaries, or, with a rarity bound
-     * (which no summary keeps), are counted in that owner's index range.
-     */
     async owner(
       ownerAddress: string,
       query: ClassicOwnerQuery,
@@ -437,15 +487,6 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
         : { success: true, boosterBoxes: page.packs, pagination: page.pagination };
     },
 
-    /**
-     * `/recent`'s box view: packs of one game (`contractAddress`) or of every
-     * game on the chain, above `rarityGreaterThan` when given, most recently
-     * changed first (latest update, then drop address and token id, all
-     * descending). With a rarity bound the page is merged from one index scan
-     * per (rarity, status) pair the filters allow, each reading at most
-     * `offset + limit` keys, so a rare rarity is found without walking the
-     * common packs; without one, one game's walk of its update index.
-     */
     async recentBoxes(query: ClassicRecentQuery, options: RenderOptions): Promise<ClassicBoxPage> {
       const page = query.page ?? 1;
       assertPageDepth(page, query.limit);
@@ -501,7 +542,6 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
       };
     },
 
-    /** Every pack of one game in token id order, paged (`/contractAddress/{x}/all`). */
     async dropPacks(
       addressOrSlug: string,
       query: ClassicDropPacksQuery,
@@ -516,16 +556,8 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
       return { success: true, boxes: page.packs, pagination: page.pagination };
     },
 
-    /** One pack by drop and token id, with its game's NSFW flag (404 PACK_NOT_FOUND, GAME_NOT_FOUND). */
     pack: onePack,
 
-    /**
-     * The rarity of the packs of `contractAddress` an opening transaction
-     * opened: its `BoosterDropOpened` log (found by transaction hash), then each pack's
-     * current rarity. A transaction that opened none of that drop's packs, or
-     * is not indexed yet, is 404 TRANSACTION_NOT_FOUND; a pack whose rarity is
-     * pending answers rarity 0 `NOT_ASSIGNED` (a successful negative result).
-     */
     async rarity(query: ClassicRarityQuery): Promise<ClassicRarity> {
       const address = await resolve(query.chainId, query.contractAddress);
       const { rows: opened } = await sql<{ token_ids: unknown }>`
@@ -655,7 +687,6 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
       };
     },
 
-    /** The ERC-721 token JSON of one pack (404 PACK_NOT_FOUND for a token that was never minted). */
     async tokenMetadata(
       chainId: number,
       addressOrSlug: string,
@@ -684,5 +715,3 @@ export function createPackReader({ db, directory, profiles, publicUrl, images }:
     return { id: accountId, ...classicProfileFields(profile), address };
   }
 }
-
-export type PackReader = ReturnType<typeof createPackReader>;

@@ -6,12 +6,23 @@ import type { ClassicStatsService } from "../stats/index.ts";
 const count = (value: string | number | null | undefined) => Number(value ?? 0);
 const wei = (value: string | null | undefined) => BigInt(value ?? "0").toString();
 
+export interface ClassicAccountStatsService {
+  /** The account's own figures across its linked wallets on `chainId`, beside the platform totals. */
+  of(account: { id: string; wallets: readonly string[] }, chainId: number): Promise<ClassicAccountStats>;
+}
+
 /**
  * The signed-in account's own figures across its linked wallets, beside the
  * platform totals of `GET /classic/stats` (which need the ETH/USD price: 503
  * `PRICE_UNAVAILABLE` without one).
  */
-export function createClassicAccountStats({ db, stats }: { db: Database; stats: ClassicStatsService }) {
+export function createClassicAccountStats({
+  db,
+  stats,
+}: {
+  db: Database;
+  stats: ClassicStatsService;
+}): ClassicAccountStatsService {
   return {
     async of(
       account: { id: string; wallets: readonly string[] },
@@ -67,5 +78,3 @@ export function createClassicAccountStats({ db, stats }: { db: Database; stats: 
     },
   };
 }
-
-export type ClassicAccountStatsService = ReturnType<typeof createClassicAccountStats>;

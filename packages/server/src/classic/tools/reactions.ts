@@ -14,11 +14,23 @@ export interface ClassicReactionsDeps {
 const emptyCounts = () =>
   Object.fromEntries(CLASSIC_REACTION_KINDS.map((kind) => [kind, 0])) as Record<ClassicReactionKind, number>;
 
+export interface ClassicReactionsService {
+  /** Counts per kind (`GET /classic/reactions`); with an account, its own kinds too. */
+  counts(target: TargetRequest, accountId?: string): Promise<ClassicReactions>;
+  /** Sets or clears one kind for the account (`PUT /classic/reactions`). */
+  set(
+    accountId: string,
+    target: TargetRequest,
+    kind: ClassicReactionKind,
+    active: boolean,
+  ): Promise<ClassicReactions>;
+}
+
 /**
  * Reactions on games and packs: one row per account, target and kind that is
  * set. Setting twice or clearing twice changes nothing (PUT semantics).
  */
-export function createClassicReactions({ db, clock, bump }: ClassicReactionsDeps) {
+export function createClassicReactions({ db, clock, bump }: ClassicReactionsDeps): ClassicReactionsService {
   const read = async (target: TargetRequest, accountId?: string): Promise<ClassicReactions> => {
     const { rows } = await sql<{ kind: ClassicReactionKind; n: string; mine: boolean }>`
       SELECT kind, count(*) AS n, bool_or(account_id = ${accountId ?? ""}) AS mine
@@ -42,13 +54,11 @@ export function createClassicReactions({ db, clock, bump }: ClassicReactionsDeps
   };
 
   return {
-    /** Counts per kind (`GET /classic/reactions`); with an account, its own kinds too. */
     async counts(target: TargetRequest, accountId?: string): Promise<ClassicReactions> {
       await requireTarget(db, target);
       return read(target, accountId);
     },
 
-    /** Sets or clears one kind for the account (`PUT /classic/reactions`). */
     async set(
       accountId: string,
       target: TargetRequest,
@@ -72,5 +82,3 @@ export function createClassicReactions({ db, clock, bump }: ClassicReactionsDeps
     },
   };
 }
-
-export type ClassicReactionsService = ReturnType<typeof createClassicReactions>;

@@ -20,13 +20,20 @@ export interface ClassicRecoveryDeps {
   moved: () => void;
 }
 
-export type ClassicRecoveryService = ReturnType<typeof createClassicRecovery>;
-
 export const recoveryUnavailable = () =>
   new AppError("unavailable", "event recovery is not available: this server follows no classic chain", {
     code: CLASSIC_ERROR_CODES.recoveryUnavailable,
     retryAfterSeconds: 60,
   });
+
+export interface ClassicRecoveryService {
+  /**
+   * Re-applies the classic logs of the transaction `txHash` that the
+   * projection lacks (404 TRANSACTION_NOT_FOUND without a receipt, 503
+   * RECOVERY_UNAVAILABLE without a classic chain).
+   */
+  recover(txHash: string): Promise<ClassicRecovery>;
+}
 
 /**
  * `GET /classic/events/{txHash}` (docs/classic.md, Recovery and social tools):
@@ -34,7 +41,11 @@ export const recoveryUnavailable = () =>
  * logs the projection lacks through the indexer's own apply step. Repeating
  * it applies nothing.
  */
-export function createClassicRecovery({ chainId, indexer, moved }: ClassicRecoveryDeps) {
+export function createClassicRecovery({
+  chainId,
+  indexer,
+  moved,
+}: ClassicRecoveryDeps): ClassicRecoveryService {
   return {
     async recover(txHash: string): Promise<ClassicRecovery> {
       if (!indexer) throw recoveryUnavailable();

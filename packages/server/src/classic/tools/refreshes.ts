@@ -26,13 +26,26 @@ export interface ClassicRefreshesDeps {
   announce: () => Promise<void>;
 }
 
+export interface ClassicRefreshesService {
+  /**
+   * Refreshes the metadata of a game or a pack for the account: `refreshed:
+   * false` inside the target's cooldown; 429 past the account's hourly limit.
+   */
+  refresh(accountId: string, target: TargetRequest): Promise<ClassicRefresh>;
+}
+
 /**
  * Metadata refreshes of a game or a pack. The cooldown per target and the
  * per-account hourly limit live in the database (`classic_refresh_targets`,
  * `classic_refreshes`), so every replica sees them. A refresh inside the
  * cooldown is a 200 `refreshed: false` and counts against nothing.
  */
-export function createClassicRefreshes({ db, clock, scope, announce }: ClassicRefreshesDeps) {
+export function createClassicRefreshes({
+  db,
+  clock,
+  scope,
+  announce,
+}: ClassicRefreshesDeps): ClassicRefreshesService {
   const iso = (ms: number) => new Date(ms).toISOString();
 
   const indexedThrough = async (): Promise<number | null> => {
@@ -102,5 +115,3 @@ export function createClassicRefreshes({ db, clock, scope, announce }: ClassicRe
     },
   };
 }
-
-export type ClassicRefreshesService = ReturnType<typeof createClassicRefreshes>;

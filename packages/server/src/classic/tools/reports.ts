@@ -50,13 +50,33 @@ export const duplicateReport = () =>
     { code: CLASSIC_ERROR_CODES.duplicateReport },
   );
 
+export interface ClassicReportsService {
+  /** Files the account's report of a game or a pack (one open report per target; 10 per hour). */
+  file(
+    accountId: string,
+    target: TargetRequest,
+    reason: ClassicReportReason,
+    details: string | undefined,
+  ): Promise<ClassicReport>;
+  /** Reports filed by the account (every chain), for its statistics. */
+  countBy(accountId: string): Promise<number>;
+  /** Operator listing, newest first (`GET /admin/classic/reports`). */
+  list(query: {
+    status?: "open" | "resolved" | "dismissed" | undefined;
+    page: number;
+    limit: number;
+  }): Promise<AdminClassicReportsPage>;
+  /** An operator closes a report; the account may then report the target again. */
+  review(id: string, status: "resolved" | "dismissed"): Promise<ClassicReportRecord>;
+}
+
 /**
  * Reports of games and packs (at most 10 per hour per account). Both
  * rules are read from the database inside one transaction that holds the
  * account's advisory lock, so they hold across replicas and concurrent
  * requests; the unique index on open reports backs the duplicate rule.
  */
-export function createClassicReports({ db, clock }: { db: Database; clock: Clock }) {
+export function createClassicReports({ db, clock }: { db: Database; clock: Clock }): ClassicReportsService {
   return {
     async file(
       accountId: string,
@@ -107,14 +127,12 @@ export function createClassicReports({ db, clock }: { db: Database; clock: Clock
       }
     },
 
-    /** Reports filed by the account (every chain), for its statistics. */
     async countBy(accountId: string): Promise<number> {
       const { rows } = await sql<{ n: string }>`
         SELECT count(*) AS n FROM classic_reports WHERE account_id = ${accountId}`.execute(db.kysely);
       return Number(rows[0]?.n ?? 0);
     },
 
-    /** Operator listing, newest first (`GET /admin/classic/reports`). */
     async list(query: {
       status?: "open" | "resolved" | "dismissed" | undefined;
       page: number;
@@ -146,7 +164,6 @@ export function createClassicReports({ db, clock }: { db: Database; clock: Clock
       };
     },
 
-    /** An operator closes a report; the account may then report the target again. */
     async review(id: string, status: "resolved" | "dismissed"): Promise<ClassicReportRecord> {
       const { rows } = await sql<ReportRow>`
         UPDATE classic_reports SET status = ${status}, reviewed_at = ${new Date(clock.now()).toISOString()}
@@ -156,5 +173,3 @@ export function createClassicReports({ db, clock }: { db: Database; clock: Clock
     },
   };
 }
-
-export type ClassicReportsService = ReturnType<typeof createClassicReports>;

@@ -6,7 +6,7 @@ import { accountAction, type SignedIn, signIn } from "../../_test/accounts.ts";
 import { createManualClock, setupApp, type TestApp } from "../../_test/app.ts";
 import { AppError } from "../../errors.ts";
 import { lookup, verifyX } from "./test-fixtures.ts";
-import { createXConnections, sealVerifier, unsealVerifier } from "./x-connections.ts";
+import { createXConnections, sealVerifier, unsealVerifier, type XConnections } from "./x-connections.ts";
 import type { XAccountProvider } from "./x-provider.ts";
 
 let test: TestApp;
@@ -158,7 +158,7 @@ function fakeProvider(account = { username: "Real_X", avatarUrl: "https://pbs.tw
 }
 
 describe("with an X provider (injected)", () => {
-  const start = async (connections: ReturnType<typeof createXConnections>, who: SignedIn) => {
+  const start = async (connections: XConnections, who: SignedIn) => {
     const started = await connections.connect(await accountIdOf(who), undefined);
     if (started.mode !== "oauth") throw new Error("expected the OAuth mode");
     const url = new URL(started.authorizeUrl);

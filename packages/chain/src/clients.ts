@@ -6,8 +6,11 @@ export type ChainPublicClient = PublicClient<Transport, Chain>;
 export type ChainWalletClient = WalletClient<Transport, Chain, HDAccount>;
 
 export interface ChainClients {
+  /** The chain the clients talk to (its id and RPC URL). */
   chain: Chain;
+  /** Reads: blocks, logs, receipts, contract views. */
   publicClient: ChainPublicClient;
+  /** The mnemonic's accounts, by index. */
   accounts: readonly HDAccount[];
   /** Wallet client of the mnemonic account at `index`. */
   wallet(index: number): ChainWalletClient;

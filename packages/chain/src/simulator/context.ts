@@ -7,13 +7,19 @@ import type { ChainLogger } from "../logger.ts";
 import type { Prng } from "./prng.ts";
 
 export interface SimulationContext {
+  /** The contracts of the chain the activity acts on. */
   deployment: ChainDeployment;
+  /** Its RPC clients and accounts. */
   clients: ChainClients;
+  /** The activity's random choices, reproducible from the seed. */
   prng: Prng;
+  /** The seed the run was started with. */
   seed: bigint;
+  /** Where the activity reports what it did. */
   logger: ChainLogger;
   /** Account indices that act as ordinary users. */
   users: readonly number[];
+  /** Waits for a sent transaction's receipt; a reverted one rejects. */
   send(hash: Promise<Hash>): Promise<TransactionReceipt>;
 }
 

@@ -6,7 +6,9 @@ export interface Prng {
   next(): number;
   /** Uniform integer in [min, max]. */
   int(min: number, max: number): number;
+  /** One of `items`, each as likely. */
   pick<T>(items: readonly T[]): T;
+  /** True with `probability` (0 to 1). */
   chance(probability: number): boolean;
   /** Uniform 256-bit value, for ids that should use the whole uint256 range. */
   uint256(): bigint;

@@ -9,7 +9,9 @@ import type { Clock } from "../quotas/limiter.ts";
  * the old answer within a second.
  */
 export interface ClassicSettings {
+  /** Whether the operator has disallowed unboxing. */
   unboxingDisallowed(): Promise<boolean>;
+  /** Sets the switch; every replica sees it within a second. */
   setUnboxingDisallowed(disallowed: boolean): Promise<void>;
 }
 

@@ -32,6 +32,7 @@ export interface AvailabilityTracker extends DatabaseAvailability {
   failed(reason: string): void;
   /** A query started with `ticket` succeeded. */
   succeeded(ticket: number): void;
+  /** Stops probing; whoever waits for the recovery is released. */
   close(): void;
 }
 

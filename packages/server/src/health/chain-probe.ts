@@ -26,6 +26,7 @@ export interface ChainProbes {
   probeNow(): Promise<void>;
   /** Starts probing (at once, then every `intervalMs`). */
   start(): void;
+  /** Stops probing, once the running round has finished. */
   stop(): Promise<void>;
 }
 

@@ -73,7 +73,9 @@ async function rpcCall<T>(call: () => Promise<T>): Promise<T> {
 export interface ChainRpc {
   /** A block's header, or undefined when the chain has no such block. */
   header(blockNumber: bigint): Promise<BlockHeader | undefined>;
+  /** The chain's newest block number. */
   latestBlock(): Promise<bigint>;
+  /** The logs of `addresses` in blocks `from` to `to`, both included. */
   getLogs(addresses: readonly string[], from: bigint, to: bigint): Promise<RpcLog[]>;
   /**
    * A transaction's receipt; undefined when the RPC answers that it has no such transaction. An RPC

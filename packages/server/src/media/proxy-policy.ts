@@ -28,6 +28,7 @@ export interface ImageProxyPolicyOptions {
  * only when `check` accepts it (anything else is answered as the creator gave it).
  */
 export interface ImageProxyPolicy {
+  /** The allowlisted hosts (`IMAGE_PROXY_HOSTS`). */
   readonly hosts: readonly string[];
   /** The URL to fetch, or why not: http(s), no credentials, port 80 or 443, an allowlisted host, a public address literal. */
   check(

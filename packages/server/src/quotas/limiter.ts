@@ -51,6 +51,7 @@ export interface SlidingWindowLimiter {
   allows(id: string, limit: number, windowMs: number): boolean;
   /** Drops idle counters; called periodically. */
   sweep(): void;
+  /** How many counters it holds. */
   size(): number;
 }
 

@@ -32,9 +32,11 @@ export type DeploymentReceipt =
 
 /** Reads a deployment transaction's receipt on the classic chain. */
 export interface DeploymentReader {
+  /** The chain whose receipts it reads. */
   chainId: number;
   /** The drop factory (lowercase) whose `DropCreated` logs count. */
   factory: string;
+  /** What a creation transaction deployed, from its receipt's `DropCreated` logs of our factory; `found: false` without a receipt. */
   read(txHash: Hex): Promise<DeploymentReceipt>;
 }
 

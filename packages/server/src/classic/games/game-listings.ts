@@ -38,8 +38,11 @@ export interface FeaturedQuery {
 
 /** The listings of `/games`, `/search` and `/featured`. */
 export interface ClassicGameListings {
+  /** A chain's games, newest first, filtered by active, graduated and featured. */
   list(query: GameListQuery, options: RenderOptions): Promise<GamePage<ClassicGame>>;
+  /** Games whose names, symbols or slug contain the text, or that an owner created; newest first. */
   search(query: GameSearchQuery, options: RenderOptions): Promise<GamePage<ClassicSearchGame>>;
+  /** The featured games, by trend, age, market cap or volume. */
   featured(query: FeaturedQuery, options: RenderOptions): Promise<ClassicGame[]>;
 }
 

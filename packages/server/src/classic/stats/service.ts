@@ -19,9 +19,11 @@ export interface PageRequest {
 }
 
 export interface ClassicStatsService {
+  /** The collectors' leaderboard, of one game or of every game of the chain, one page. */
   collectors(
     query: { chainId: number; contractAddress?: string | undefined } & PageRequest,
   ): Promise<{ leaderboard: ClassicCollector[]; pagination: ClassicPagination }>;
+  /** The games' leaderboard, by mint volume or packs minted, one page. */
   games(
     query: { chainId: number; sortBy: "volume" | "packs" } & PageRequest,
   ): Promise<{ leaderboard: ClassicGameLeaderboardEntry[]; pagination: ClassicPagination }>;

@@ -15,7 +15,9 @@ export interface XAccount {
  * the redirect URL and says which account consented.
  */
 export interface XAccountProvider {
+  /** The consent page's URL, carrying `state` and the PKCE challenge. */
   authorizeUrl(state: string, codeChallenge: string): string;
+  /** Redeems the code X sent back, with its PKCE verifier; the account that consented. */
   complete(code: string, codeVerifier: string): Promise<XAccount>;
 }
 

@@ -1,6 +1,6 @@
 import type { Database, SqlConnection } from "../db/index.ts";
 import { type HeadRow, type HeadStore, inTransaction } from "./head-store.ts";
-import type { Projection } from "./projection.ts";
+import type { Preload, Projection } from "./projection.ts";
 import { ChainMovedError, type DecodedLog, type FetchedRange } from "./range-reader.ts";
 import { undoableAbove } from "./ranges.ts";
 import type { BlockHeader } from "./rpc.ts";
@@ -19,32 +19,31 @@ export function createLogApplier(projection: Projection) {
     Object.entries(projection.handles).map(([kind, events]) => [kind, new Set(events)]),
   );
   const isHandled = ({ log, contract }: DecodedLog) => handled.get(contract.kind)?.has(log.event) === true;
-  return async (store: BatchStore, logs: readonly DecodedLog[]): Promise<void> => {
-    // Contracts created by earlier logs of this batch are already known; load every row the batch reads.
-    const preloads = new Map<StateTableName, Row[]>();
+  /** Loads, one statement per table, the rows the handled logs of a batch declare. */
+  const loadDeclared = async (
+    store: BatchStore,
+    logs: readonly DecodedLog[],
+    declared: (entry: DecodedLog) => Preload[],
+  ) => {
+    const keys = new Map<StateTableName, Row[]>();
     for (const entry of logs) {
       if (!isHandled(entry)) continue;
-      for (const { table, key } of projection.preloads(entry.log, entry.contract)) {
-        const keys = preloads.get(table) ?? [];
-        keys.push(key);
-        preloads.set(table, keys);
+      for (const { table, key } of declared(entry)) {
+        const tableKeys = keys.get(table) ?? [];
+        tableKeys.push(key);
+        keys.set(table, tableKeys);
       }
     }
-    for (const [table, keys] of preloads) await store.load(table, keys);
+    for (const [table, tableKeys] of keys) await store.load(table, tableKeys);
+  };
+  return async (store: BatchStore, logs: readonly DecodedLog[]): Promise<void> => {
+    // Contracts created by earlier logs of this batch are already known; load every row the batch reads.
+    await loadDeclared(store, logs, (entry) => projection.preloads(entry.log, entry.contract));
     // Rows found through rows just loaded (an open batch's packs); rows of the batch's own earlier
     // logs are still absent from the database here, and those logs declared them themselves.
-    if (projection.preloadsAfter) {
-      const after = new Map<StateTableName, Row[]>();
-      for (const entry of logs) {
-        if (!isHandled(entry)) continue;
-        for (const { table, key } of projection.preloadsAfter(store, entry.log, entry.contract)) {
-          const keys = after.get(table) ?? [];
-          keys.push(key);
-          after.set(table, keys);
-        }
-      }
-      for (const [table, keys] of after) await store.load(table, keys);
-    }
+    const { preloadsAfter } = projection;
+    if (preloadsAfter)
+      await loadDeclared(store, logs, (entry) => preloadsAfter(store, entry.log, entry.contract));
     for (const entry of logs) {
       const { log, contract } = entry;
       const appended = store.appended;

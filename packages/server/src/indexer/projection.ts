@@ -192,7 +192,10 @@ export function contractHandlers<const A extends Abi, C>({
     events: Object.keys(on),
     creates: (log, contract) => creates?.(eventLog(abi, log), contract) ?? [],
     preloads: (log, contract) => preloads?.(eventLog(abi, log), contract) ?? [],
-    preloadsAfter: (store, log, contract) => preloadsAfter?.(store, eventLog(abi, log), contract) ?? [],
+    // Only a kind that declares it gets a second loading pass.
+    ...(preloadsAfter && {
+      preloadsAfter: (store, log, contract) => preloadsAfter(store, eventLog(abi, log), contract),
+    }),
     apply(store, log, contract) {
       const typed = eventLog(abi, log);
       // The handler of the log's event takes that event's log: `on` maps each name to its own.
@@ -218,8 +221,11 @@ export function dispatchByKind(
     handles: Object.fromEntries(entries.map(([kind, { events }]) => [kind, events])),
     creates: (log, contract) => kinds[contract.kind]?.creates(log, contract) ?? [],
     preloads: (log, contract) => kinds[contract.kind]?.preloads(log, contract) ?? [],
-    preloadsAfter: (store, log, contract) =>
-      kinds[contract.kind]?.preloadsAfter?.(store, log, contract) ?? [],
+    // A projection none of whose kinds declares `preloadsAfter` has no second loading pass.
+    ...(entries.some(([, handlers]) => handlers.preloadsAfter) && {
+      preloadsAfter: (store: BatchStore, log: IndexedLog, contract: Discovered) =>
+        kinds[contract.kind]?.preloadsAfter?.(store, log, contract) ?? [],
+    }),
     apply(store, log, contract) {
       kinds[contract.kind]?.apply(store, log, contract);
     },

@@ -130,19 +130,12 @@ function activityOf(row: EventRow, details: EventDetails = {}): ClassicActivityE
         ethAmount: row.args.ethPaid,
         tokenAmount: row.args.amount,
       });
-    case "TokensSold":
+    case "TokensSold": {
       // The live token declares two `TokensSold`: the trade's (seller, recipient, ETH) and a bare one.
-      return "seller" in row.args
-        ? event("curve_sale", {
-            actor: row.args.seller.toLowerCase(),
-            ethAmount: row.args.ethReceived,
-            tokenAmount: row.args.amount,
-          })
-        : event("curve_sale", {
-            actor: row.args.from.toLowerCase(),
-            ethAmount: null,
-            tokenAmount: row.args.amount,
-          });
+      const { args } = row;
+      const [actor, ethAmount] = "seller" in args ? [args.seller, args.ethReceived] : [args.from, null];
+      return event("curve_sale", { actor: actor.toLowerCase(), ethAmount, tokenAmount: args.amount });
+    }
     case "MarketGraduated":
       return event("graduation", {
         to: row.args.pool.toLowerCase(),

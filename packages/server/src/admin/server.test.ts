@@ -138,7 +138,7 @@ describe("operator routes", () => {
       handler: () => ({}),
     });
     expect(() => mountOperatorRoutes(app, [route, route])).toThrow(
-      "operator listener: route GET /admin/twice is defined twice",
+      "Method 'GET' already declared for route '/admin/twice'",
     );
     void app.close();
   });

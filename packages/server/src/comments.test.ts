@@ -1,16 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { readSource, trackedSources } from "./_test/tracked-sources.ts";
 
 // A comment is read by someone who has only the repository: it states
 // the rule or the reason itself, never an issue's number, and never a numbered section of a document that
 // is not in the repository; where we describe the rule ourselves, it names our doc and its heading.
 // Checked on every tracked .ts file of packages/ and bench/, and on small sources that break it.
-
-const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** What a comment may not say: an issue number, or a section number. */
 const FORBIDDEN = [/\bissues? #?\d+\b/i, /\bsections? \d+/i];
@@ -58,21 +53,11 @@ function citations(fileName: string, text: string): number[] {
   return [...new Set(lines)];
 }
 
-function trackedSources(): string[] {
-  const out = execFileSync("git", ["ls-files", "-z", "--", "packages/*.ts", "bench/*.ts"], { cwd: root });
-  return out
-    .toString("utf8")
-    .split("\0")
-    .filter((path) => path.endsWith(".ts"));
-}
-
 describe("comments need nothing outside the repository", () => {
   it("holds on every tracked .ts file of packages/ and bench/", () => {
     const files = trackedSources();
     expect(files.length).toBeGreaterThan(100);
-    const found = files.flatMap((path) =>
-      citations(path, readFileSync(join(root, path), "utf8")).map((line) => `${path}:${line}`),
-    );
+    const found = files.flatMap((path) => citations(path, readSource(path)).map((line) => `${path}:${line}`));
     expect(found).toEqual([]);
   });
 

@@ -1,14 +1,10 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { readSource, trackedSources } from "./_test/tracked-sources.ts";
 
 // A service's contract is its declared interface: `createX(...): X` beside `interface X`, with a
 // line of doc per member, so a reader sees what a service does without reading its factory.
 // Checked on every tracked non-test .ts file of packages/, and on small sources that break it.
-
-const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 /**
  * `Interface.member` for every member without a doc comment of an interface that a `create…`
@@ -37,23 +33,20 @@ function undocumentedMembers(fileName: string, text: string): string[] {
 const INFERRED_SERVICE = /ReturnType<typeof create[A-Z]/;
 
 describe("declared service interfaces", () => {
-  const files = execFileSync("git", ["ls-files", "packages/*/src/*.ts", "packages/*/src/**/*.ts"], {
-    cwd: root,
-    encoding: "utf8",
-  })
-    .split("\n")
-    .filter((path) => path !== "" && !path.endsWith(".test.ts") && !path.includes("/_test/"));
+  const files = trackedSources().filter(
+    (path) => /^packages\/[^/]+\/src\//.test(path) && !path.endsWith(".test.ts") && !path.includes("/_test/"),
+  );
 
   it("every member of a factory's declared interface has a line of doc, in every source of packages/", () => {
     expect(files.length).toBeGreaterThan(300);
     const found = files.flatMap((path) =>
-      undocumentedMembers(path, readFileSync(`${root}${path}`, "utf8")).map((member) => `${path}: ${member}`),
+      undocumentedMembers(path, readSource(path)).map((member) => `${path}: ${member}`),
     );
     expect(found).toEqual([]);
   });
 
   it("no source types a service as its factory's inferred result", () => {
-    const found = files.filter((path) => INFERRED_SERVICE.test(readFileSync(`${root}${path}`, "utf8")));
+    const found = files.filter((path) => INFERRED_SERVICE.test(readSource(path)));
     expect(found).toEqual([]);
   });
 

@@ -67,7 +67,11 @@ export type { ClassicSignInRequest, ClassicStats, ClassicTarget } from "./classi
 export type { ClassicTokenMetadata, ClassicUnboxing, ClassicWhitelistRequest } from "./classic/index.ts";
 export { addressString, adminClassicGameFlagsSchema } from "./classic/index.ts";
 export { adminClassicReportParamsSchema, adminClassicReportPatchSchema } from "./classic/index.ts";
-export { adminClassicReportSchema, adminClassicReportsPageSchema } from "./classic/index.ts";
+export {
+  adminClassicReportSchema,
+  adminClassicReportsPageSchema,
+  adminClassicReviewedReportSchema,
+} from "./classic/index.ts";
 export { adminClassicReportsQuerySchema, adminClassicUnboxingSchema } from "./classic/index.ts";
 export { CLASSIC_ACCESS_TOKEN_LIFETIME_MS, CLASSIC_ACTIVITY_TYPES } from "./classic/index.ts";
 export { CLASSIC_ALLOWLIST_MAX_ENTRIES, CLASSIC_CHAT, CLASSIC_CREATOR_LINK_MAX } from "./classic/index.ts";

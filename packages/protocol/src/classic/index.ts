@@ -355,6 +355,7 @@ export {
   adminClassicReportSchema,
   adminClassicReportsPageSchema,
   adminClassicReportsQuerySchema,
+  adminClassicReviewedReportSchema,
   CLASSIC_REACTION_KINDS,
   CLASSIC_RECOVERY_STATUSES,
   CLASSIC_REFRESH_COOLDOWN_SECONDS,

@@ -218,6 +218,8 @@ export const adminClassicReportsPageSchema = z.object({
 });
 export type AdminClassicReportsPage = z.infer<typeof adminClassicReportsPageSchema>;
 export const adminClassicReportPatchSchema = z.object({ status: z.enum(["resolved", "dismissed"]) });
+/** `PATCH /admin/classic/reports/{id}` answer: the report as closed. */
+export const adminClassicReviewedReportSchema = z.object({ report: adminClassicReportSchema });
 /** `PATCH /admin/classic/reports/{id}`. */
 export const adminClassicReportParamsSchema = z.object({
   id: z.string().min(1).max(100).describe("The report's id (`rpt_…`)."),

@@ -1,4 +1,9 @@
-import { adminClassicGameFlagsSchema, classicQuery, integerParam } from "@mkt/protocol";
+import {
+  adminClassicGameFlagsSchema,
+  classicGameFlagsSchema,
+  classicQuery,
+  integerParam,
+} from "@mkt/protocol";
 import { z } from "zod";
 import { OPERATOR_TAG } from "../../http/operator-routes.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
@@ -24,7 +29,7 @@ export function classicGameAdminRoutes({ metadata }: { metadata: ClassicMetadata
       summary: "Sets a game's flags",
       tags: [OPERATOR_TAG],
       request: { params: paramsSchema, body: adminClassicGameFlagsSchema },
-      responses: { 200: { description: "Every flag of the game." } },
+      responses: { 200: { description: "Every flag of the game.", schema: classicGameFlagsSchema } },
       handler: async (request) => {
         const { chainId, address } = request.params;
         return metadata.setFlags(chainId, address, request.body);

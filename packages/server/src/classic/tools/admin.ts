@@ -1,11 +1,10 @@
 import {
   adminClassicReportParamsSchema,
   adminClassicReportPatchSchema,
-  adminClassicReportSchema,
   adminClassicReportsPageSchema,
   adminClassicReportsQuerySchema,
+  adminClassicReviewedReportSchema,
 } from "@mkt/protocol";
-import { z } from "zod";
 import { OPERATOR_TAG } from "../../http/operator-routes.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { ClassicReportsService } from "./reports.ts";
@@ -36,7 +35,7 @@ export function classicReportsAdminRoutes({ reports }: { reports: ClassicReports
       tags: [OPERATOR_TAG],
       request: { params: adminClassicReportParamsSchema, body: adminClassicReportPatchSchema },
       responses: {
-        200: { description: "The report as closed.", schema: z.object({ report: adminClassicReportSchema }) },
+        200: { description: "The report as closed.", schema: adminClassicReviewedReportSchema },
       },
       handler: async (request) => {
         const { id } = request.params;

@@ -1,4 +1,8 @@
-import { adminInviteRequestSchema, adminXVerifyRequestSchema } from "@mkt/protocol";
+import {
+  accountActionResultSchemas,
+  adminInviteRequestSchema,
+  adminXVerifyRequestSchema,
+} from "@mkt/protocol";
 import { OPERATOR_TAG } from "../../http/operator-routes.ts";
 import { defineRoute, type RouteSpec } from "../../http/route.ts";
 import type { Invites } from "./invites.ts";
@@ -21,7 +25,12 @@ export function profileAdminRoutes({ invites, x }: { invites: Invites; x: XConne
       summary: "Creates an invite that names no referrer",
       tags: [OPERATOR_TAG],
       request: { body: adminInviteRequestSchema },
-      responses: { 201: { description: "The invite; its code is shown once." } },
+      responses: {
+        201: {
+          description: "The invite; its code is shown once.",
+          schema: accountActionResultSchemas["invite-create"],
+        },
+      },
       handler: async (request, reply) => {
         const { maxUses } = request.body;
         reply.code(201).header("Cache-Control", "no-store");
